@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * pattern.h - where each sample goes: the address generator shared by the
+ * module and lattester-ctl, so one seed gives one offset sequence in both.
+ *
+ * The target is seen as chunks of LATT_CHUNK bytes (the module backs DRAM
+ * with physically contiguous 4 MiB blocks).  Each chunk holds
+ * floor(LATT_CHUNK / size) slots of @size bytes, so no access ever crosses a
+ * chunk.  For power-of-two sizes the slots tile the region and slot s is at
+ * byte s * size.  Offsets returned are byte offsets in the region.
+ */
+#ifndef _LATTESTER_PATTERN_H
+#define _LATTESTER_PATTERN_H
+
+#include <linux/types.h>
+#include "../uapi/lattester.h"
+#include "prng.h"
+
+#define LATT_CHUNK_SHIFT	22
+#define LATT_CHUNK		(1ULL << LATT_CHUNK_SHIFT)
+
+struct latt_pattern {
+	__u32 kind;		/* LATT_PAT_* */
+	__u64 size;		/* access size */
+	__u64 region;		/* bytes */
+	__u64 per_chunk;	/* slots in one chunk */
+	__u64 nslots;		/* slots in the region */
+	__u64 hot_slots;	/* slots inside the hotspot */
+	__u64 stride;
+	__u64 span;		/* stride wraps here */
+	__u64 i;		/* samples generated */
+	__u64 pos;		/* stride: next byte position */
+	struct latt_prng prng;
+};
+
+/** latt_slots_below() - how many slots lie entirely below byte @bytes */
+static inline __u64 latt_slots_below(__u64 bytes, __u64 size)
+{
+	__u64 per_chunk = LATT_CHUNK / size;
+	__u64 rest = bytes & (LATT_CHUNK - 1);
+
+	rest /= size;
+	if (rest > per_chunk)
+		rest = per_chunk;
+	return (bytes >> LATT_CHUNK_SHIFT) * per_chunk + rest;
+}
+
+/** latt_slot_offset() - byte offset of slot @s */
+static inline __u64 latt_slot_offset(__u64 s, __u64 size)
+{
+	__u64 per_chunk = LATT_CHUNK / size;
+
+	return ((s / per_chunk) << LATT_CHUNK_SHIFT) + (s % per_chunk) * size;
+}
+
+/**
+ * latt_pattern_init() - check a pattern's parameters and set it up
+ *
+ * Returns 0, or -22 (EINVAL) when the sizes don't fit: size not a multiple
+ * of 64 or above LATT_MAX_SIZE, no whole slot in the region, a stride not a
+ * multiple of 64 or beyond the region, a hotspot smaller than one access.
+ */
+static inline int latt_pattern_init(struct latt_pattern *p, __u32 kind,
+				    __u64 size, __u64 stride, __u64 region,
+				    __u64 seed)
+{
+	const int einval = 22;
+
+	if (!size || size % LATT_LINE || size > LATT_MAX_SIZE)
+		return -einval;
+	p->kind = kind;
+	p->size = size;
+	p->region = region;
+	p->per_chunk = LATT_CHUNK / size;
+	p->nslots = latt_slots_below(region, size);
+	p->hot_slots = 0;
+	p->stride = stride;
+	p->span = 0;
+	p->i = 0;
+	p->pos = 0;
+	latt_prng_seed(&p->prng, seed);
+	if (!p->nslots)
+		return -einval;
+
+	switch (kind) {
+	case LATT_PAT_SEQ:
+	case LATT_PAT_RAND:
+	case LATT_PAT_CHASE:
+		if (stride)
+			return -einval;
+		return 0;
+	case LATT_PAT_STRIDE:
+		if (!stride || stride % LATT_LINE || stride >= region)
+			return -einval;
+		/* wrap where the last whole access still fits */
+		p->span = latt_slot_offset(p->nslots - 1, size) + size;
+		return 0;
+	case LATT_PAT_HOTSPOT:
+		if (stride < size || stride > region || stride % LATT_LINE)
+			return -einval;
+		p->hot_slots = latt_slots_below(stride, size);
+		return p->hot_slots ? 0 : -einval;
+	}
+	return -einval;
+}
+
+/**
+ * latt_pattern_next() - byte offset of the next sample's access
+ *
+ * Not used by LATT_PAT_CHASE, whose addresses are the chain itself.
+ */
+static inline __u64 latt_pattern_next(struct latt_pattern *p)
+{
+	__u64 off;
+
+	switch (p->kind) {
+	case LATT_PAT_SEQ:
+		off = latt_slot_offset(p->i % p->nslots, p->size);
+		break;
+	case LATT_PAT_RAND:
+		off = latt_slot_offset(latt_prng_below(&p->prng, p->nslots),
+				       p->size);
+		break;
+	case LATT_PAT_HOTSPOT:
+		off = latt_slot_offset(latt_prng_below(&p->prng, p->hot_slots),
+				       p->size);
+		break;
+	case LATT_PAT_STRIDE:
+		off = p->pos;
+		/* an access may not cross a chunk: go to the next one */
+		if ((off & (LATT_CHUNK - 1)) + p->size > LATT_CHUNK)
+			off = (off | (LATT_CHUNK - 1)) + 1;
+		if (off + p->size > p->span)
+			off = 0;
+		p->pos = (off + p->stride) % p->span;
+		break;
+	default:
+		off = 0;
+		break;
+	}
+	p->i++;
+	return off;
+}
+
+#endif /* _LATTESTER_PATTERN_H */

@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * lattester.h - the ABI between lattester.ko and lattester-ctl
+ *
+ * One header for both sides.  It includes only <linux/types.h> and
+ * <linux/ioctl.h>.  Every structure is made of naturally aligned fixed-width
+ * fields with explicit padding; pointers travel as __u64; every reserved
+ * field and every unused flag bit must be zero (the module returns -EINVAL
+ * otherwise, so they can be given a meaning later).  Never renumber a command
+ * or change a structure: add a new command instead and bump
+ * LATT_ABI_VERSION's minor.
+ *
+ * Times are raw TSC cycles; struct latt_info.tsc_khz converts them.
+ */
+#ifndef _UAPI_LATTESTER_H
+#define _UAPI_LATTESTER_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#define LATT_ABI_MAJOR		1
+#define LATT_ABI_MINOR		0
+#define LATT_ABI_VERSION	((LATT_ABI_MAJOR << 16) | LATT_ABI_MINOR)
+
+#define LATT_DEVICE_NAME	"lattester"
+
+/* Operations (struct latt_config.op) */
+#define LATT_OP_LOAD		1	/* temporal loads */
+#define LATT_OP_NT_LOAD		2	/* movntdqa loads (SSE4.1) */
+#define LATT_OP_STORE		3	/* temporal stores */
+#define LATT_OP_STORE_CLWB	4	/* stores, then clwb each line */
+#define LATT_OP_STORE_CLFLUSHOPT 5	/* stores, then clflushopt each line */
+#define LATT_OP_STORE_CLFLUSH	6	/* stores, then clflush each line */
+#define LATT_OP_NT_STORE	7	/* non-temporal stores (movnt*) */
+#define LATT_OP_MAX		7
+
+/* Fence after the access, inside the timed region (latt_config.fence) */
+#define LATT_FENCE_DEFAULT	0	/* the op's default, see methodology */
+#define LATT_FENCE_NONE		1
+#define LATT_FENCE_SFENCE	2	/* store ops only */
+#define LATT_FENCE_MFENCE	3
+#define LATT_FENCE_MAX		3
+
+/* Address patterns (latt_config.pattern) */
+#define LATT_PAT_SEQ		1	/* slot i, i+1, ... wrapping */
+#define LATT_PAT_RAND		2	/* uniform size-aligned slots */
+#define LATT_PAT_STRIDE		3	/* offset advances by .stride bytes */
+#define LATT_PAT_CHASE		4	/* dependent loads, random cycle */
+#define LATT_PAT_HOTSPOT	5	/* uniform inside the first .stride bytes */
+#define LATT_PAT_MAX		5
+
+/* Target kinds (latt_config.target) */
+#define LATT_TARGET_DRAM	1	/* pages on NUMA node .node */
+
+#define LATT_NODE_LOCAL		0xffffffffU	/* the measuring CPU's node */
+
+/* Access widths in bytes (latt_config.width); 0 = widest the CPU has */
+#define LATT_WIDTH_AUTO		0
+
+/* latt_config.flags */
+#define LATT_CFG_WARM		(1U << 0) /* touch the lines instead of
+					   * flushing them before each sample */
+#define LATT_CFG_FLAGS_ALL	(LATT_CFG_WARM)
+
+/* CPU and platform features (latt_info.features) */
+#define LATT_FEAT_RDTSCP	(1ULL << 0)
+#define LATT_FEAT_CLFLUSH	(1ULL << 1)
+#define LATT_FEAT_CLFLUSHOPT	(1ULL << 2)
+#define LATT_FEAT_CLWB		(1ULL << 3)
+#define LATT_FEAT_SSE2		(1ULL << 4)
+#define LATT_FEAT_SSE4_1	(1ULL << 5)	/* movntdqa */
+#define LATT_FEAT_AVX		(1ULL << 6)
+#define LATT_FEAT_AVX2		(1ULL << 7)	/* 32-byte vmovntdqa */
+#define LATT_FEAT_AVX512F	(1ULL << 8)
+#define LATT_FEAT_CONSTANT_TSC	(1ULL << 9)
+#define LATT_FEAT_NONSTOP_TSC	(1ULL << 10)
+#define LATT_FEAT_NMI_COUNT	(1ULL << 11)	/* per-window NMI detection */
+
+/* Limits */
+#define LATT_LINE		64ULL		/* bytes; sizes are multiples */
+#define LATT_MIN_SIZE		64ULL
+#define LATT_MAX_SIZE		(4ULL << 20)	/* one DRAM chunk */
+#define LATT_MAX_CHAIN		4096U
+#define LATT_MAX_OUTLIERS	(1U << 20)
+#define LATT_MAX_REGION		(1ULL << 40)
+#define LATT_MAX_SAMPLES	(1ULL << 40)
+#define LATT_MIN_WINDOW_US	10U
+#define LATT_MAX_WINDOW_US	100000U		/* 100 ms: far from watchdogs */
+
+/*
+ * Histogram of raw sample cycles: log-linear, 2^LATT_HIST_SUB_BITS exact
+ * buckets, then 2^(LATT_HIST_SUB_BITS - 1) buckets per power of two up to
+ * 2^LATT_HIST_MAX_BITS cycles; larger values land in the last bucket (the
+ * exact maximum is kept beside it).  include/lattester/hist.h has the math.
+ */
+#define LATT_HIST_SUB_BITS	8
+#define LATT_HIST_MAX_BITS	40
+#define LATT_HIST_BUCKETS	((1U << LATT_HIST_SUB_BITS) + \
+				 (LATT_HIST_MAX_BITS - LATT_HIST_SUB_BITS) * \
+				 (1U << (LATT_HIST_SUB_BITS - 1)))
+
+/* Run states (latt_status.state, sysfs "state") */
+#define LATT_STATE_IDLE		0
+#define LATT_STATE_RUNNING	1
+#define LATT_STATE_DONE		2
+#define LATT_STATE_ABORTED	3
+#define LATT_STATE_FAILED	4
+
+/**
+ * struct latt_info - LATT_IOC_GET_INFO, filled by the module
+ */
+struct latt_info {
+	__u32 abi_version;	/* LATT_ABI_VERSION */
+	__u32 hist_buckets;	/* LATT_HIST_BUCKETS */
+	__u64 features;		/* LATT_FEAT_* */
+	__u64 tsc_khz;
+	__u64 max_size;		/* LATT_MAX_SIZE */
+	__u64 max_region;	/* LATT_MAX_REGION */
+	__u32 max_chain;
+	__u32 max_outliers;
+	__u32 nr_cpu_ids;
+	__u32 window_us;	/* current default (sysfs window_us) */
+	__u32 state;		/* LATT_STATE_* */
+	__u32 widths;		/* bit n: width 1 << n bytes usable */
+	__u64 reserved[6];
+};
+
+/**
+ * struct latt_config - LATT_IOC_START, a run's description
+ *
+ * @stride: stride in bytes for LATT_PAT_STRIDE, hotspot window in bytes for
+ *	LATT_PAT_HOTSPOT, zero otherwise.
+ * @threshold: outlier threshold on (raw - overhead) sample cycles; 0 keeps
+ *	no outlier records.
+ * @window_us: interrupt-off window; 0 takes the module's default.
+ */
+struct latt_config {
+	__u32 op;		/* LATT_OP_* */
+	__u32 fence;		/* LATT_FENCE_* */
+	__u32 pattern;		/* LATT_PAT_* */
+	__u32 target;		/* LATT_TARGET_* */
+	__u32 node;		/* NUMA node, or LATT_NODE_LOCAL */
+	__u32 cpu;		/* CPU the kthread is bound to */
+	__u64 size;		/* bytes per access, multiple of 64 */
+	__u64 stride;
+	__u64 region;		/* bytes of target memory */
+	__u64 samples;
+	__u64 seed;
+	__u64 threshold;	/* cycles */
+	__u32 chain;		/* dependent loads per sample (chase); 0 = 1 */
+	__u32 max_outliers;	/* outlier buffer, records */
+	__u32 window_us;
+	__u32 width;		/* LATT_WIDTH_AUTO or 8, 16, 32, 64 */
+	__u32 flags;		/* LATT_CFG_* */
+	__u32 pad;		/* must be zero */
+	__u64 reserved[8];	/* must be zero */
+};
+
+/**
+ * struct latt_status - LATT_IOC_STATUS, filled by the module
+ */
+struct latt_status {
+	__u32 state;		/* LATT_STATE_* */
+	__s32 error;		/* negative errno of a failed run */
+	__u64 samples_done;
+	__u64 samples_total;
+	__u64 windows;
+	__u64 reserved[4];
+};
+
+/* latt_outlier.flags */
+#define LATT_OUT_NMI		(1U << 0) /* an NMI arrived in its window */
+
+/**
+ * struct latt_outlier - one sample above the threshold
+ */
+struct latt_outlier {
+	__u64 sample;		/* index, from 0 */
+	__u64 tsc;		/* TSC at the sample's start minus run start */
+	__u64 offset;		/* byte offset in the target */
+	__u64 cycles;		/* raw cycles (overhead not subtracted) */
+	__u64 window;		/* window index, from 0 */
+	__u32 flags;		/* LATT_OUT_* */
+	__u32 cpu;
+};
+
+/* latt_result.flags */
+#define LATT_RES_VECTOR		(1U << 0) /* ran inside kernel_fpu_begin */
+
+/**
+ * struct latt_result - LATT_IOC_RESULT
+ *
+ * In: @hist_ptr/@hist_len (buckets of __u64 the buffer holds) and
+ * @outlier_ptr/@outlier_len (records).  A zero pointer skips that copy.
+ * Out: everything else.  Only valid once the run is no longer running.
+ * Cycles are raw (timer overhead included); corrected = raw - @overhead,
+ * floored at zero, and for chains per load = corrected / @chain.
+ */
+struct latt_result {
+	__u64 hist_ptr;		/* in: __u64[hist_len] */
+	__u64 outlier_ptr;	/* in: struct latt_outlier[outlier_len] */
+	__u32 hist_len;		/* in: buckets; out: LATT_HIST_BUCKETS */
+	__u32 outlier_len;	/* in: records; out: records copied */
+	__u32 state;		/* LATT_STATE_* */
+	__s32 error;
+	struct latt_config config; /* as run, defaults resolved */
+	__u64 count;		/* samples taken */
+	__u64 min;		/* raw cycles */
+	__u64 max;
+	__u64 sum;		/* of raw cycles */
+	__u64 sum_corrected;	/* of max(raw - overhead, 0) */
+	__u64 overhead;		/* calibrated timer overhead, median */
+	__u64 overhead_min;
+	__u64 overhead_max;
+	__u64 windows;		/* irq-off windows run */
+	__u64 nmi_windows;	/* windows that saw an NMI */
+	__u64 outliers;		/* samples above threshold */
+	__u64 outliers_dropped;	/* of those, not recorded: buffer full */
+	__u64 hist_overflow;	/* samples >= 2^LATT_HIST_MAX_BITS cycles */
+	__u64 tsc_start;
+	__u64 tsc_end;
+	__u64 window_cycles_max; /* longest irq-off stretch, TSC cycles */
+	__u32 flags;		/* LATT_RES_* */
+	__u32 width;		/* access width used, bytes */
+	__u64 reserved[8];
+};
+
+#define LATT_IOC_MAGIC		0xB7
+
+#define LATT_IOC_GET_INFO	_IOR(LATT_IOC_MAGIC, 0x00, struct latt_info)
+#define LATT_IOC_START		_IOW(LATT_IOC_MAGIC, 0x01, struct latt_config)
+#define LATT_IOC_STATUS		_IOR(LATT_IOC_MAGIC, 0x02, struct latt_status)
+#define LATT_IOC_ABORT		_IO(LATT_IOC_MAGIC, 0x03)
+#define LATT_IOC_RESULT		_IOWR(LATT_IOC_MAGIC, 0x04, struct latt_result)
+
+/* Sizes are ABI: checked on both sides. */
+#define LATT_INFO_SIZE		112
+#define LATT_CONFIG_SIZE	160
+#define LATT_STATUS_SIZE	64
+#define LATT_OUTLIER_SIZE	48
+#define LATT_RESULT_SIZE	(32 + LATT_CONFIG_SIZE + 16 * 8 + 8 + 64)
+
+#endif /* _UAPI_LATTESTER_H */

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dram.c - DRAM targets: memory on one NUMA node
+ *
+ * The region is made of physically contiguous chunks of LATT_CHUNK (4 MiB)
+ * bytes, each reached through the kernel's direct map, which the kernel maps
+ * with 2 MiB or 1 GiB pages where it can: a random access then costs the
+ * memory's latency and not a page walk, as it would through vmalloc's 4 KiB
+ * pages.  The address generator (include/lattester/pattern.h) never lets an
+ * access cross a chunk.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/mmzone.h>
+#include <linux/nodemask.h>
+#include <linux/slab.h>
+#include <linux/sched.h>
+#include <linux/kthread.h>
+#include "lattester.h"
+
+#ifdef MAX_PAGE_ORDER			/* v6.8+: inclusive */
+#define LATT_MAX_ORDER	MAX_PAGE_ORDER
+#else					/* before: exclusive */
+#define LATT_MAX_ORDER	(MAX_ORDER - 1)
+#endif
+
+#define LATT_CHUNK_ORDER	(LATT_CHUNK_SHIFT - PAGE_SHIFT)
+
+static_assert(LATT_CHUNK_ORDER <= LATT_MAX_ORDER);
+
+/**
+ * latt_region_alloc() - allocate @bytes (rounded up to chunks) on @node
+ * @r: the region to fill
+ * @bytes: asked size
+ * @node: NUMA node
+ *
+ * Return: 0; -EINVAL for a node that isn't online or has no memory;
+ * -ENOMEM when the node has less memory than asked or the chunks can't be
+ * had (the allocation gives up rather than invoke the OOM killer).  Called in
+ * process context; may sleep.
+ */
+int latt_region_alloc(struct latt_region *r, u64 bytes, int node)
+{
+	const gfp_t gfp = GFP_KERNEL | __GFP_THISNODE | __GFP_NORETRY |
+			  __GFP_NOWARN;
+	u64 i, n = DIV_ROUND_UP(bytes, LATT_CHUNK);
+
+	memset(r, 0, sizeof(*r));
+	if (node < 0 || node >= MAX_NUMNODES || !node_online(node) ||
+	    !node_state(node, N_MEMORY))
+		return -EINVAL;
+	if ((n << LATT_CHUNK_SHIFT) >> PAGE_SHIFT > node_present_pages(node))
+		return -ENOMEM;
+
+	r->chunks = kvcalloc(n, sizeof(*r->chunks), GFP_KERNEL);
+	r->addr = kvcalloc(n, sizeof(*r->addr), GFP_KERNEL);
+	if (!r->chunks || !r->addr)
+		goto nomem;
+	r->node = node;
+	r->bytes = n << LATT_CHUNK_SHIFT;
+	for (i = 0; i < n; i++) {
+		r->chunks[i] = alloc_pages_node(node, gfp, LATT_CHUNK_ORDER);
+		if (!r->chunks[i])
+			goto nomem;
+		r->addr[i] = page_address(r->chunks[i]);
+		r->nchunks = i + 1;
+		if (fatal_signal_pending(current))
+			goto nomem;
+		cond_resched();
+	}
+	return 0;
+
+nomem:
+	pr_info("could not allocate %llu MiB on node %d\n",
+		(unsigned long long)(n << LATT_CHUNK_SHIFT) >> 20, node);
+	latt_region_free(r);
+	return -ENOMEM;
+}
+
+/**
+ * latt_region_free() - give the chunks back; safe on a partial or freed
+ * region
+ * @r: the region
+ */
+void latt_region_free(struct latt_region *r)
+{
+	u64 i;
+
+	for (i = 0; i < r->nchunks; i++)
+		__free_pages(r->chunks[i], LATT_CHUNK_ORDER);
+	kvfree(r->chunks);
+	kvfree(r->addr);
+	memset(r, 0, sizeof(*r));
+}
+
+static inline struct latt_chase_node *latt_node(struct latt_run *run,
+						u64 slot, u64 size)
+{
+	return (void *)latt_region_addr(&run->region,
+					latt_slot_offset(slot, size));
+}
+
+/* Every 64Ki nodes: let others run, and notice a stop. */
+static bool latt_chase_yield(struct latt_run *run, u64 i)
+{
+	if (i & 0xffff)
+		return false;
+	cond_resched();
+	return kthread_should_stop() || READ_ONCE(run->abort);
+}
+
+/**
+ * latt_chase_build() - link every slot into one random cycle
+ * @run: the run, whose region is linked
+ * @pat: its pattern (slots, and the seeded PRNG)
+ *
+ * Sattolo's algorithm, run in place: each node first holds its own index,
+ * the shuffle leaves in node i the index of its successor in a single cycle
+ * through all the slots, and a last pass turns indices into addresses.  No
+ * memory beyond the region itself.  Sleeps between batches and gives up with
+ * -EINTR when the run is stopped.
+ */
+int latt_chase_build(struct latt_run *run, struct latt_pattern *pat)
+{
+	u64 n = pat->nslots, size = pat->size, i;
+	struct latt_chase_node *a, *b;
+	u64 tmp;
+
+	for (i = 0; i < n; i++) {
+		a = latt_node(run, i, size);
+		a->next = (char *)(uintptr_t)i;
+		a->offset = latt_slot_offset(i, size);
+		if (latt_chase_yield(run, i))
+			return -EINTR;
+	}
+	for (i = n - 1; i > 0; i--) {
+		a = latt_node(run, i, size);
+		b = latt_node(run, latt_prng_below(&pat->prng, i), size);
+		tmp = (u64)(uintptr_t)a->next;
+		a->next = b->next;
+		b->next = (char *)(uintptr_t)tmp;
+		if (latt_chase_yield(run, i))
+			return -EINTR;
+	}
+	for (i = 0; i < n; i++) {
+		a = latt_node(run, i, size);
+		a->next = (char *)latt_node(run, (u64)(uintptr_t)a->next, size);
+		if (latt_chase_yield(run, i))
+			return -EINTR;
+	}
+	return 0;
+}

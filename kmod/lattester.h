@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lattester.h - the module's internal interfaces
+ */
+#ifndef _KMOD_LATTESTER_H
+#define _KMOD_LATTESTER_H
+
+#include <linux/types.h>
+#include <linux/mutex.h>
+#include <linux/atomic.h>
+#include <linux/sched.h>
+#include <uapi/lattester.h>
+#include <lattester/pattern.h>
+
+#define LATT_DEFAULT_WINDOW_US	500
+#define LATT_CALIB_SAMPLES	1024
+
+/* The access a sample times; returns TSC cycles between the two rdtscp. */
+typedef u64 (*latt_sample_fn)(char *addr, u64 size);
+
+/**
+ * struct latt_region - DRAM target memory: physically contiguous chunks of
+ * LATT_CHUNK bytes on one node, reached through the kernel's direct map.
+ */
+struct latt_region {
+	struct page **chunks;
+	char **addr;		/* direct-map address of each chunk */
+	u64 nchunks;
+	u64 bytes;
+	int node;
+};
+
+/**
+ * struct latt_run - one run: what was asked, where it stands, what it found.
+ * The configuration is written once before the kthread starts; the counters
+ * are written by the kthread only and read by ioctl/sysfs once the run has
+ * stopped (progress is the exception: an atomic).
+ */
+struct latt_run {
+	struct latt_config cfg;
+	struct latt_region region;
+	latt_sample_fn fn;
+	bool vector;
+	u32 width;
+	u64 window_cycles;
+
+	struct task_struct *task;
+	bool abort;			/* READ_ONCE/WRITE_ONCE */
+	atomic_t state;			/* LATT_STATE_* */
+	int error;
+	atomic64_t done;
+	atomic64_t windows_done;
+
+	u64 *hist;			/* LATT_HIST_BUCKETS */
+	struct latt_outlier *outliers;
+	u32 nr_outliers;		/* recorded */
+
+	u64 min, max, sum, sum_corrected, hist_overflow;
+	u64 overhead, overhead_min, overhead_max;
+	u64 windows, nmi_windows, window_cycles_max;
+	u64 outliers_seen, outliers_dropped;
+	u64 tsc_start, tsc_end;
+};
+
+/* ops.c */
+u64 latt_features(void);
+u32 latt_widths(void);
+int latt_pick_sample(const struct latt_config *cfg, latt_sample_fn *fn,
+		     u32 *width, bool *vector);
+void latt_prep_flush(char *addr, u64 size);
+void latt_prep_warm(char *addr, u64 size);
+u64 latt_sample_chase(char **pos, u32 chain);
+u32 latt_default_fence(u32 op);
+bool latt_op_is_store(u32 op);
+
+/* dram.c */
+int latt_region_alloc(struct latt_region *r, u64 bytes, int node);
+void latt_region_free(struct latt_region *r);
+static inline char *latt_region_addr(const struct latt_region *r, u64 off)
+{
+	return r->addr[off >> LATT_CHUNK_SHIFT] + (off & (LATT_CHUNK - 1));
+}
+/* Node layout for chase: the next node's address, then its own offset. */
+struct latt_chase_node {
+	char *next;
+	u64 offset;
+};
+
+int latt_chase_build(struct latt_run *run, struct latt_pattern *pat);
+
+/* run.c */
+int latt_run_start(struct latt_run *run);
+void latt_run_stop(struct latt_run *run);
+void latt_run_free(struct latt_run *run);
+
+#endif /* _KMOD_LATTESTER_H */

@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lattester - time single memory accesses from the kernel
+ *
+ * /dev/lattester (root only) takes a run's configuration through ioctl
+ * (include/uapi/lattester.h), checks every field, allocates the target on
+ * the asked node and starts one kthread bound to the asked CPU (run.c).
+ * Results stay in the module until the next run starts or the module goes,
+ * and are read with LATT_IOC_RESULT; nothing is reported through dmesg.
+ *
+ * One run at a time: a START while a run goes returns -EBUSY.  Closing the
+ * file that started a run aborts it; so does module unload.  See
+ * Documentation/methodology.md for what a figure means, and
+ * Documentation/ABI/testing/sysfs-class-misc-lattester for the attributes.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/miscdevice.h>
+#include <linux/fs.h>
+#include <linux/uaccess.h>
+#include <linux/slab.h>
+#include <linux/cpumask.h>
+#include <linux/nodemask.h>
+#include <linux/topology.h>
+#include <linux/capability.h>
+#include <asm/tsc.h>
+#include "lattester.h"
+
+static DEFINE_MUTEX(latt_lock);		/* guards everything below */
+static struct latt_run *latt_cur;	/* the last run, if any */
+static struct file *latt_owner;		/* the file that started it */
+static unsigned int latt_window_us = LATT_DEFAULT_WINDOW_US;
+
+static const char *const latt_state_names[] = {
+	[LATT_STATE_IDLE] = "idle",
+	[LATT_STATE_RUNNING] = "running",
+	[LATT_STATE_DONE] = "done",
+	[LATT_STATE_ABORTED] = "aborted",
+	[LATT_STATE_FAILED] = "failed",
+};
+
+/* The run's state; once not RUNNING, its counters are final and visible. */
+static u32 latt_run_state(struct latt_run *run)
+{
+	u32 s;
+
+	if (!run)
+		return LATT_STATE_IDLE;
+	s = atomic_read(&run->state);
+	smp_rmb();	/* pairs with smp_wmb() at the kthread's end */
+	return s;
+}
+
+static bool latt_all_zero(const u64 *v, size_t n)
+{
+	while (n--)
+		if (*v++)
+			return false;
+	return true;
+}
+
+/**
+ * latt_config_check() - check every field and resolve the defaults
+ * @c: the configuration from userspace, completed in place
+ * @fn: out: the sample function for op, width and fence
+ * @width: out: the access width in bytes
+ * @vector: out: whether @fn needs kernel_fpu_begin()
+ *
+ * Return: 0; -EINVAL for a field out of its range or a non-zero reserved
+ * field; -ENODEV for a CPU that is offline or a node that is not online or
+ * has no memory; -EOPNOTSUPP for an op or width this CPU lacks.
+ */
+static int latt_config_check(struct latt_config *c, latt_sample_fn *fn,
+			     u32 *width, bool *vector)
+{
+	struct latt_pattern pat;
+	int ret;
+
+	if (c->pad || !latt_all_zero(c->reserved, ARRAY_SIZE(c->reserved)) ||
+	    c->flags & ~LATT_CFG_FLAGS_ALL)
+		return -EINVAL;
+	if (!c->op || c->op > LATT_OP_MAX || !c->pattern ||
+	    c->pattern > LATT_PAT_MAX || c->fence > LATT_FENCE_MAX ||
+	    c->target != LATT_TARGET_DRAM)
+		return -EINVAL;
+	if (!c->samples || c->samples > LATT_MAX_SAMPLES)
+		return -EINVAL;
+	if (!c->region || c->region > LATT_MAX_REGION || c->size > c->region)
+		return -EINVAL;
+	if (c->max_outliers > LATT_MAX_OUTLIERS)
+		return -EINVAL;
+	if (c->window_us && (c->window_us < LATT_MIN_WINDOW_US ||
+			     c->window_us > LATT_MAX_WINDOW_US))
+		return -EINVAL;
+
+	if (!c->chain)
+		c->chain = 1;
+	if (c->chain > LATT_MAX_CHAIN)
+		return -EINVAL;
+	if (c->pattern == LATT_PAT_CHASE) {
+		/* dependent loads: plain loads, nothing to warm or fence */
+		if (c->op != LATT_OP_LOAD || c->flags & LATT_CFG_WARM ||
+		    c->fence > LATT_FENCE_NONE)
+			return -EINVAL;
+	} else if (c->chain != 1) {
+		return -EINVAL;
+	}
+
+	ret = latt_pattern_init(&pat, c->pattern, c->size, c->stride,
+				c->region, c->seed);
+	if (ret)
+		return ret;
+
+	if (c->cpu >= nr_cpu_ids)
+		return -EINVAL;
+	if (!cpu_online(c->cpu))
+		return -ENODEV;
+	if (c->node == LATT_NODE_LOCAL)
+		c->node = cpu_to_node(c->cpu);
+	if (c->node >= MAX_NUMNODES)
+		return -EINVAL;
+	if (!node_online(c->node) || !node_state(c->node, N_MEMORY))
+		return -ENODEV;
+
+	if (c->fence == LATT_FENCE_DEFAULT)
+		c->fence = latt_default_fence(c->op);
+	if (!c->window_us)
+		c->window_us = READ_ONCE(latt_window_us);
+	ret = latt_pick_sample(c, fn, width, vector);
+	if (ret)
+		return ret;
+	c->width = *width;
+	return 0;
+}
+
+static long latt_ioctl_start(struct file *file, void __user *arg)
+{
+	struct latt_run *run;
+	int ret;
+
+	run = kzalloc(sizeof(*run), GFP_KERNEL);
+	if (!run)
+		return -ENOMEM;
+	if (copy_from_user(&run->cfg, arg, sizeof(run->cfg))) {
+		kfree(run);
+		return -EFAULT;
+	}
+	ret = latt_config_check(&run->cfg, &run->fn, &run->width,
+				&run->vector);
+	if (ret) {
+		kfree(run);
+		return ret;
+	}
+
+	mutex_lock(&latt_lock);
+	if (latt_run_state(latt_cur) == LATT_STATE_RUNNING) {
+		ret = -EBUSY;
+		goto fail;
+	}
+	latt_run_free(latt_cur);
+	latt_cur = NULL;
+	latt_owner = NULL;
+
+	ret = latt_region_alloc(&run->region, run->cfg.region, run->cfg.node);
+	if (ret)
+		goto fail;
+	ret = latt_run_start(run);
+	if (ret)
+		goto fail;
+	latt_cur = run;
+	latt_owner = file;
+	mutex_unlock(&latt_lock);
+	return 0;
+
+fail:
+	mutex_unlock(&latt_lock);
+	latt_run_free(run);
+	return ret;
+}
+
+static long latt_ioctl_result(void __user *arg)
+{
+	struct latt_result r;
+	struct latt_run *run;
+	u32 n;
+	int ret = 0;
+
+	if (copy_from_user(&r, arg, sizeof(r)))
+		return -EFAULT;
+	if (!latt_all_zero(r.reserved, ARRAY_SIZE(r.reserved)))
+		return -EINVAL;
+
+	mutex_lock(&latt_lock);
+	run = latt_cur;
+	if (!run) {
+		ret = -ENOENT;
+		goto out;
+	}
+	r.state = latt_run_state(run);
+	if (r.state == LATT_STATE_RUNNING) {
+		ret = -EBUSY;
+		goto out;
+	}
+	if (r.hist_ptr) {
+		n = min_t(u32, r.hist_len, LATT_HIST_BUCKETS);
+		if (copy_to_user(u64_to_user_ptr(r.hist_ptr), run->hist,
+				 array_size(n, sizeof(u64)))) {
+			ret = -EFAULT;
+			goto out;
+		}
+	}
+	r.hist_len = LATT_HIST_BUCKETS;
+	n = 0;
+	if (r.outlier_ptr) {
+		n = min_t(u32, r.outlier_len, run->nr_outliers);
+		if (copy_to_user(u64_to_user_ptr(r.outlier_ptr), run->outliers,
+				 array_size(n, sizeof(*run->outliers)))) {
+			ret = -EFAULT;
+			goto out;
+		}
+	}
+	r.outlier_len = n;
+	r.error = run->error;
+	r.config = run->cfg;
+	r.count = atomic64_read(&run->done);
+	r.min = r.count ? run->min : 0;
+	r.max = run->max;
+	r.sum = run->sum;
+	r.sum_corrected = run->sum_corrected;
+	r.overhead = run->overhead;
+	r.overhead_min = run->overhead_min;
+	r.overhead_max = run->overhead_max;
+	r.windows = run->windows;
+	r.nmi_windows = run->nmi_windows;
+	r.outliers = run->outliers_seen;
+	r.outliers_dropped = run->outliers_dropped;
+	r.hist_overflow = run->hist_overflow;
+	r.tsc_start = run->tsc_start;
+	r.tsc_end = run->tsc_end;
+	r.window_cycles_max = run->window_cycles_max;
+	r.flags = run->vector ? LATT_RES_VECTOR : 0;
+	r.width = run->width;
+	if (copy_to_user(arg, &r, sizeof(r)))
+		ret = -EFAULT;
+out:
+	mutex_unlock(&latt_lock);
+	return ret;
+}
+
+static long latt_ioctl(struct file *file, unsigned int cmd, unsigned long a)
+{
+	void __user *arg = (void __user *)a;
+	struct latt_status st = {};
+	struct latt_info info = {};
+
+	switch (cmd) {
+	case LATT_IOC_GET_INFO:
+		info.abi_version = LATT_ABI_VERSION;
+		info.hist_buckets = LATT_HIST_BUCKETS;
+		info.features = latt_features();
+		info.tsc_khz = tsc_khz;
+		info.max_size = LATT_MAX_SIZE;
+		info.max_region = LATT_MAX_REGION;
+		info.max_chain = LATT_MAX_CHAIN;
+		info.max_outliers = LATT_MAX_OUTLIERS;
+		info.nr_cpu_ids = nr_cpu_ids;
+		info.window_us = READ_ONCE(latt_window_us);
+		info.widths = latt_widths();
+		mutex_lock(&latt_lock);
+		info.state = latt_run_state(latt_cur);
+		mutex_unlock(&latt_lock);
+		return copy_to_user(arg, &info, sizeof(info)) ? -EFAULT : 0;
+	case LATT_IOC_START:
+		return latt_ioctl_start(file, arg);
+	case LATT_IOC_STATUS:
+		mutex_lock(&latt_lock);
+		st.state = latt_run_state(latt_cur);
+		if (latt_cur) {
+			st.error = latt_cur->error;
+			st.samples_done = atomic64_read(&latt_cur->done);
+			st.samples_total = latt_cur->cfg.samples;
+			st.windows = atomic64_read(&latt_cur->windows_done);
+		}
+		mutex_unlock(&latt_lock);
+		return copy_to_user(arg, &st, sizeof(st)) ? -EFAULT : 0;
+	case LATT_IOC_ABORT:
+		/* stops the run, whoever started it; 0 if none was running */
+		mutex_lock(&latt_lock);
+		if (latt_cur)
+			latt_run_stop(latt_cur);
+		mutex_unlock(&latt_lock);
+		return 0;
+	case LATT_IOC_RESULT:
+		return latt_ioctl_result(arg);
+	}
+	return -ENOTTY;
+}
+
+static int latt_open(struct inode *inode, struct file *file)
+{
+	/* the node is 0600 already; a root without the capability is not */
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	return 0;
+}
+
+static int latt_release(struct inode *inode, struct file *file)
+{
+	mutex_lock(&latt_lock);
+	if (latt_owner == file) {
+		if (latt_cur)
+			latt_run_stop(latt_cur);
+		latt_owner = NULL;
+	}
+	mutex_unlock(&latt_lock);
+	return 0;
+}
+
+static const struct file_operations latt_fops = {
+	.owner = THIS_MODULE,
+	.open = latt_open,
+	.release = latt_release,
+	.unlocked_ioctl = latt_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+/* sysfs: /sys/class/misc/lattester/ */
+
+static ssize_t abi_version_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u.%u\n", LATT_ABI_MAJOR, LATT_ABI_MINOR);
+}
+static DEVICE_ATTR_RO(abi_version);
+
+static ssize_t tsc_khz_show(struct device *dev,
+			    struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", tsc_khz);
+}
+static DEVICE_ATTR_RO(tsc_khz);
+
+static ssize_t features_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "0x%llx\n", (unsigned long long)latt_features());
+}
+static DEVICE_ATTR_RO(features);
+
+static ssize_t state_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	u32 s;
+
+	mutex_lock(&latt_lock);
+	s = latt_run_state(latt_cur);
+	mutex_unlock(&latt_lock);
+	return sysfs_emit(buf, "%s\n", latt_state_names[s]);
+}
+static DEVICE_ATTR_RO(state);
+
+static ssize_t progress_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
+{
+	u64 done = 0, total = 0;
+
+	mutex_lock(&latt_lock);
+	if (latt_cur) {
+		done = atomic64_read(&latt_cur->done);
+		total = latt_cur->cfg.samples;
+	}
+	mutex_unlock(&latt_lock);
+	return sysfs_emit(buf, "%llu %llu\n", (unsigned long long)done,
+			  (unsigned long long)total);
+}
+static DEVICE_ATTR_RO(progress);
+
+static ssize_t window_us_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(latt_window_us));
+}
+
+static ssize_t window_us_store(struct device *dev,
+			       struct device_attribute *attr,
+			       const char *buf, size_t count)
+{
+	unsigned int v;
+	int ret = kstrtouint(buf, 0, &v);
+
+	if (ret)
+		return ret;
+	if (v < LATT_MIN_WINDOW_US || v > LATT_MAX_WINDOW_US)
+		return -EINVAL;
+	WRITE_ONCE(latt_window_us, v);
+	return count;
+}
+static DEVICE_ATTR_RW(window_us);
+
+static struct attribute *latt_attrs[] = {
+	&dev_attr_abi_version.attr,
+	&dev_attr_tsc_khz.attr,
+	&dev_attr_features.attr,
+	&dev_attr_state.attr,
+	&dev_attr_progress.attr,
+	&dev_attr_window_us.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(latt);
+
+static struct miscdevice latt_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = LATT_DEVICE_NAME,
+	.fops = &latt_fops,
+	.groups = latt_groups,
+	.mode = 0600,
+};
+
+static int __init latt_init(void)
+{
+	return misc_register(&latt_misc);
+}
+
+static void __exit latt_exit(void)
+{
+	misc_deregister(&latt_misc);
+	/* no file is open (each holds a module reference): just free */
+	mutex_lock(&latt_lock);
+	latt_run_free(latt_cur);
+	latt_cur = NULL;
+	mutex_unlock(&latt_lock);
+}
+
+module_init(latt_init);
+module_exit(latt_exit);
+
+MODULE_DESCRIPTION("Memory access latency measurement (DRAM, pmem, CXL)");
+MODULE_AUTHOR("The lattester developers");
+MODULE_LICENSE("GPL");
