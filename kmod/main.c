@@ -27,6 +27,12 @@
 #include <asm/tsc.h>
 #include "lattester.h"
 
+static_assert(sizeof(struct latt_info) == LATT_INFO_SIZE);
+static_assert(sizeof(struct latt_config) == LATT_CONFIG_SIZE);
+static_assert(sizeof(struct latt_status) == LATT_STATUS_SIZE);
+static_assert(sizeof(struct latt_outlier) == LATT_OUTLIER_SIZE);
+static_assert(sizeof(struct latt_result) == LATT_RESULT_SIZE);
+
 static DEFINE_MUTEX(latt_lock);		/* guards everything below */
 static struct latt_run *latt_cur;	/* the last run, if any */
 static struct file *latt_owner;		/* the file that started it */

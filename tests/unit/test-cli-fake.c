@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-cli-fake.c - an LD_PRELOAD stand-in for /dev/lattester, so that
+ * test-cli-usage.sh can drive lattester-ctl's whole ioctl path (START,
+ * STATUS polling, ABORT on SIGINT, RESULT, table, JSON, histogram file) on
+ * a host without the module and without root.
+ *
+ *   LATTESTER_DEV=/dev/null LD_PRELOAD=user/test-cli-fake.so lattester-ctl ...
+ *
+ * It answers the LATT_IOC_* requests on any fd and passes every other
+ * ioctl on.  It checks what the module checks about zeroed fields, so a
+ * tool that forgets to clear them fails here too.  Environment:
+ *   FAKE_START_ERR=N	START fails with errno N
+ *   FAKE_HANG=1	the run keeps running until ABORT
+ *   FAKE_ABI=N		abi_version to report
+ *   FAKE_FEATURES=N	features to report (default: all)
+ * Samples are synthetic: 90% at 200 raw cycles, 9% at 300, 0.9% at 1000,
+ * the rest at 5000; overhead 20 cycles; tsc_khz 2000000 (1 cycle = 0.5 ns).
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include <lattester/hist.h>
+
+#define FAKE_TSC_KHZ	2000000ULL
+#define FAKE_OVERHEAD	20ULL
+
+static struct latt_config run;
+static __u32 state = LATT_STATE_IDLE;
+static int polls;
+
+static __u64 env_u64(const char *name, __u64 def)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? strtoull(v, NULL, 0) : def;
+}
+
+static int fake_info(struct latt_info *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->abi_version = (__u32)env_u64("FAKE_ABI", LATT_ABI_VERSION);
+	in->hist_buckets = LATT_HIST_BUCKETS;
+	in->features = env_u64("FAKE_FEATURES", (1ULL << 12) - 1);
+	in->tsc_khz = FAKE_TSC_KHZ;
+	in->max_size = LATT_MAX_SIZE;
+	in->max_region = LATT_MAX_REGION;
+	in->max_chain = LATT_MAX_CHAIN;
+	in->max_outliers = LATT_MAX_OUTLIERS;
+	in->nr_cpu_ids = 4096;
+	in->window_us = 100;
+	in->state = state;
+	in->widths = 8 | 16 | 32 | 64;
+	return 0;
+}
+
+static int all_zero(const void *p, size_t len)
+{
+	const unsigned char *b = p;
+
+	while (len--)
+		if (*b++)
+			return 0;
+	return 1;
+}
+
+static int fake_start(const struct latt_config *c)
+{
+	int err = (int)env_u64("FAKE_START_ERR", 0);
+
+	if (err)
+		return -err;
+	if (state == LATT_STATE_RUNNING)
+		return -EBUSY;
+	if (c->pad || !all_zero(c->reserved, sizeof(c->reserved)) ||
+	    c->flags & ~LATT_CFG_FLAGS_ALL || !c->op || c->op > LATT_OP_MAX ||
+	    c->fence > LATT_FENCE_MAX || !c->pattern ||
+	    c->pattern > LATT_PAT_MAX || c->target != LATT_TARGET_DRAM ||
+	    !c->size || c->size % LATT_LINE || !c->samples)
+		return -EINVAL;
+	run = *c;
+	if (run.node == LATT_NODE_LOCAL)
+		run.node = 0;
+	if (run.fence == LATT_FENCE_DEFAULT)
+		run.fence = run.op >= LATT_OP_STORE ? LATT_FENCE_SFENCE :
+			    LATT_FENCE_NONE;
+	if (!run.window_us)
+		run.window_us = 100;
+	if (!run.chain)
+		run.chain = 1;
+	state = LATT_STATE_RUNNING;
+	polls = 0;
+	return 0;
+}
+
+static int fake_status(struct latt_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (state == LATT_STATE_RUNNING && !getenv("FAKE_HANG") && ++polls > 2)
+		state = LATT_STATE_DONE;
+	st->state = state;
+	st->samples_total = run.samples;
+	st->samples_done = state == LATT_STATE_DONE ? run.samples :
+			   run.samples / 2;
+	st->windows = 3;
+	return 0;
+}
+
+/* Sample i's raw cycles: the distribution described at the top. */
+static __u64 sample_cycles(__u64 i)
+{
+	__u64 m = i % 1000;
+
+	if (m < 900)
+		return 200;
+	if (m < 990)
+		return 300;
+	if (m < 999)
+		return 1000;
+	return 5000;
+}
+
+static void fill_outlier(struct latt_outlier *o, __u64 i, __u64 cycles)
+{
+	memset(o, 0, sizeof(*o));
+	o->sample = i;
+	o->tsc = i * 1000;
+	o->offset = (i * 64) % run.region;
+	o->cycles = cycles;
+	o->window = i / 1000;
+	o->flags = o->window == 1 ? LATT_OUT_NMI : 0;
+}
+
+static int fake_result(struct latt_result *r)
+{
+	__u64 *hist = (__u64 *)(uintptr_t)r->hist_ptr;
+	struct latt_outlier *out = (struct latt_outlier *)(uintptr_t)r->outlier_ptr;
+	__u64 n, i, v;
+	__u32 room = r->outlier_len;
+
+	if (state == LATT_STATE_RUNNING || state == LATT_STATE_IDLE)
+		return -EINVAL;
+	if (hist && r->hist_len < LATT_HIST_BUCKETS)
+		return -EINVAL;
+	n = state == LATT_STATE_DONE ? run.samples : run.samples / 2;
+	memset(&r->state, 0, sizeof(*r) - offsetof(struct latt_result, state));
+	r->hist_len = LATT_HIST_BUCKETS;
+	r->outlier_len = 0;
+	if (hist)
+		memset(hist, 0, LATT_HIST_BUCKETS * sizeof(*hist));
+	r->min = ~0ULL;
+	for (i = 0; i < n; i++) {
+		v = sample_cycles(i);
+		if (hist)
+			hist[latt_hist_index(v)]++;
+		r->min = v < r->min ? v : r->min;
+		r->max = v > r->max ? v : r->max;
+		r->sum += v;
+		r->sum_corrected += v - FAKE_OVERHEAD;
+		if (!run.threshold || v - FAKE_OVERHEAD <= run.threshold)
+			continue;
+		r->outliers++;
+		if (out && r->outlier_len < room)
+			fill_outlier(&out[r->outlier_len++], i, v);
+		else
+			r->outliers_dropped++;
+	}
+	if (!n)
+		r->min = 0;
+	r->state = state;
+	r->config = run;
+	r->count = n;
+	r->overhead = FAKE_OVERHEAD;
+	r->overhead_min = 18;
+	r->overhead_max = 30;
+	r->windows = n / 1000 + 1;
+	r->nmi_windows = 1;
+	r->tsc_start = 1000;
+	r->tsc_end = 1000 + n * 1000;
+	r->window_cycles_max = 200000;
+	r->flags = LATT_RES_VECTOR;
+	r->width = run.width ? run.width : 64;
+	return 0;
+}
+
+static int fake_ioctl(unsigned long req, void *arg)
+{
+	switch (req) {
+	case LATT_IOC_GET_INFO:
+		return fake_info(arg);
+	case LATT_IOC_START:
+		return fake_start(arg);
+	case LATT_IOC_STATUS:
+		return fake_status(arg);
+	case LATT_IOC_ABORT:
+		if (state != LATT_STATE_RUNNING)
+			return -EINVAL;
+		state = LATT_STATE_ABORTED;
+		return 0;
+	case LATT_IOC_RESULT:
+		return fake_result(arg);
+	}
+	return -ENOTTY;
+}
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	static int (*real)(int, unsigned long, ...);
+	va_list ap;
+	void *arg;
+	int rc;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (_IOC_TYPE(req) == LATT_IOC_MAGIC) {
+		rc = fake_ioctl(req, arg);
+		if (rc < 0) {
+			errno = -rc;
+			return -1;
+		}
+		return rc;
+	}
+	if (!real)
+		real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
+	return real(fd, req, arg);
+}

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-core - host unit tests of what the module and the tool share: ABI
+ * sizes, the histogram's bounded error, the PRNG and the address patterns.
+ * No root, no module.  Seeds are fixed, so a failure reproduces.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uapi/lattester.h>
+#include <lattester/hist.h>
+#include <lattester/prng.h>
+#include <lattester/pattern.h>
+
+_Static_assert(sizeof(struct latt_info) == LATT_INFO_SIZE, "latt_info");
+_Static_assert(sizeof(struct latt_config) == LATT_CONFIG_SIZE, "latt_config");
+_Static_assert(sizeof(struct latt_status) == LATT_STATUS_SIZE, "latt_status");
+_Static_assert(sizeof(struct latt_outlier) == LATT_OUTLIER_SIZE, "outlier");
+_Static_assert(sizeof(struct latt_result) == LATT_RESULT_SIZE, "latt_result");
+
+static int ntest, nfail;
+
+static void check(int ok, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#include <stdarg.h>
+static void check(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d - ", ok ? "" : "not ", ++ntest);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (!ok)
+		nfail++;
+}
+
+static void test_abi(void)
+{
+	check(offsetof(struct latt_config, reserved) % 8 == 0 &&
+	      offsetof(struct latt_result, config) % 8 == 0 &&
+	      offsetof(struct latt_result, reserved) % 8 == 0,
+	      "ABI: 64-bit fields naturally aligned");
+	check(_IOC_SIZE(LATT_IOC_START) == sizeof(struct latt_config) &&
+	      _IOC_SIZE(LATT_IOC_RESULT) == sizeof(struct latt_result) &&
+	      _IOC_NR(LATT_IOC_RESULT) == 4,
+	      "ABI: ioctl numbers encode their structures");
+	check(LATT_HIST_BUCKETS == 4352, "ABI: %u histogram buckets",
+	      LATT_HIST_BUCKETS);
+}
+
+static void test_hist_buckets(void)
+{
+	struct latt_prng r;
+	int bad_cover = 0, bad_width = 0, bad_contig = 0, bad_mono = 0;
+	__u32 i, prev = 0;
+	__u64 v;
+	int k;
+
+	for (i = 0; i + 1 < LATT_HIST_BUCKETS; i++)
+		if (latt_hist_hi(i) + 1 != latt_hist_lo(i + 1) ||
+		    latt_hist_index(latt_hist_lo(i)) != i ||
+		    latt_hist_index(latt_hist_hi(i)) != i)
+			bad_contig++;
+	check(!bad_contig, "hist: buckets are contiguous and invert (%d bad)",
+	      bad_contig);
+
+	latt_prng_seed(&r, 42);
+	for (k = 0; k < 1000000; k++) {
+		v = latt_prng_next(&r) >> (latt_prng_next(&r) % 64);
+		if (v >= (1ULL << LATT_HIST_MAX_BITS))
+			continue;
+		i = latt_hist_index(v);
+		if (latt_hist_lo(i) > v || latt_hist_hi(i) < v)
+			bad_cover++;
+		/* width <= v / 128: midpoint within v / 256 (the last
+		 * bucket also takes everything above: the exact max is
+		 * kept for it) */
+		if (i + 1 < LATT_HIST_BUCKETS &&
+		    (latt_hist_hi(i) - latt_hist_lo(i)) * 128 > v)
+			bad_width++;
+	}
+	check(!bad_cover, "hist: every value inside its bucket (%d bad)",
+	      bad_cover);
+	check(!bad_width, "hist: bucket width <= value/128 (%d bad)",
+	      bad_width);
+	for (v = 0; v < 100000; v++) {
+		i = latt_hist_index(v);
+		if (i < prev)
+			bad_mono++;
+		prev = i;
+	}
+	check(!bad_mono, "hist: index is monotonic");
+	check(latt_hist_index(~0ULL) == LATT_HIST_BUCKETS - 1 &&
+	      latt_hist_index(1ULL << LATT_HIST_MAX_BITS) ==
+	      LATT_HIST_BUCKETS - 1, "hist: huge values go to the last bucket");
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Exact nearest-rank percentile of sorted data. */
+static __u64 exact_pct(const __u64 *s, size_t n, __u64 ppm)
+{
+	__u64 rank = (ppm * n + 999999) / 1000000;
+
+	if (!rank)
+		rank = 1;
+	return s[rank - 1];
+}
+
+static __u64 draw(struct latt_prng *r, int dist)
+{
+	double u = (latt_prng_next(r) >> 11) * 0x1.0p-53;
+
+	switch (dist) {
+	case 0:		/* uniform 50..5000 cycles */
+		return 50 + latt_prng_below(r, 4951);
+	case 1:		/* log-normal around 300 with a long tail */
+		return (__u64)(300.0 * exp(0.6 * sqrt(-2 * log(u + 1e-300)) *
+					   cos(6.283185307 * u * 7.0)));
+	default:	/* bimodal: 99.99% near 200, the rest near 20000 */
+		if (latt_prng_below(r, 10000) == 0)
+			return 20000 + latt_prng_below(r, 5000);
+		return 190 + latt_prng_below(r, 20);
+	}
+}
+
+static void test_hist_percentiles(void)
+{
+	static const __u64 ppms[] = { 0, 1, 500000, 900000, 990000, 999000,
+				      999900, 999990, 1000000 };
+	static const char *const names[] = { "uniform", "lognormal",
+					     "bimodal" };
+	const size_t n = 500000;
+	__u64 *s = malloc(n * sizeof(*s));
+	__u64 *h = calloc(LATT_HIST_BUCKETS, sizeof(*h));
+	struct latt_prng r;
+	int dist, bad;
+	size_t i, j;
+
+	for (dist = 0; dist < 3; dist++) {
+		__u64 min = ~0ULL, max = 0;
+
+		memset(h, 0, LATT_HIST_BUCKETS * sizeof(*h));
+		latt_prng_seed(&r, 1000 + dist);
+		for (i = 0; i < n; i++) {
+			s[i] = draw(&r, dist);
+			h[latt_hist_index(s[i])]++;
+			if (s[i] < min)
+				min = s[i];
+			if (s[i] > max)
+				max = s[i];
+		}
+		qsort(s, n, sizeof(*s), cmp_u64);
+		bad = 0;
+		for (j = 0; j < sizeof(ppms) / sizeof(ppms[0]); j++) {
+			__u64 e = exact_pct(s, n, ppms[j]);
+			__u64 g = latt_hist_percentile(h, n, min, max, ppms[j]);
+			__u64 d = g > e ? g - e : e - g;
+
+			if (d * 256 > e) {
+				printf("# %s ppm %llu: exact %llu got %llu\n",
+				       names[dist],
+				       (unsigned long long)ppms[j],
+				       (unsigned long long)e,
+				       (unsigned long long)g);
+				bad++;
+			}
+		}
+		check(!bad, "hist: %s percentiles within 1/256 of exact",
+		      names[dist]);
+	}
+	check(latt_hist_percentile(h, 0, 0, 0, 500000) == 0,
+	      "hist: empty histogram gives 0");
+	free(s);
+	free(h);
+}
+
+static void test_prng(void)
+{
+	struct latt_prng a, b;
+	__u64 counts[10] = { 0 }, big = 3ULL << 40 | 12345;
+	double chi = 0, chi_big = 0, e;
+	int i, same = 1, differ = 0, inrange = 1;
+
+	latt_prng_seed(&a, 0);
+	check(latt_prng_next(&a) == 0xe220a8397b1dcdafULL,
+	      "prng: SplitMix64 reference value for seed 0");
+	latt_prng_seed(&a, 7);
+	latt_prng_seed(&b, 7);
+	for (i = 0; i < 1000; i++)
+		same &= latt_prng_next(&a) == latt_prng_next(&b);
+	check(same, "prng: same seed, same sequence");
+	latt_prng_seed(&a, 7);
+	latt_prng_seed(&b, 8);
+	for (i = 0; i < 1000; i++)
+		differ += latt_prng_next(&a) != latt_prng_next(&b);
+	check(differ > 990, "prng: another seed, another sequence");
+
+	latt_prng_seed(&a, 99);
+	for (i = 0; i < 1000000; i++) {
+		__u64 v = latt_prng_below(&a, 10);
+
+		inrange &= v < 10;
+		counts[v < 10 ? v : 0]++;
+	}
+	e = 100000;
+	for (i = 0; i < 10; i++)
+		chi += (counts[i] - e) * (counts[i] - e) / e;
+	/* 9 degrees of freedom: P(chi2 > 27.88) = 0.001 */
+	check(inrange && chi < 27.88, "prng: below(10) uniform, chi2 %.2f",
+	      chi);
+
+	/*
+	 * A modulo of a 64-bit draw by 3 * 2^40 + k would favour low values
+	 * only slightly; 2^42 by mask and reject must be flat: compare the
+	 * ten equal parts of the range.
+	 */
+	memset(counts, 0, sizeof(counts));
+	for (i = 0; i < 1000000; i++) {
+		__u64 v = latt_prng_below(&a, big);
+
+		inrange &= v < big;
+		counts[v / (big / 10 + 1)]++;
+	}
+	for (i = 0; i < 10; i++)
+		chi_big += (counts[i] - e) * (counts[i] - e) / e;
+	check(inrange && chi_big < 27.88,
+	      "prng: below(3*2^40+k) uniform, chi2 %.2f", chi_big);
+	check(latt_prng_below(&a, 1) == 0 && latt_prng_below(&a, 0) == 0,
+	      "prng: below(0) and below(1) are 0");
+}
+
+/* Every offset of @n draws: aligned, inside, never across a chunk. */
+static int pattern_ok(struct latt_pattern *p, __u64 limit, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		__u64 off = latt_pattern_next(p);
+
+		if (off + p->size > limit ||
+		    (off & (LATT_CHUNK - 1)) + p->size > LATT_CHUNK ||
+		    (p->kind != LATT_PAT_STRIDE &&
+		     (off % LATT_CHUNK) % p->size))
+			return 0;
+	}
+	return 1;
+}
+
+static void test_patterns(void)
+{
+	const __u64 region = 64ULL << 20;
+	struct latt_pattern p, q;
+	__u64 off, sizes[] = { 64, 192, 256, 4096, 65536 + 64, LATT_MAX_SIZE };
+	int ok = 1, i, k;
+
+	check(latt_pattern_init(&p, LATT_PAT_SEQ, 0, 0, region, 1) < 0 &&
+	      latt_pattern_init(&p, LATT_PAT_SEQ, 100, 0, region, 1) < 0 &&
+	      latt_pattern_init(&p, LATT_PAT_SEQ, LATT_MAX_SIZE + 64, 0,
+				region, 1) < 0 &&
+	      latt_pattern_init(&p, LATT_PAT_SEQ, 128, 0, 64, 1) < 0 &&
+	      latt_pattern_init(&p, 0, 64, 0, region, 1) < 0,
+	      "pattern: bad size, region or kind rejected");
+	check(latt_pattern_init(&p, LATT_PAT_STRIDE, 64, 0, region, 1) < 0 &&
+	      latt_pattern_init(&p, LATT_PAT_STRIDE, 64, 96, region, 1) < 0 &&
+	      latt_pattern_init(&p, LATT_PAT_STRIDE, 64, region, region, 1) < 0 &&
+	      latt_pattern_init(&p, LATT_PAT_HOTSPOT, 256, 128, region, 1) < 0 &&
+	      latt_pattern_init(&p, LATT_PAT_RAND, 64, 4096, region, 1) < 0,
+	      "pattern: bad stride or hotspot rejected");
+
+	latt_pattern_init(&p, LATT_PAT_SEQ, 256, 0, 1024, 1);
+	for (i = 0; i < 8; i++)
+		ok &= latt_pattern_next(&p) == (__u64)(i % 4) * 256;
+	check(ok, "pattern: seq walks the slots and wraps");
+
+	ok = 1;
+	latt_pattern_init(&p, LATT_PAT_STRIDE, 64, 4096, 16384, 1);
+	for (i = 0; i < 8; i++)
+		ok &= latt_pattern_next(&p) == (__u64)(i % 4) * 4096;
+	check(ok, "pattern: stride advances by the stride and wraps");
+
+	for (k = 0; k < (int)(sizeof(sizes) / sizeof(sizes[0])); k++) {
+		ok = latt_pattern_init(&p, LATT_PAT_RAND, sizes[k], 0, region,
+				       5) == 0 && pattern_ok(&p, region, 20000);
+		ok &= latt_pattern_init(&p, LATT_PAT_SEQ, sizes[k], 0, region,
+					5) == 0 &&
+		      pattern_ok(&p, region, 20000);
+		ok &= latt_pattern_init(&p, LATT_PAT_STRIDE, sizes[k],
+					sizes[k] * 3, region, 5) == 0 &&
+		      pattern_ok(&p, region, 20000);
+		check(ok, "pattern: size %llu stays aligned, inside, in a chunk",
+		      (unsigned long long)sizes[k]);
+	}
+
+	ok = latt_pattern_init(&p, LATT_PAT_HOTSPOT, 256, 0, region, 3) < 0;
+	ok &= latt_pattern_init(&p, LATT_PAT_HOTSPOT, 256, 4096, region, 3) == 0;
+	ok &= pattern_ok(&p, 4096, 10000);
+	check(ok, "pattern: hotspot offsets stay inside the hotspot");
+
+	latt_pattern_init(&p, LATT_PAT_RAND, 64, 0, region, 77);
+	latt_pattern_init(&q, LATT_PAT_RAND, 64, 0, region, 77);
+	ok = 1;
+	for (i = 0; i < 1000; i++) {
+		off = latt_pattern_next(&p);
+		ok &= off == latt_pattern_next(&q);
+	}
+	check(ok, "pattern: same seed, same offsets");
+}
+
+int main(void)
+{
+	test_abi();
+	test_hist_buckets();
+	test_hist_percentiles();
+	test_prng();
+	test_patterns();
+	printf("1..%d\ncore: %d passed, %d failed\n", ntest, ntest - nfail,
+	       nfail);
+	return nfail ? 1 : 0;
+}

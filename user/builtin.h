@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * builtin.h - the commands of lattester-ctl and what they share: exit
+ * codes and a table-driven option parser that also prints --help.
+ */
+#ifndef _LATT_BUILTIN_H
+#define _LATT_BUILTIN_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+#ifndef LATT_TOOL_VERSION
+#define LATT_TOOL_VERSION	"unknown"	/* the Makefile sets it */
+#endif
+
+#define EXIT_USAGE		2
+#define EXIT_INTERRUPTED	130	/* 128 + SIGINT, as shells report it */
+
+/* The whole command line, for the JSON provenance block. */
+struct cmd_ctx {
+	int argc;
+	char **argv;
+};
+
+int cmd_info(int argc, char **argv, const struct cmd_ctx *ctx);
+int cmd_run(int argc, char **argv, const struct cmd_ctx *ctx);
+
+/**
+ * struct cmd_opt - one long option: getopt_long's entry and its help line
+ * @arg: the value's name in --help, NULL for a flag
+ * @names: -1, or an enum latt_names table whose names are listed after @help
+ */
+struct cmd_opt {
+	const char *name;
+	int id;
+	const char *arg;
+	const char *help;
+	int names;
+};
+
+/**
+ * struct cmd_usage - a command's --help: synopsis, description, options
+ * @opts: ends with an entry whose name is NULL; --help is added to it
+ */
+struct cmd_usage {
+	const char *cmd;
+	const char *synopsis;
+	const char *about;
+	const struct cmd_opt *opts;
+};
+
+#define OPT_HELP	'h'
+#define OPT_BAD		'?'
+
+int cmd_getopt(int argc, char **argv, const struct cmd_usage *u);
+void cmd_print_usage(FILE *f, const struct cmd_usage *u);
+int cmd_usage_error(const struct cmd_usage *u, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif /* _LATT_BUILTIN_H */

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * host.h - what lattester-ctl reports and checks about the machine: CPU
+ * model, online CPUs, NUMA nodes (libnuma), kernel release, host name.
+ */
+#ifndef _LATT_HOST_H
+#define _LATT_HOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define HOST_STR	256
+
+void host_cpu_model(char *buf, size_t len);
+void host_cpus_online(char *buf, size_t len);
+bool host_cpu_online(unsigned int cpu);
+int host_max_node(void);
+bool host_node_exists(unsigned int node);
+int host_node_of_cpu(unsigned int cpu);
+int host_node_mem(unsigned int node, long long *size, long long *free);
+void host_node_cpus(unsigned int node, char *buf, size_t len);
+void host_kernel(char *buf, size_t len);
+void host_name(char *buf, size_t len);
+
+#endif /* _LATT_HOST_H */

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * json-out.c - JSON through json-c: the helpers and the "lattester-run/1"
+ * document of a run (schema in Documentation/lattester-ctl-run.md).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "host.h"
+#include "json-out.h"
+#include "parse.h"
+#include "run.h"
+
+#define RUN_SCHEMA	"lattester-run/1"
+#define NS_DECIMALS	3
+#define MEAN_DECIMALS	1
+
+void json_add_str(struct json_object *o, const char *key, const char *val)
+{
+	json_object_object_add(o, key, json_object_new_string(val));
+}
+
+void json_add_u64(struct json_object *o, const char *key, __u64 val)
+{
+	json_object_object_add(o, key, json_object_new_uint64(val));
+}
+
+void json_add_int(struct json_object *o, const char *key, long long val)
+{
+	json_object_object_add(o, key, json_object_new_int64(val));
+}
+
+/* A double printed with a fixed number of decimals. */
+static void add_fixed(struct json_object *o, const char *key, double val,
+		      int decimals)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.*f", decimals, val);
+	json_object_object_add(o, key, json_object_new_double_s(val, buf));
+}
+
+void json_add_double(struct json_object *o, const char *key, double val)
+{
+	add_fixed(o, key, val, NS_DECIMALS);
+}
+
+void json_add_bool(struct json_object *o, const char *key, int val)
+{
+	json_object_object_add(o, key, json_object_new_boolean(val));
+}
+
+/** json_emit() - write @o pretty-printed to @path, or stdout for "-" */
+int json_emit(const char *path, struct json_object *o)
+{
+	const char *text = json_object_to_json_string_ext(o,
+		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+		JSON_C_TO_STRING_NOSLASHESCAPE);
+	FILE *f;
+	int rc;
+
+	if (!strcmp(path, "-")) {
+		puts(text);
+		return 0;
+	}
+	f = fopen(path, "we");
+	if (!f)
+		return -errno;
+	rc = fputs(text, f) < 0 || fputc('\n', f) == EOF ? -errno : 0;
+	if (fclose(f) && !rc)
+		rc = -errno;
+	return rc;
+}
+
+static void add_time(struct json_object *o, const char *key,
+		     const struct timespec *ts)
+{
+	char buf[64];
+	struct tm tm;
+
+	gmtime_r(&ts->tv_sec, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_add_str(o, key, buf);
+}
+
+static struct json_object *provenance(const struct run_report *r)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *argv = json_object_new_array();
+	char buf[HOST_STR];
+	int i;
+
+	json_add_str(o, "tool", "lattester-ctl");
+	json_add_str(o, "tool_version", LATT_TOOL_VERSION);
+	json_add_u64(o, "abi_version", r->info->abi_version);
+	for (i = 0; i < r->ctx->argc; i++)
+		json_object_array_add(argv,
+				      json_object_new_string(r->ctx->argv[i]));
+	json_object_object_add(o, "command_line", argv);
+	host_kernel(buf, sizeof(buf));
+	json_add_str(o, "kernel", buf);
+	host_name(buf, sizeof(buf));
+	json_add_str(o, "hostname", buf);
+	host_cpu_model(buf, sizeof(buf));
+	json_add_str(o, "cpu_model", buf);
+	json_add_u64(o, "tsc_khz", r->info->tsc_khz);
+	json_add_str(o, "engine", "kernel");
+	add_time(o, "start", &r->start);
+	add_time(o, "end", &r->end);
+	return o;
+}
+
+static struct json_object *config(const struct run_report *r)
+{
+	const struct latt_config *c = &r->res.config;
+	struct json_object *o = json_object_new_object();
+
+	json_add_str(o, "target", "dram");
+	json_add_int(o, "node", c->node == LATT_NODE_LOCAL ? -1LL :
+		     (long long)c->node);
+	json_add_u64(o, "cpu", c->cpu);
+	json_add_str(o, "op", latt_name(NAMES_OP, c->op));
+	json_add_str(o, "fence", latt_name(NAMES_FENCE, c->fence));
+	json_add_str(o, "pattern", latt_name(NAMES_PATTERN, c->pattern));
+	json_add_u64(o, "stride", c->pattern == LATT_PAT_STRIDE ? c->stride : 0);
+	json_add_u64(o, "hotspot",
+		     c->pattern == LATT_PAT_HOTSPOT ? c->stride : 0);
+	json_add_u64(o, "size", c->size);
+	json_add_u64(o, "region", c->region);
+	json_add_u64(o, "samples", r->samples_asked);
+	json_add_u64(o, "seed", c->seed);
+	json_add_u64(o, "chain", c->chain ? c->chain : 1);
+	json_add_u64(o, "threshold_cycles", c->threshold);
+	json_add_u64(o, "window_us", c->window_us);
+	json_add_u64(o, "width", r->res.width);
+	json_add_bool(o, "warm", !!(c->flags & LATT_CFG_WARM));
+	return o;
+}
+
+static struct json_object *result(const struct run_report *r)
+{
+	const struct latt_result *s = &r->res;
+	struct json_object *o = json_object_new_object();
+	struct json_object *oh = json_object_new_object();
+	__u64 cycles = s->tsc_end > s->tsc_start ? s->tsc_end - s->tsc_start : 0;
+
+	json_add_str(o, "state", latt_name(NAMES_STATE, s->state));
+	json_add_int(o, "error", s->error);
+	json_add_u64(o, "samples", s->count);
+	json_add_u64(oh, "median", s->overhead);
+	json_add_u64(oh, "min", s->overhead_min);
+	json_add_u64(oh, "max", s->overhead_max);
+	json_object_object_add(o, "overhead_cycles", oh);
+	json_add_u64(o, "windows", s->windows);
+	json_add_u64(o, "nmi_windows", s->nmi_windows);
+	json_add_u64(o, "window_cycles_max", s->window_cycles_max);
+	json_add_u64(o, "outliers", s->outliers);
+	json_add_u64(o, "outliers_dropped", s->outliers_dropped);
+	json_add_u64(o, "hist_overflow", s->hist_overflow);
+	json_add_u64(o, "duration_ns",
+		     (__u64)(latt_ns((double)cycles, r->info->tsc_khz) + 0.5));
+	return o;
+}
+
+/* {"min": .., "p50": .., ..., "mean": ..} of one column. */
+static struct json_object *stat_column(const double *v, int decimals)
+{
+	struct json_object *o = json_object_new_object();
+	int i;
+
+	for (i = 0; i < NR_STATS; i++) {
+		if (decimals || i == STAT_MEAN)
+			add_fixed(o, latt_stats[i].name, v[i],
+				  decimals ? decimals : MEAN_DECIMALS);
+		else
+			json_add_u64(o, latt_stats[i].name, (__u64)v[i]);
+	}
+	return o;
+}
+
+static struct json_object *latency(const struct run_report *r)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_add_str(o, "per", r->sum.per_load ? "load" : "access");
+	json_object_object_add(o, "cycles", stat_column(r->sum.cycles, 0));
+	json_object_object_add(o, "ns", stat_column(r->sum.ns, NS_DECIMALS));
+	json_object_object_add(o, "raw_cycles", stat_column(r->sum.raw, 0));
+	return o;
+}
+
+static struct json_object *outlier(const struct run_report *r,
+				   const struct latt_outlier *out)
+{
+	struct json_object *o = json_object_new_object();
+	__u64 corr = latt_correct(out->cycles, r->res.overhead);
+	__u64 khz = r->info->tsc_khz;
+
+	json_add_u64(o, "sample", out->sample);
+	json_add_u64(o, "time_ns", (__u64)(latt_ns((double)out->tsc, khz) + 0.5));
+	json_add_u64(o, "offset", out->offset);
+	json_add_u64(o, "cycles", corr);
+	json_add_double(o, "ns", latt_ns((double)corr, khz));
+	json_add_u64(o, "raw_cycles", out->cycles);
+	json_add_u64(o, "window", out->window);
+	json_add_bool(o, "nmi", !!(out->flags & LATT_OUT_NMI));
+	return o;
+}
+
+/** report_write_json() - the run as a "lattester-run/1" document */
+int report_write_json(const char *path, const struct run_report *r)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *outs = json_object_new_array();
+	__u32 i;
+	int rc;
+
+	json_add_str(o, "schema", RUN_SCHEMA);
+	json_object_object_add(o, "provenance", provenance(r));
+	json_object_object_add(o, "config", config(r));
+	json_object_object_add(o, "result", result(r));
+	json_object_object_add(o, "latency", r->res.count ? latency(r) : NULL);
+	for (i = 0; i < r->res.outlier_len; i++)
+		json_object_array_add(outs, outlier(r, &r->outliers[i]));
+	json_object_object_add(o, "outlier_records", outs);
+	rc = json_emit(path, o);
+	json_object_put(o);
+	return rc;
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * json-out.h - small json-c helpers shared by the commands.
+ */
+#ifndef _LATT_JSON_OUT_H
+#define _LATT_JSON_OUT_H
+
+#include <json-c/json.h>
+#include <linux/types.h>
+
+void json_add_str(struct json_object *o, const char *key, const char *val);
+void json_add_u64(struct json_object *o, const char *key, __u64 val);
+void json_add_int(struct json_object *o, const char *key, long long val);
+void json_add_double(struct json_object *o, const char *key, double val);
+void json_add_bool(struct json_object *o, const char *key, int val);
+int json_emit(const char *path, struct json_object *o);
+
+#endif /* _LATT_JSON_OUT_H */

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lib.c - see lib.h
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "lib.h"
+
+_Static_assert(sizeof(struct latt_info) == LATT_INFO_SIZE, "latt_info");
+_Static_assert(sizeof(struct latt_config) == LATT_CONFIG_SIZE, "latt_config");
+_Static_assert(sizeof(struct latt_status) == LATT_STATUS_SIZE, "latt_status");
+_Static_assert(sizeof(struct latt_outlier) == LATT_OUTLIER_SIZE,
+	       "latt_outlier");
+_Static_assert(sizeof(struct latt_result) == LATT_RESULT_SIZE, "latt_result");
+
+const char *latt_dev_path(void)
+{
+	const char *env = getenv(LATT_DEV_ENV);
+
+	return env && *env ? env : "/dev/" LATT_DEVICE_NAME;
+}
+
+/* ioctl() that retries on EINTR and returns a negative errno. */
+static int latt_ioctl(struct latt_dev *d, unsigned long req, void *arg)
+{
+	int rc;
+
+	do {
+		rc = ioctl(d->fd, req, arg);
+	} while (rc < 0 && errno == EINTR);
+	return rc < 0 ? -errno : 0;
+}
+
+/** latt_dev_open() - open the device and read its struct latt_info */
+int latt_dev_open(struct latt_dev *d)
+{
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	d->fd = open(latt_dev_path(), O_RDWR | O_CLOEXEC);
+	if (d->fd < 0)
+		return -errno;
+	rc = latt_ioctl(d, LATT_IOC_GET_INFO, &d->info);
+	if (rc)
+		latt_dev_close(d);
+	return rc;
+}
+
+/** latt_dev_close() - close the device; this aborts a run still going */
+void latt_dev_close(struct latt_dev *d)
+{
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
+}
+
+int latt_dev_start(struct latt_dev *d, const struct latt_config *cfg)
+{
+	struct latt_config c = *cfg;
+	int rc = ioctl(d->fd, LATT_IOC_START, &c);
+
+	/* not retried: EINTR here means the start was interrupted */
+	return rc < 0 ? -errno : 0;
+}
+
+int latt_dev_status(struct latt_dev *d, struct latt_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	return latt_ioctl(d, LATT_IOC_STATUS, st);
+}
+
+int latt_dev_abort(struct latt_dev *d)
+{
+	return latt_ioctl(d, LATT_IOC_ABORT, NULL);
+}
+
+/**
+ * latt_dev_result() - fetch a finished run's summary, histogram, outliers
+ * @hist: @hist_len buckets (LATT_HIST_BUCKETS), or NULL
+ * @out: @out_len records, or NULL
+ *
+ * On return res->outlier_len holds the number of records copied.
+ */
+int latt_dev_result(struct latt_dev *d, struct latt_result *res,
+		    __u64 *hist, __u32 hist_len,
+		    struct latt_outlier *out, __u32 out_len)
+{
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	res->hist_ptr = (__u64)(uintptr_t)hist;
+	res->hist_len = hist ? hist_len : 0;
+	res->outlier_ptr = (__u64)(uintptr_t)out;
+	res->outlier_len = out ? out_len : 0;
+	rc = latt_ioctl(d, LATT_IOC_RESULT, res);
+	if (rc)
+		return rc;
+	if (hist && res->hist_len != hist_len)
+		return -EPROTO;
+	if (res->outlier_len > (out ? out_len : 0))
+		return -EPROTO;
+	return 0;
+}
+
+bool latt_abi_compatible(const struct latt_info *info)
+{
+	return info->abi_version >> 16 == LATT_ABI_MAJOR &&
+	       info->hist_buckets == LATT_HIST_BUCKETS;
+}
+
+/** latt_open_strerror() - why latt_dev_open() failed, with a hint */
+const char *latt_open_strerror(int rc)
+{
+	switch (rc) {
+	case -ENOENT:
+	case -ENXIO:
+	case -ENODEV:
+		return "module not loaded: run 'insmod kmod/lattester.ko' "
+		       "(or 'modprobe lattester' once installed)";
+	case -EACCES:
+	case -EPERM:
+		return "permission denied: lattester-ctl needs root";
+	case -ENOTTY:
+		return "not a lattester device (GET_INFO: "
+		       "Inappropriate ioctl for device)";
+	default:
+		return strerror(-rc);
+	}
+}
+
+/** latt_start_hint() - what a START error from the module usually means */
+const char *latt_start_hint(int rc)
+{
+	switch (rc) {
+	case -EBUSY:
+		return "another run is in progress";
+	case -EINVAL:
+		return "the module rejected the configuration";
+	case -ENODEV:
+		return "the CPU is offline";
+	case -ENOMEM:
+		return "could not allocate the region; try a smaller --region";
+	case -EOPNOTSUPP:
+		return "this CPU lacks the instruction the op needs";
+	case -ENOTTY:
+		return "module ABI mismatch";
+	default:
+		return NULL;
+	}
+}

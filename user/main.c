@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - lattester-ctl: the commands table and its dispatch (exact names,
+ * no prefix guessing), the shared option parser, and perf's check that
+ * stdout reached its file.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <uapi/lattester.h>
+#include "builtin.h"
+#include "log.h"
+#include "parse.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv, const struct cmd_ctx *ctx);
+	const char *help;
+};
+
+static int cmd_help(int argc, char **argv, const struct cmd_ctx *ctx);
+static int cmd_version(int argc, char **argv, const struct cmd_ctx *ctx);
+
+static const struct command commands[] = {
+	{ "info",	cmd_info,	"show the module, the CPU and the NUMA nodes" },
+	{ "run",	cmd_run,	"measure the latency of single memory accesses" },
+	{ "help",	cmd_help,	"show a command's help: help CMD" },
+	{ "version",	cmd_version,	"show the tool's version and ABI" },
+};
+
+#define NR_COMMANDS	(sizeof(commands) / sizeof(commands[0]))
+#define MAX_OPTS	32
+
+static const struct command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void main_usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: %s [--version] [--help] COMMAND [ARGS]\n\n"
+		"commands:\n", LATT_PROG);
+	for (i = 0; i < NR_COMMANDS; i++)
+		fprintf(f, "   %-10s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\nSee '%s help COMMAND' or '%s COMMAND --help'.\n"
+		"Environment: LATTESTER_LOG=err|warn|info|debug, "
+		"LATTESTER_DEV=PATH (default /dev/%s).\n",
+		LATT_PROG, LATT_PROG, LATT_DEVICE_NAME);
+}
+
+static int cmd_version(int argc, char **argv, const struct cmd_ctx *ctx)
+{
+	(void)argc;
+	(void)argv;
+	(void)ctx;
+	printf("%s %s (ABI %d.%d)\n", LATT_PROG, LATT_TOOL_VERSION,
+	       LATT_ABI_MAJOR, LATT_ABI_MINOR);
+	return 0;
+}
+
+static int cmd_help(int argc, char **argv, const struct cmd_ctx *ctx)
+{
+	const struct command *c;
+	char help[] = "--help";
+	char *args[] = { NULL, help, NULL };
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		main_usage(stdout);
+		return 0;
+	}
+	c = find_command(argv[1]);
+	if (!c || c->fn == cmd_help) {
+		log_err("'%s' is not a command; see '%s --help'", argv[1],
+			LATT_PROG);
+		return EXIT_USAGE;
+	}
+	args[0] = argv[1];
+	log_set_cmd(c->name);
+	return c->fn(2, args, ctx);
+}
+
+/*
+ * perf's run_builtin(): a full disk or an I/O error on stdout must not exit
+ * 0.  Pipes and sockets are left alone (a closed pipe is the reader's
+ * choice).
+ */
+static int finish_stdout(int status)
+{
+	struct stat st;
+
+	if (fstat(fileno(stdout), &st))
+		return status;
+	if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
+		return status;
+	log_set_cmd(NULL);
+	if (fflush(stdout)) {
+		log_err("write failure on standard output: %s", strerror(errno));
+		return status ? status : 1;
+	}
+	if (ferror(stdout)) {
+		log_err("unknown write failure on standard output");
+		return status ? status : 1;
+	}
+	if (fclose(stdout)) {
+		log_err("close failed on standard output: %s", strerror(errno));
+		return status ? status : 1;
+	}
+	return status;
+}
+
+static int dispatch(int argc, char **argv)
+{
+	const struct cmd_ctx ctx = { argc, argv };
+	const struct command *c;
+
+	if (argc < 2) {
+		main_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+		return cmd_help(1, argv + 1, &ctx);
+	if (!strcmp(argv[1], "--version"))
+		return cmd_version(1, argv + 1, &ctx);
+	c = find_command(argv[1]);
+	if (!c) {
+		log_err("'%s' is not a command; see '%s --help'", argv[1],
+			LATT_PROG);
+		return EXIT_USAGE;
+	}
+	log_set_cmd(c->name);
+	return c->fn(argc - 1, argv + 1, &ctx);
+}
+
+int main(int argc, char **argv)
+{
+	log_init();
+	return finish_stdout(dispatch(argc, argv));
+}
+
+/* ---- the option parser shared by the commands ---- */
+
+static const struct cmd_opt help_opt = {
+	"help", OPT_HELP, NULL, "show this help", -1
+};
+
+static void print_opt(FILE *f, const struct cmd_opt *o)
+{
+	char left[64];
+
+	snprintf(left, sizeof(left), "--%s%s%s", o->name, o->arg ? " " : "",
+		 o->arg ? o->arg : "");
+	fprintf(f, "  %-26s %s\n", left, o->help);
+	if (o->names >= 0)
+		fprintf(f, "  %-26s one of: %s\n", "", latt_name_list(o->names));
+}
+
+void cmd_print_usage(FILE *f, const struct cmd_usage *u)
+{
+	const struct cmd_opt *o;
+
+	fprintf(f, "usage: %s %s %s\n\n%s\n\noptions:\n", LATT_PROG, u->cmd,
+		u->synopsis, u->about);
+	for (o = u->opts; o->name; o++)
+		print_opt(f, o);
+	print_opt(f, &help_opt);
+}
+
+int cmd_usage_error(const struct cmd_usage *u, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log_err("%s", msg);
+	fprintf(stderr, "Try '%s %s --help'.\n", LATT_PROG, u->cmd);
+	return EXIT_USAGE;
+}
+
+/**
+ * cmd_getopt() - the next option of @u in @argv, as getopt_long()
+ *
+ * Returns the option's id with optarg set, -1 at the end, or OPT_BAD after
+ * printing why (unknown option, missing value, stray argument).
+ */
+int cmd_getopt(int argc, char **argv, const struct cmd_usage *u)
+{
+	struct option lo[MAX_OPTS + 2] = { { 0 } };
+	const struct cmd_opt *o;
+	int i, id;
+
+	for (i = 0, o = u->opts; i < MAX_OPTS && o->name; i++, o++)
+		lo[i] = (struct option){ o->name,
+			o->arg ? required_argument : no_argument, NULL, o->id };
+	lo[i] = (struct option){ help_opt.name, no_argument, NULL, OPT_HELP };
+
+	opterr = 0;
+	id = getopt_long(argc, argv, ":h", lo, NULL);
+	if (id == ':') {
+		cmd_usage_error(u, "option '%s' needs a value", argv[optind - 1]);
+		return OPT_BAD;
+	}
+	if (id == '?') {
+		cmd_usage_error(u, "unknown option '%s'", argv[optind - 1]);
+		return OPT_BAD;
+	}
+	if (id == -1 && optind < argc) {
+		cmd_usage_error(u, "unexpected argument '%s'", argv[optind]);
+		return OPT_BAD;
+	}
+	return id;
+}

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * parse.c - option value parsing for lattester-ctl.  No I/O, no logging:
+ * the unit test (tests/unit/test-cli.c) links this file alone.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uapi/lattester.h>
+#include "parse.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+struct latt_name {
+	const char *name;
+	__u32 val;
+	__u64 aux;	/* ops: LATT_FEAT_* needed; patterns: takes ":BYTES" */
+};
+
+#define END { NULL, 0, 0 }
+
+static const struct latt_name op_names[] = {
+	{ "load",		LATT_OP_LOAD,		0 },
+	{ "nt-load",		LATT_OP_NT_LOAD,	LATT_FEAT_SSE4_1 },
+	{ "store",		LATT_OP_STORE,		0 },
+	{ "store-clwb",		LATT_OP_STORE_CLWB,	LATT_FEAT_CLWB },
+	{ "store-clflushopt",	LATT_OP_STORE_CLFLUSHOPT, LATT_FEAT_CLFLUSHOPT },
+	{ "store-clflush",	LATT_OP_STORE_CLFLUSH,	LATT_FEAT_CLFLUSH },
+	{ "nt-store",		LATT_OP_NT_STORE,	LATT_FEAT_SSE2 },
+	END
+};
+
+static const struct latt_name fence_names[] = {
+	{ "default",	LATT_FENCE_DEFAULT,	0 },
+	{ "none",	LATT_FENCE_NONE,	0 },
+	{ "sfence",	LATT_FENCE_SFENCE,	0 },
+	{ "mfence",	LATT_FENCE_MFENCE,	0 },
+	END
+};
+
+static const struct latt_name pattern_names[] = {
+	{ "seq",	LATT_PAT_SEQ,		0 },
+	{ "rand",	LATT_PAT_RAND,		0 },
+	{ "stride",	LATT_PAT_STRIDE,	1 },
+	{ "chase",	LATT_PAT_CHASE,		0 },
+	{ "hotspot",	LATT_PAT_HOTSPOT,	1 },
+	END
+};
+
+static const struct latt_name state_names[] = {
+	{ "idle",	LATT_STATE_IDLE,	0 },
+	{ "running",	LATT_STATE_RUNNING,	0 },
+	{ "done",	LATT_STATE_DONE,	0 },
+	{ "aborted",	LATT_STATE_ABORTED,	0 },
+	{ "failed",	LATT_STATE_FAILED,	0 },
+	END
+};
+
+static const struct latt_name feature_names[] = {
+	{ "rdtscp",	0,	0 },
+	{ "clflush",	1,	0 },
+	{ "clflushopt",	2,	0 },
+	{ "clwb",	3,	0 },
+	{ "sse2",	4,	0 },
+	{ "sse4_1",	5,	0 },
+	{ "avx",	6,	0 },
+	{ "avx2",	7,	0 },
+	{ "avx512f",	8,	0 },
+	{ "constant_tsc", 9,	0 },
+	{ "nonstop_tsc", 10,	0 },
+	{ "nmi_count",	11,	0 },
+	END
+};
+
+static const struct latt_name *const tables[] = {
+	[NAMES_OP]	= op_names,
+	[NAMES_FENCE]	= fence_names,
+	[NAMES_PATTERN]	= pattern_names,
+	[NAMES_STATE]	= state_names,
+	[NAMES_FEATURE]	= feature_names,
+};
+
+static const struct latt_name *find_val(enum latt_names t, __u32 val)
+{
+	const struct latt_name *n;
+
+	for (n = tables[t]; n->name; n++)
+		if (n->val == val)
+			return n;
+	return NULL;
+}
+
+/* Exact match on the first @len characters of @s. */
+static const struct latt_name *find_name(enum latt_names t, const char *s,
+					 size_t len)
+{
+	const struct latt_name *n;
+
+	for (n = tables[t]; n->name; n++)
+		if (strlen(n->name) == len && !strncmp(n->name, s, len))
+			return n;
+	return NULL;
+}
+
+const char *latt_name(enum latt_names t, __u32 val)
+{
+	const struct latt_name *n = find_val(t, val);
+
+	return n ? n->name : "?";
+}
+
+/** latt_name_list() - "a, b, c": the names of a table, for messages */
+const char *latt_name_list(enum latt_names t)
+{
+	static char buf[ARRAY_SIZE(tables)][256];
+	const struct latt_name *n;
+	char *b = buf[t];
+
+	if (b[0])
+		return b;
+	for (n = tables[t]; n->name; n++) {
+		if (n != tables[t])
+			strcat(b, ", ");
+		strcat(b, n->name);
+		if (n->aux && t == NAMES_PATTERN)
+			strcat(b, ":BYTES");
+	}
+	return b;
+}
+
+bool op_is_store(__u32 op)
+{
+	return op >= LATT_OP_STORE && op <= LATT_OP_MAX;
+}
+
+/** op_features() - the LATT_FEAT_* bits the CPU needs to run @op */
+__u64 op_features(__u32 op)
+{
+	const struct latt_name *n = find_val(NAMES_OP, op);
+
+	return n ? n->aux : 0;
+}
+
+static int lookup(enum latt_names t, const char *s, __u32 *val)
+{
+	const struct latt_name *n = find_name(t, s, strlen(s));
+
+	if (!n)
+		return -EINVAL;
+	*val = n->val;
+	return 0;
+}
+
+int parse_op(const char *s, __u32 *op)
+{
+	return lookup(NAMES_OP, s, op);
+}
+
+int parse_fence(const char *s, __u32 *fence)
+{
+	return lookup(NAMES_FENCE, s, fence);
+}
+
+/*
+ * Digits in @base at the start of @s (no sign, no blanks: strtoull would
+ * accept "-1" and " 1"); *end is left after them.
+ */
+static int parse_digits(const char *s, int base, __u64 *out, char **end)
+{
+	unsigned long long v;
+
+	if (!(base == 16 ? isxdigit : isdigit)((unsigned char)s[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, end, base);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (*end == s)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/** parse_u64() - decimal, or hexadecimal with a 0x prefix */
+int parse_u64(const char *s, __u64 *out)
+{
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	char *end;
+	__u64 v;
+	int rc;
+
+	rc = parse_digits(hex ? s + 2 : s, hex ? 16 : 10, &v, &end);
+	if (rc)
+		return rc;
+	if (*end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int parse_u32(const char *s, __u32 *out)
+{
+	__u64 v;
+	int rc = parse_u64(s, &v);
+
+	if (rc)
+		return rc;
+	if (v > UINT32_MAX)
+		return -ERANGE;
+	*out = (__u32)v;
+	return 0;
+}
+
+/** parse_size() - decimal bytes with an optional binary suffix */
+int parse_size(const char *s, __u64 *out)
+{
+	static const struct {
+		const char *suffix;
+		unsigned int shift;
+	} units[] = {
+		{ "", 0 }, { "B", 0 },
+		{ "K", 10 }, { "KiB", 10 },
+		{ "M", 20 }, { "MiB", 20 },
+		{ "G", 30 }, { "GiB", 30 },
+		{ "T", 40 }, { "TiB", 40 },
+	};
+	char *end;
+	size_t i;
+	__u64 v;
+	int rc;
+
+	rc = parse_digits(s, 10, &v, &end);
+	if (rc)
+		return rc;
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		if (strcmp(end, units[i].suffix))
+			continue;
+		if (v > (UINT64_MAX >> units[i].shift))
+			return -ERANGE;
+		*out = v << units[i].shift;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/** parse_line_size() - a size that is a non-zero multiple of 64 bytes */
+int parse_line_size(const char *s, __u64 *out)
+{
+	__u64 v;
+	int rc = parse_size(s, &v);
+
+	if (rc)
+		return rc;
+	if (!v)
+		return -ERANGE;
+	if (v % LATT_LINE)
+		return -EDOM;
+	*out = v;
+	return 0;
+}
+
+/** parse_pattern() - NAME, or NAME:BYTES for stride and hotspot */
+int parse_pattern(const char *s, __u32 *pattern, __u64 *arg)
+{
+	const char *colon = strchr(s, ':');
+	size_t len = colon ? (size_t)(colon - s) : strlen(s);
+	const struct latt_name *n = find_name(NAMES_PATTERN, s, len);
+	__u64 v = 0;
+	int rc;
+
+	if (!n || !n->aux != !colon)
+		return -EINVAL;
+	if (colon) {
+		rc = parse_line_size(colon + 1, &v);
+		if (rc)
+			return rc;
+	}
+	*pattern = n->val;
+	*arg = v;
+	return 0;
+}
+
+/** parse_target() - "dram" (the CPU's node) or "dram:NODE" */
+int parse_target(const char *s, __u32 *target, __u32 *node)
+{
+	__u32 v = LATT_NODE_LOCAL;
+	int rc;
+
+	if (strncmp(s, "dram", 4) || (s[4] && s[4] != ':'))
+		return -EINVAL;
+	if (s[4] == ':') {
+		rc = parse_u32(s + 5, &v);
+		if (rc)
+			return rc;
+		if (v == LATT_NODE_LOCAL)
+			return -ERANGE;
+	}
+	*target = LATT_TARGET_DRAM;
+	*node = v;
+	return 0;
+}
+
+/** parse_width() - "auto" or an access width of 8, 16, 32 or 64 bytes */
+int parse_width(const char *s, __u32 *width)
+{
+	__u32 v;
+	int rc;
+
+	if (!strcmp(s, "auto")) {
+		*width = LATT_WIDTH_AUTO;
+		return 0;
+	}
+	rc = parse_u32(s, &v);
+	if (rc)
+		return rc;
+	if (v != 8 && v != 16 && v != 32 && v != 64)
+		return -ERANGE;
+	*width = v;
+	return 0;
+}
+
+const char *parse_strerror(int rc)
+{
+	switch (rc) {
+	case -ERANGE:
+		return "out of range";
+	case -EDOM:
+		return "not a multiple of 64 bytes";
+	default:
+		return "invalid value";
+	}
+}
+
+/** cpulist_has() - is @cpu in a sysfs CPU list such as "0-3,8,10-11\n"? */
+bool cpulist_has(const char *list, unsigned int cpu)
+{
+	const char *p = list;
+	char *end;
+
+	while (*p && *p != '\n') {
+		unsigned long lo, hi;
+
+		if (!isdigit((unsigned char)*p))
+			return false;
+		lo = hi = strtoul(p, &end, 10);
+		if (*end == '-') {
+			p = end + 1;
+			if (!isdigit((unsigned char)*p))
+				return false;
+			hi = strtoul(p, &end, 10);
+		}
+		if (cpu >= lo && cpu <= hi)
+			return true;
+		if (*end == ',')
+			end++;
+		else if (*end && *end != '\n')
+			return false;
+		p = end;
+	}
+	return false;
+}
