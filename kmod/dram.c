@@ -38,7 +38,8 @@ static_assert(LATT_CHUNK_ORDER <= LATT_MAX_ORDER);
  *
  * Return: 0; -EINVAL for a node that isn't online or has no memory;
  * -ENOMEM when the node has less memory than asked or the chunks can't be
- * had (the allocation gives up rather than invoke the OOM killer).  Called in
+ * had (the allocation gives up rather than invoke the OOM killer); -EINTR
+ * when the caller is killed meanwhile.  Called in
  * process context; may sleep.
  */
 int latt_region_alloc(struct latt_region *r, u64 bytes, int node)
@@ -46,6 +47,7 @@ int latt_region_alloc(struct latt_region *r, u64 bytes, int node)
 	const gfp_t gfp = GFP_KERNEL | __GFP_THISNODE | __GFP_NORETRY |
 			  __GFP_NOWARN;
 	u64 i, n = DIV_ROUND_UP(bytes, LATT_CHUNK);
+	int ret = -ENOMEM;
 
 	memset(r, 0, sizeof(*r));
 	if (node < 0 || node >= MAX_NUMNODES || !node_online(node) ||
@@ -66,17 +68,17 @@ int latt_region_alloc(struct latt_region *r, u64 bytes, int node)
 			goto nomem;
 		r->addr[i] = page_address(r->chunks[i]);
 		r->nchunks = i + 1;
-		if (fatal_signal_pending(current))
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
 			goto nomem;
+		}
 		cond_resched();
 	}
 	return 0;
 
 nomem:
-	pr_info("could not allocate %llu MiB on node %d\n",
-		(unsigned long long)(n << LATT_CHUNK_SHIFT) >> 20, node);
 	latt_region_free(r);
-	return -ENOMEM;
+	return ret;
 }
 
 /**

@@ -36,6 +36,7 @@ static_assert(sizeof(struct latt_result) == LATT_RESULT_SIZE);
 static DEFINE_MUTEX(latt_lock);		/* guards everything below */
 static struct latt_run *latt_cur;	/* the last run, if any */
 static struct file *latt_owner;		/* the file that started it */
+static bool latt_starting;		/* a START is allocating */
 static unsigned int latt_window_us = LATT_DEFAULT_WINDOW_US;
 
 static const char *const latt_state_names[] = {
@@ -133,16 +134,25 @@ static int latt_config_check(struct latt_config *c, latt_sample_fn *fn,
 		c->fence = latt_default_fence(c->op);
 	if (!c->window_us)
 		c->window_us = READ_ONCE(latt_window_us);
-	ret = latt_pick_sample(c, fn, width, vector);
-	if (ret)
-		return ret;
+	if (c->pattern == LATT_PAT_CHASE) {
+		/* pointer loads: 8 bytes, no vector state, no table entry */
+		if (c->width != LATT_WIDTH_AUTO && c->width != 8)
+			return -EINVAL;
+		*fn = NULL;
+		*width = 8;
+		*vector = false;
+	} else {
+		ret = latt_pick_sample(c, fn, width, vector);
+		if (ret)
+			return ret;
+	}
 	c->width = *width;
 	return 0;
 }
 
 static long latt_ioctl_start(struct file *file, void __user *arg)
 {
-	struct latt_run *run;
+	struct latt_run *run, *old;
 	int ret;
 
 	run = kzalloc(sizeof(*run), GFP_KERNEL);
@@ -159,30 +169,39 @@ static long latt_ioctl_start(struct file *file, void __user *arg)
 		return ret;
 	}
 
+	/*
+	 * Claim the right to start, then allocate (which may take a while
+	 * for a large region) without holding the lock, so that STATUS,
+	 * ABORT and sysfs readers are not held up.
+	 */
 	mutex_lock(&latt_lock);
-	if (latt_run_state(latt_cur) == LATT_STATE_RUNNING) {
-		ret = -EBUSY;
-		goto fail;
+	if (latt_starting ||
+	    latt_run_state(latt_cur) == LATT_STATE_RUNNING) {
+		mutex_unlock(&latt_lock);
+		kfree(run);
+		return -EBUSY;
 	}
-	latt_run_free(latt_cur);
-	latt_cur = NULL;
-	latt_owner = NULL;
+	latt_starting = true;
+	mutex_unlock(&latt_lock);
 
 	ret = latt_region_alloc(&run->region, run->cfg.region, run->cfg.node);
-	if (ret)
-		goto fail;
-	ret = latt_run_start(run);
-	if (ret)
-		goto fail;
+
+	mutex_lock(&latt_lock);
+	latt_starting = false;
+	if (!ret)
+		ret = latt_run_start(run);
+	if (ret) {
+		/* the previous run's results stay readable */
+		mutex_unlock(&latt_lock);
+		latt_run_free(run);
+		return ret;
+	}
+	old = latt_cur;
 	latt_cur = run;
 	latt_owner = file;
 	mutex_unlock(&latt_lock);
+	latt_run_free(old);	/* not running: only its results */
 	return 0;
-
-fail:
-	mutex_unlock(&latt_lock);
-	latt_run_free(run);
-	return ret;
 }
 
 static long latt_ioctl_result(void __user *arg)
@@ -394,7 +413,7 @@ static ssize_t window_us_store(struct device *dev,
 			       const char *buf, size_t count)
 {
 	unsigned int v;
-	int ret = kstrtouint(buf, 0, &v);
+	int ret = kstrtouint(buf, 10, &v);
 
 	if (ret)
 		return ret;

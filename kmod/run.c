@@ -157,6 +157,11 @@ static int latt_measure(struct latt_run *run, struct latt_pattern *pat)
 	while (done < total) {
 		first = run->nr_outliers;
 		latt_window_enter(run, &fl);
+		if (unlikely(smp_processor_id() != run->cfg.cpu)) {
+			/* the CPU went offline and the scheduler moved us */
+			latt_window_leave(run, fl);
+			return -ENODEV;
+		}
 		nmi0 = this_cpu_read(irq_stat.__nmi_count);
 		w0 = now = rdtsc();
 		do {

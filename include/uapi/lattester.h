@@ -176,7 +176,8 @@ struct latt_status {
  */
 struct latt_outlier {
 	__u64 sample;		/* index, from 0 */
-	__u64 tsc;		/* TSC at the sample's start minus run start */
+	__u64 tsc;		/* TSC as the sample began (before its
+				 * preparation), minus the run's start */
 	__u64 offset;		/* byte offset in the target */
 	__u64 cycles;		/* raw cycles (overhead not subtracted) */
 	__u64 window;		/* window index, from 0 */
