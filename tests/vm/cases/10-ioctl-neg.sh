@@ -1,0 +1,4 @@
+#!/bin/sh
+# Every ioctl validation returns its documented errno; the module keeps
+# working (tests/vm/ioctl-neg.c).
+exec /usr/libexec/lattester/ioctl-neg

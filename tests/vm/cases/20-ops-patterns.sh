@@ -1,0 +1,29 @@
+#!/bin/sh
+# Every op x pattern on DRAM through lattester-ctl, one JSON file each;
+# 20-ops-patterns.check validates them on the host.
+set -u
+rc=0
+run() {	# file-stem, lattester-ctl run options...
+	stem=$1; shift
+	if ! lattester-ctl run --quiet --samples 2000 --region 16M \
+		--json "$OUT/$stem.json" "$@" >"$OUT/$stem.txt" 2>&1; then
+		echo "FAIL: $stem: lattester-ctl run $*"; cat "$OUT/$stem.txt"
+		rc=1
+	fi
+}
+for op in load nt-load store store-clwb store-clflushopt store-clflush nt-store; do
+	for pat in seq rand stride:4096 hotspot:65536; do
+		run "$op@$(echo "$pat" | tr : -)" --op "$op" --pattern "$pat"
+	done
+done
+run "load@chase" --op load --pattern chase
+run "load@chase-chain8" --op load --pattern chase --chain 8
+for w in 8 16 32; do
+	run "load@rand-w$w" --op load --width "$w"
+	run "nt-store@seq-w$w" --op nt-store --pattern seq --width "$w" --size 256
+done
+run "store-clwb@rand-mfence" --op store-clwb --fence mfence --size 4096
+run "load@rand-node1" --op load --target dram:1 --cpu 0
+run "load@rand-cpu1" --op load --cpu 1 --warm
+ls "$OUT"/*.json | wc -l
+exit $rc

@@ -1,0 +1,61 @@
+"""Checks shared by the VM suite's host-side *.check scripts.
+
+check_run() validates one lattester-ctl run --json file: schema, the
+configuration that was asked for, sample counts, ordered percentiles, a
+recorded overhead and nothing dropped.  Latency values themselves are
+emulator artifacts under QEMU TCG and are never compared to figures.
+"""
+import json
+
+KEYS = ["min", "p50", "p90", "p99", "p99.9", "p99.99", "p99.999",
+        "p99.9999", "max"]
+
+
+def check_run(path, want, state="done", allow_dropped=False):
+    p = []
+    try:
+        with open(path) as fh:
+            d = json.load(fh)
+    except (OSError, ValueError) as e:
+        return [f"{path}: unreadable JSON: {e}"]
+    name = path.rsplit("/", 1)[-1]
+    if d.get("schema") != "lattester-run/1":
+        p.append(f"{name}: schema {d.get('schema')!r}")
+    prov = d.get("provenance", {})
+    for k in ("command_line", "kernel", "cpu_model", "tsc_khz", "start",
+              "end", "engine"):
+        if k not in prov:
+            p.append(f"{name}: provenance lacks {k}")
+    cfg, res, lat = d.get("config", {}), d.get("result", {}), d.get("latency", {})
+    for k, v in want.items():
+        if k == "samples":
+            continue
+        if cfg.get(k) != v:
+            p.append(f"{name}: config.{k} = {cfg.get(k)!r}, want {v!r}")
+    if res.get("state") != state:
+        p.append(f"{name}: state {res.get('state')!r}, want {state!r}")
+    if state == "done" and res.get("samples") != want.get("samples"):
+        p.append(f"{name}: {res.get('samples')} samples, asked {want.get('samples')}")
+    ovh = res.get("overhead_cycles", {})
+    if not (0 < ovh.get("min", 0) <= ovh.get("median", 0) <= ovh.get("max", 0)):
+        p.append(f"{name}: overhead not recorded or unordered: {ovh}")
+    if not allow_dropped and res.get("outliers_dropped", 0) != 0:
+        p.append(f"{name}: {res.get('outliers_dropped')} outliers dropped")
+    if res.get("hist_overflow", 0) != 0:
+        p.append(f"{name}: histogram overflow")
+    if res.get("windows", 0) < 1:
+        p.append(f"{name}: no window recorded")
+    for unit in ("cycles", "ns", "raw_cycles"):
+        vals = [lat.get(unit, {}).get(k) for k in KEYS]
+        if any(v is None for v in vals):
+            p.append(f"{name}: latency.{unit} lacks a percentile: {vals}")
+        elif vals != sorted(vals):
+            p.append(f"{name}: latency.{unit} not ordered: {vals}")
+    return p
+
+
+def report(problems, n):
+    for x in problems:
+        print("#", x)
+    print(f"# {n} files checked, {len(problems)} problems")
+    return 1 if problems else 0

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ioctl-neg - every validation of /dev/lattester returns its documented
+ * error, and the module keeps working afterwards.  Runs in the test VM as
+ * root, with the module loaded.  TAP-style output, exit 1 on any failure.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <uapi/lattester.h>
+
+static const char *dev = "/dev/lattester";
+static int ntest, nfail;
+
+static void check(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d - ", ok ? "" : "not ", ++ntest);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (!ok)
+		nfail++;
+}
+
+/* Returns 0 or -errno of the ioctl. */
+static int xioctl(int fd, unsigned long cmd, void *arg)
+{
+	return ioctl(fd, cmd, arg) ? -errno : 0;
+}
+
+static int open_dev(void)
+{
+	int fd = open(dev, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		printf("Bail out! open %s: %s\n", dev, strerror(errno));
+		exit(1);
+	}
+	return fd;
+}
+
+/* A small valid configuration: 16 MiB on CPU 0's node, 1000 loads. */
+static struct latt_config base(void)
+{
+	struct latt_config c;
+
+	memset(&c, 0, sizeof(c));
+	c.op = LATT_OP_LOAD;
+	c.pattern = LATT_PAT_RAND;
+	c.target = LATT_TARGET_DRAM;
+	c.node = LATT_NODE_LOCAL;
+	c.cpu = 0;
+	c.size = 64;
+	c.region = 16 << 20;
+	c.samples = 1000;
+	c.seed = 1;
+	return c;
+}
+
+static int state(int fd)
+{
+	struct latt_status st;
+
+	if (xioctl(fd, LATT_IOC_STATUS, &st))
+		return -1;
+	return (int)st.state;
+}
+
+static int wait_done(int fd)
+{
+	int s, i;
+
+	for (i = 0; i < 6000; i++) {
+		s = state(fd);
+		if (s != LATT_STATE_RUNNING)
+			return s;
+		usleep(10000);
+	}
+	return -1;
+}
+
+static int start_errno(int fd, struct latt_config c)
+{
+	int ret = xioctl(fd, LATT_IOC_START, &c);
+
+	if (!ret)	/* should not have started: clean up */
+		wait_done(fd);
+	return ret;
+}
+
+#define EXPECT_START(fd, field_expr, err) do {				\
+	struct latt_config c = base();					\
+	field_expr;							\
+	int r = start_errno(fd, c);					\
+	check(r == -(err), "START with %s -> %s (got %s)", #field_expr,	\
+	      strerrorname_np(err), r ? strerrorname_np(-r) : "0");	\
+} while (0)
+
+static void sysfs_write(const char *attr, const char *val, int want)
+{
+	char path[256];
+	int fd, r = 0;
+
+	snprintf(path, sizeof(path), "/sys/class/misc/lattester/%s", attr);
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || write(fd, val, strlen(val)) < 0)
+		r = -errno;
+	if (fd >= 0)
+		close(fd);
+	check(r == -want, "sysfs %s <- '%s' -> %s (got %s)", attr, val,
+	      want ? strerrorname_np(want) : "0", r ? strerrorname_np(-r) : "0");
+}
+
+static int set_cpu_online(int cpu, int on)
+{
+	char path[128];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+		 cpu);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	ok = write(fd, on ? "1" : "0", 1) == 1;
+	close(fd);
+	return ok ? 0 : -errno;
+}
+
+static void test_validation(int fd)
+{
+	EXPECT_START(fd, c.op = 0, EINVAL);
+	EXPECT_START(fd, c.op = LATT_OP_MAX + 1, EINVAL);
+	EXPECT_START(fd, c.pattern = 0, EINVAL);
+	EXPECT_START(fd, c.pattern = 99, EINVAL);
+	EXPECT_START(fd, c.fence = 9, EINVAL);
+	EXPECT_START(fd, c.fence = LATT_FENCE_SFENCE, EINVAL);
+	EXPECT_START(fd, c.target = 0, EINVAL);
+	EXPECT_START(fd, c.size = 0, EINVAL);
+	EXPECT_START(fd, c.size = 100, EINVAL);
+	EXPECT_START(fd, c.size = LATT_MAX_SIZE + 64, EINVAL);
+	EXPECT_START(fd, c.size = 32 << 20, EINVAL);	/* > region */
+	EXPECT_START(fd, c.region = 0, EINVAL);
+	EXPECT_START(fd, c.region = LATT_MAX_REGION + 1, EINVAL);
+	EXPECT_START(fd, c.region = 512ULL << 30, ENOMEM);
+	EXPECT_START(fd, c.samples = 0, EINVAL);
+	EXPECT_START(fd, c.cpu = 100000, EINVAL);
+	EXPECT_START(fd, c.node = 7, ENODEV);
+	EXPECT_START(fd, c.node = 1U << 20, EINVAL);
+	EXPECT_START(fd, c.reserved[3] = 1, EINVAL);
+	EXPECT_START(fd, c.pad = 1, EINVAL);
+	EXPECT_START(fd, c.flags = 1U << 7, EINVAL);
+	EXPECT_START(fd, c.chain = 4, EINVAL);		/* not chase */
+	EXPECT_START(fd, (c.pattern = LATT_PAT_CHASE, c.op = LATT_OP_STORE),
+		     EINVAL);
+	EXPECT_START(fd, (c.pattern = LATT_PAT_CHASE,
+			  c.chain = LATT_MAX_CHAIN + 1), EINVAL);
+	EXPECT_START(fd, (c.pattern = LATT_PAT_STRIDE, c.stride = 0), EINVAL);
+	EXPECT_START(fd, (c.pattern = LATT_PAT_STRIDE, c.stride = 100),
+		     EINVAL);
+	EXPECT_START(fd, (c.pattern = LATT_PAT_HOTSPOT, c.stride = 32),
+		     EINVAL);
+	EXPECT_START(fd, c.stride = 4096, EINVAL);	/* rand has none */
+	EXPECT_START(fd, c.window_us = 5, EINVAL);
+	EXPECT_START(fd, c.window_us = LATT_MAX_WINDOW_US + 1, EINVAL);
+	EXPECT_START(fd, c.width = 12, EINVAL);
+	EXPECT_START(fd, (c.op = LATT_OP_NT_LOAD, c.width = 8), EINVAL);
+	EXPECT_START(fd, c.max_outliers = LATT_MAX_OUTLIERS + 1, EINVAL);
+	check(xioctl(fd, LATT_IOC_START, (void *)8) == -EFAULT,
+	      "START with a bad pointer -> EFAULT");
+}
+
+static void test_offline_cpu(int fd)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	int last = (int)ncpu - 1;
+
+	if (ncpu < 2 || set_cpu_online(last, 0)) {
+		printf("ok %d - # SKIP offline CPU: cannot offline a CPU here\n",
+		       ++ntest);
+		return;
+	}
+	EXPECT_START(fd, c.cpu = (unsigned int)last, ENODEV);
+	check(set_cpu_online(last, 1) == 0, "CPU %d back online", last);
+}
+
+static void test_unknown_commands(int fd)
+{
+	char buf[512] = { 0 };
+
+	check(xioctl(fd, _IO(LATT_IOC_MAGIC, 0x7f), buf) == -ENOTTY,
+	      "unknown command number -> ENOTTY");
+	check(xioctl(fd, _IOR('x', 0x00, struct latt_info), buf) == -ENOTTY,
+	      "other magic -> ENOTTY");
+	check(xioctl(fd, _IOR(LATT_IOC_MAGIC, 0x00, __u64), buf) == -ENOTTY,
+	      "GET_INFO with a wrong size -> ENOTTY");
+}
+
+static void test_busy_abort(int fd)
+{
+	struct latt_config c = base();
+	struct latt_result r;
+	int fd2 = open_dev(), s;
+
+	c.samples = 1ULL << 36;		/* runs until aborted */
+	check(xioctl(fd, LATT_IOC_START, &c) == 0, "long run starts");
+	check(state(fd) == LATT_STATE_RUNNING, "state is RUNNING");
+	check(xioctl(fd2, LATT_IOC_START, &c) == -EBUSY,
+	      "second START from another file -> EBUSY");
+	check(xioctl(fd, LATT_IOC_START, &c) == -EBUSY,
+	      "second START from the same file -> EBUSY");
+	memset(&r, 0, sizeof(r));
+	check(xioctl(fd, LATT_IOC_RESULT, &r) == -EBUSY,
+	      "RESULT while running -> EBUSY");
+	usleep(200000);
+	check(xioctl(fd2, LATT_IOC_ABORT, NULL) == 0, "ABORT from another file");
+	s = state(fd);
+	check(s == LATT_STATE_ABORTED, "state is ABORTED (got %d)", s);
+	memset(&r, 0, sizeof(r));
+	check(xioctl(fd, LATT_IOC_RESULT, &r) == 0 &&
+	      r.state == LATT_STATE_ABORTED && r.count < c.samples,
+	      "RESULT after abort: partial (%llu samples)",
+	      (unsigned long long)r.count);
+	r.hist_ptr = 8;
+	r.hist_len = LATT_HIST_BUCKETS;
+	check(xioctl(fd, LATT_IOC_RESULT, &r) == -EFAULT,
+	      "RESULT into an unmapped buffer -> EFAULT");
+	memset(&r, 0, sizeof(r));
+	r.reserved[0] = 1;
+	check(xioctl(fd, LATT_IOC_RESULT, &r) == -EINVAL,
+	      "RESULT with reserved bits -> EINVAL");
+	close(fd2);
+}
+
+static void test_close_aborts(void)
+{
+	struct latt_config c = base();
+	int fd = open_dev(), fd2 = open_dev(), s;
+
+	c.samples = 1ULL << 36;
+	check(xioctl(fd, LATT_IOC_START, &c) == 0, "long run starts again");
+	usleep(100000);
+	close(fd);
+	s = state(fd2);
+	check(s == LATT_STATE_ABORTED, "closing the starter's file aborts (%d)",
+	      s);
+	close(fd2);
+}
+
+static void test_non_root(void)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		int fd;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(3);
+		fd = open(dev, O_RDWR);
+		_exit(fd < 0 && (errno == EACCES || errno == EPERM) ? 0 : 1);
+	}
+	waitpid(pid, &st, 0);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "open as uid 65534 refused");
+}
+
+static void test_normal_run(int fd)
+{
+	static __u64 hist[LATT_HIST_BUCKETS];
+	struct latt_config c = base();
+	struct latt_result r;
+	__u64 sum = 0;
+	unsigned int i;
+	int s;
+
+	c.threshold = 1;	/* most samples are outliers ... */
+	c.max_outliers = 0;	/* ... and none fits the buffer */
+	check(xioctl(fd, LATT_IOC_START, &c) == 0, "normal run starts");
+	s = wait_done(fd);
+	check(s == LATT_STATE_DONE, "normal run is DONE (%d)", s);
+	memset(&r, 0, sizeof(r));
+	r.hist_ptr = (__u64)(unsigned long)hist;
+	r.hist_len = LATT_HIST_BUCKETS;
+	check(xioctl(fd, LATT_IOC_RESULT, &r) == 0, "RESULT");
+	for (i = 0; i < LATT_HIST_BUCKETS; i++)
+		sum += hist[i];
+	check(r.count == c.samples && sum == c.samples,
+	      "count %llu and histogram sum %llu equal samples",
+	      (unsigned long long)r.count, (unsigned long long)sum);
+	check(r.outliers_dropped == r.outliers && r.outlier_len == 0,
+	      "outliers past the buffer are counted as dropped");
+	check(r.min <= r.max && r.overhead_min <= r.overhead &&
+	      r.overhead <= r.overhead_max, "min <= max, overhead ordered");
+	check(r.config.fence == LATT_FENCE_NONE && r.config.chain == 1 &&
+	      r.config.node != LATT_NODE_LOCAL && r.config.window_us,
+	      "defaults resolved in the returned config");
+}
+
+int main(void)
+{
+	struct latt_info info;
+	int fd = open_dev();
+
+	check(xioctl(fd, LATT_IOC_GET_INFO, &info) == 0 &&
+	      info.abi_version == LATT_ABI_VERSION &&
+	      info.hist_buckets == LATT_HIST_BUCKETS && info.tsc_khz > 0,
+	      "GET_INFO: ABI %#x, tsc_khz %llu", info.abi_version,
+	      (unsigned long long)info.tsc_khz);
+	test_unknown_commands(fd);
+	test_validation(fd);
+	test_offline_cpu(fd);
+	test_busy_abort(fd);
+	test_close_aborts();
+	test_non_root();
+	sysfs_write("window_us", "5", EINVAL);
+	sysfs_write("window_us", "abc", EINVAL);
+	sysfs_write("window_us", "200000", EINVAL);
+	sysfs_write("window_us", "1000", 0);
+	sysfs_write("state", "idle", EACCES);
+	test_normal_run(fd);
+	sysfs_write("window_us", "500", 0);
+	close(fd);
+	printf("1..%d\nioctl-neg: %d passed, %d failed\n", ntest,
+	       ntest - nfail, nfail);
+	return nfail ? 1 : 0;
+}

@@ -1,0 +1,62 @@
+#!/bin/bash
+# tools/deps.sh - install the Debian 12 packages lattester's build and tests
+# need (module build for both kernel lines, lattester-ctl, the QEMU VM rig).
+#
+# Idempotent: when every package is already installed (dpkg-query) apt is not
+# touched at all.  Otherwise: apt-get update, pick the newest
+# linux-headers-6.12.*+deb12-amd64 (not -rt, not -cloud), install what is
+# missing.  DEPS_FORCE=1 always updates and re-resolves the 6.12 headers.
+# Needs root (or sudo).
+set -euo pipefail
+
+pkgs=(
+	qemu-system-x86 busybox-static cpio kmod ndctl daxctl
+	libndctl-dev libdaxctl-dev libnuma-dev libjson-c-dev
+	build-essential bc sparse xz-utils zstd pkg-config python3 numactl
+	linux-headers-amd64
+)
+# Debian 12's 6.12 kernel line; the exact name changes with every upload.
+h612_re='^linux-headers-6\.12\.[0-9.]+\+deb12-amd64$'
+
+installed() {
+	[[ $(dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2>/dev/null) == "ii " ]]
+}
+
+missing=()
+for p in "${pkgs[@]}"; do
+	installed "$p" || missing+=("$p")
+done
+have612=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' 'linux-headers-6.12.*' 2>/dev/null |
+	awk '$1 == "ii" {print $2}' | grep -E "$h612_re" || true)
+
+if ((${#missing[@]} == 0)) && [[ -n $have612 && ${DEPS_FORCE:-0} != 1 ]]; then
+	echo "deps: all packages installed"
+	exit 0
+fi
+
+sudo=()
+if [[ $(id -u) != 0 ]]; then
+	command -v sudo >/dev/null || {
+		echo "deps: need root to install: ${missing[*]}" >&2
+		exit 1
+	}
+	sudo=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+
+"${sudo[@]}" apt-get update -q
+h612=$(apt-cache search --names-only "$h612_re" | awk '{print $1}' | sort -V | tail -n 1)
+if [[ -z $h612 ]]; then
+	echo "deps: no linux-headers-6.12.*+deb12-amd64 in the apt sources" \
+		"(needs bookworm-security or bookworm-backports)" >&2
+	exit 1
+fi
+installed "$h612" || missing+=("$h612")
+
+if ((${#missing[@]} == 0)); then
+	echo "deps: all packages installed"
+	exit 0
+fi
+echo "deps: installing ${missing[*]}"
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+	apt-get install -y -q --no-install-recommends "${missing[@]}"
