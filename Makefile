@@ -3,7 +3,7 @@
 #   make            build kmod/lattester.ko and user/lattester-ctl
 #   make check      install what is missing, build, run every test
 #   make demo       build, boot a VM with emulated pmem, run a measurement
-#   make bench      benchmarks of the tool itself (not part of check)
+#   make sparse     the module under sparse (make check does this too)
 #
 # KDIR: the kernel build tree.  Defaults to the running kernel's; where that
 # does not exist, the newest installed /usr/src/linux-headers-*.
@@ -22,7 +22,7 @@ endif
 
 TOP := $(CURDIR)
 
-.PHONY: all module user check unit vm demo bench deps clean sparse
+.PHONY: all module user check unit build-check vm demo deps clean sparse
 
 all: module user
 
@@ -42,6 +42,9 @@ deps:
 unit: user
 	./tests/unit/run
 
+build-check:
+	./tests/build/run
+
 vm: user
 	./tests/vm/run
 
@@ -52,9 +55,6 @@ check: deps
 demo: deps
 	$(MAKE) all
 	./tools/demo
-
-bench: user
-	./tools/bench
 
 clean:
 	$(MAKE) -C user clean
