@@ -8,33 +8,13 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <lattester/hist.h>
 #include "parse.h"
 #include "stats.h"
-
-static int passed, failed;
-
-static void check(int ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", ok ? "" : "not ", passed + failed + 1);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
+#include "../tap.h"
 
 typedef int (*parse_u64_fn)(const char *, __u64 *);
 
@@ -320,6 +300,5 @@ int main(void)
 	test_patterns_targets();
 	test_cpulist();
 	test_stats();
-	printf("cli: %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return tap_done("cli");
 }

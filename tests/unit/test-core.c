@@ -13,31 +13,13 @@
 #include <lattester/hist.h>
 #include <lattester/prng.h>
 #include <lattester/pattern.h>
+#include "../tap.h"
 
 _Static_assert(sizeof(struct latt_info) == LATT_INFO_SIZE, "latt_info");
 _Static_assert(sizeof(struct latt_config) == LATT_CONFIG_SIZE, "latt_config");
 _Static_assert(sizeof(struct latt_status) == LATT_STATUS_SIZE, "latt_status");
 _Static_assert(sizeof(struct latt_outlier) == LATT_OUTLIER_SIZE, "outlier");
 _Static_assert(sizeof(struct latt_result) == LATT_RESULT_SIZE, "latt_result");
-
-static int ntest, nfail;
-
-static void check(int ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-#include <stdarg.h>
-static void check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", ok ? "" : "not ", ++ntest);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!ok)
-		nfail++;
-}
 
 static void test_abi(void)
 {
@@ -324,7 +306,5 @@ int main(void)
 	test_hist_percentiles();
 	test_prng();
 	test_patterns();
-	printf("1..%d\ncore: %d passed, %d failed\n", ntest, ntest - nfail,
-	       nfail);
-	return nfail ? 1 : 0;
+	return tap_done("core");
 }

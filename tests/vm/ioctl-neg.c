@@ -7,7 +7,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,22 +14,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <uapi/lattester.h>
+#include "../tap.h"
 
 static const char *dev = "/dev/lattester";
-static int ntest, nfail;
-
-static void check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", ok ? "" : "not ", ++ntest);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!ok)
-		nfail++;
-}
 
 /* Returns 0 or -errno of the ioctl. */
 static int xioctl(int fd, unsigned long cmd, void *arg)
@@ -185,8 +171,7 @@ static void test_offline_cpu(int fd)
 	int last = (int)ncpu - 1;
 
 	if (ncpu < 2 || set_cpu_online(last, 0)) {
-		printf("ok %d - # SKIP offline CPU: cannot offline a CPU here\n",
-		       ++ntest);
+		skip("offline CPU: cannot offline a CPU here");
 		return;
 	}
 	EXPECT_START(fd, c.cpu = (unsigned int)last, ENODEV);
@@ -330,7 +315,5 @@ int main(void)
 	test_normal_run(fd);
 	sysfs_write("window_us", "500", 0);
 	close(fd);
-	printf("1..%d\nioctl-neg: %d passed, %d failed\n", ntest,
-	       ntest - nfail, nfail);
-	return nfail ? 1 : 0;
+	return tap_done("ioctl-neg");
 }
