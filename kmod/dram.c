@@ -18,6 +18,8 @@
 #include <linux/slab.h>
 #include <linux/sched.h>
 #include <linux/kthread.h>
+#include <linux/file.h>
+#include <linux/io.h>
 #include "lattester.h"
 
 #ifdef MAX_PAGE_ORDER			/* v6.8+: inclusive */
@@ -82,16 +84,21 @@ nomem:
 }
 
 /**
- * latt_region_free() - give the chunks back; safe on a partial or freed
- * region
+ * latt_region_free() - give the memory back; safe on a partial or freed
+ * region, DRAM or PMEM
  * @r: the region
  */
 void latt_region_free(struct latt_region *r)
 {
 	u64 i;
 
-	for (i = 0; i < r->nchunks; i++)
-		__free_pages(r->chunks[i], LATT_CHUNK_ORDER);
+	if (r->chunks)
+		for (i = 0; i < r->nchunks; i++)
+			__free_pages(r->chunks[i], LATT_CHUNK_ORDER);
+	if (r->map)
+		memunmap(r->map);
+	if (r->claim)
+		fput(r->claim);
 	kvfree(r->chunks);
 	kvfree(r->addr);
 	memset(r, 0, sizeof(*r));

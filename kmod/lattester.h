@@ -19,15 +19,22 @@
 typedef u64 (*latt_sample_fn)(char *addr, u64 size);
 
 /**
- * struct latt_region - DRAM target memory: physically contiguous chunks of
- * LATT_CHUNK bytes on one node, reached through the kernel's direct map.
+ * struct latt_region - the target's memory, seen as LATT_CHUNK-byte chunks
+ *
+ * DRAM: physically contiguous chunks allocated on one node, reached through
+ * the kernel's direct map (@chunks).  PMEM: one memremap()ed range (@map),
+ * cut into chunks for the same lookup, and the file that claims it.
  */
 struct latt_region {
-	struct page **chunks;
-	char **addr;		/* direct-map address of each chunk */
+	struct page **chunks;	/* DRAM */
+	char **addr;		/* kernel address of each chunk */
 	u64 nchunks;
 	u64 bytes;
 	int node;
+	void *map;		/* PMEM: the mapping */
+	struct file *claim;	/* PMEM: the owner's file, held */
+	struct block_device *bdev; /* PMEM on a block device */
+	bool dax_checked;	/* PMEM range matched the device's DAX range */
 };
 
 /**
@@ -41,6 +48,7 @@ struct latt_run {
 	struct latt_region region;
 	latt_sample_fn fn;
 	bool vector;
+	bool dax_checked;		/* from the region, which goes first */
 	u32 width;
 	u64 window_cycles;
 
@@ -87,6 +95,10 @@ struct latt_chase_node {
 };
 
 int latt_chase_build(struct latt_run *run, struct latt_pattern *pat);
+
+/* pmem.c */
+int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd);
+bool latt_region_gone(const struct latt_region *r);
 
 /* run.c */
 int latt_run_start(struct latt_run *run);

@@ -76,7 +76,8 @@ static bool latt_all_zero(const u64 *v, size_t n)
  *
  * Return: 0; -EINVAL for a field out of its range or a non-zero reserved
  * field; -ENODEV for a CPU that is offline or a node that is not online or
- * has no memory; -EOPNOTSUPP for an op or width this CPU lacks.
+ * has no memory; -EOPNOTSUPP for an op or width this CPU lacks; -EPERM for
+ * an op that would overwrite a PMEM target without LATT_CFG_FORCE.
  */
 static int latt_config_check(struct latt_config *c, latt_sample_fn *fn,
 			     u32 *width, bool *vector)
@@ -89,8 +90,22 @@ static int latt_config_check(struct latt_config *c, latt_sample_fn *fn,
 		return -EINVAL;
 	if (!c->op || c->op > LATT_OP_MAX || !c->pattern ||
 	    c->pattern > LATT_PAT_MAX || c->fence > LATT_FENCE_MAX ||
-	    c->target != LATT_TARGET_DRAM)
+	    c->pad2)
 		return -EINVAL;
+	switch (c->target) {
+	case LATT_TARGET_DRAM:
+		if (c->fd || c->phys_addr)
+			return -EINVAL;
+		break;
+	case LATT_TARGET_PMEM:
+		/* stores overwrite it; chase writes its pointers into it */
+		if ((latt_op_is_store(c->op) || c->pattern == LATT_PAT_CHASE) &&
+		    !(c->flags & LATT_CFG_FORCE))
+			return -EPERM;
+		break;
+	default:
+		return -EINVAL;
+	}
 	if (!c->samples || c->samples > LATT_MAX_SAMPLES)
 		return -EINVAL;
 	if (!c->region || c->region > LATT_MAX_REGION || c->size > c->region)
@@ -123,12 +138,18 @@ static int latt_config_check(struct latt_config *c, latt_sample_fn *fn,
 		return -EINVAL;
 	if (!cpu_online(c->cpu))
 		return -ENODEV;
-	if (c->node == LATT_NODE_LOCAL)
-		c->node = cpu_to_node(c->cpu);
-	if (c->node >= MAX_NUMNODES)
-		return -EINVAL;
-	if (!node_online(c->node) || !node_state(c->node, N_MEMORY))
-		return -ENODEV;
+	if (c->target == LATT_TARGET_PMEM) {
+		/* told by userspace, for the record; nothing is allocated */
+		if (c->node != LATT_NODE_LOCAL && c->node >= MAX_NUMNODES)
+			return -EINVAL;
+	} else {
+		if (c->node == LATT_NODE_LOCAL)
+			c->node = cpu_to_node(c->cpu);
+		if (c->node >= MAX_NUMNODES)
+			return -EINVAL;
+		if (!node_online(c->node) || !node_state(c->node, N_MEMORY))
+			return -ENODEV;
+	}
 
 	if (c->fence == LATT_FENCE_DEFAULT)
 		c->fence = latt_default_fence(c->op);
@@ -184,8 +205,14 @@ static long latt_ioctl_start(struct file *file, void __user *arg)
 	latt_starting = true;
 	mutex_unlock(&latt_lock);
 
-	ret = latt_region_alloc(&run->region, run->cfg.region, run->cfg.node);
+	if (run->cfg.target == LATT_TARGET_PMEM)
+		ret = latt_pmem_map(&run->region, run->cfg.phys_addr,
+				    run->cfg.region, run->cfg.fd);
+	else
+		ret = latt_region_alloc(&run->region, run->cfg.region,
+					run->cfg.node);
 
+	run->dax_checked = run->region.dax_checked;
 	mutex_lock(&latt_lock);
 	latt_starting = false;
 	if (!ret)
@@ -264,7 +291,8 @@ static long latt_ioctl_result(void __user *arg)
 	r.tsc_start = run->tsc_start;
 	r.tsc_end = run->tsc_end;
 	r.window_cycles_max = run->window_cycles_max;
-	r.flags = run->vector ? LATT_RES_VECTOR : 0;
+	r.flags = (run->vector ? LATT_RES_VECTOR : 0) |
+		  (run->dax_checked ? LATT_RES_DAX : 0);
 	r.width = run->width;
 	if (copy_to_user(arg, &r, sizeof(r)))
 		ret = -EFAULT;
@@ -283,7 +311,7 @@ static long latt_ioctl(struct file *file, unsigned int cmd, unsigned long a)
 	case LATT_IOC_GET_INFO:
 		info.abi_version = LATT_ABI_VERSION;
 		info.hist_buckets = LATT_HIST_BUCKETS;
-		info.features = latt_features();
+		info.features = latt_features() | LATT_FEAT_PMEM;
 		info.tsc_khz = tsc_khz;
 		info.max_size = LATT_MAX_SIZE;
 		info.max_region = LATT_MAX_REGION;

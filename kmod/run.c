@@ -199,6 +199,8 @@ static int latt_measure(struct latt_run *run, struct latt_pattern *pat)
 		cond_resched();
 		if (latt_should_stop(run))
 			return done < total ? -EINTR : 0;
+		if (latt_region_gone(&run->region))
+			return -ENODEV;
 	}
 	return 0;
 }

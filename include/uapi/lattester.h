@@ -19,7 +19,7 @@
 #include <linux/ioctl.h>
 
 #define LATT_ABI_MAJOR		1
-#define LATT_ABI_MINOR		0
+#define LATT_ABI_MINOR		1
 #define LATT_ABI_VERSION	((LATT_ABI_MAJOR << 16) | LATT_ABI_MINOR)
 
 #define LATT_DEVICE_NAME	"lattester"
@@ -51,6 +51,9 @@
 
 /* Target kinds (latt_config.target) */
 #define LATT_TARGET_DRAM	1	/* pages on NUMA node .node */
+#define LATT_TARGET_PMEM	2	/* .region bytes at .phys_addr, a range
+					 * of persistent memory claimed by .fd
+					 * (ABI 1.1) */
 
 #define LATT_NODE_LOCAL		0xffffffffU	/* the measuring CPU's node */
 
@@ -60,7 +63,9 @@
 /* latt_config.flags */
 #define LATT_CFG_WARM		(1U << 0) /* touch the lines instead of
 					   * flushing them before each sample */
-#define LATT_CFG_FLAGS_ALL	(LATT_CFG_WARM)
+#define LATT_CFG_FORCE		(1U << 1) /* allow ops that overwrite a
+					   * PMEM target (stores, chase) */
+#define LATT_CFG_FLAGS_ALL	(LATT_CFG_WARM | LATT_CFG_FORCE)
 
 /* CPU and platform features (latt_info.features) */
 #define LATT_FEAT_RDTSCP	(1ULL << 0)
@@ -75,6 +80,7 @@
 #define LATT_FEAT_CONSTANT_TSC	(1ULL << 9)
 #define LATT_FEAT_NONSTOP_TSC	(1ULL << 10)
 #define LATT_FEAT_NMI_COUNT	(1ULL << 11)	/* per-window NMI detection */
+#define LATT_FEAT_PMEM		(1ULL << 12)	/* LATT_TARGET_PMEM (ABI 1.1) */
 
 /* Limits */
 #define LATT_LINE		64ULL		/* bytes; sizes are multiples */
@@ -133,6 +139,16 @@ struct latt_info {
  * @threshold: outlier threshold on (raw - overhead) sample cycles; 0 keeps
  *	no outlier records.
  * @window_us: interrupt-off window; 0 takes the module's default.
+ * @phys_addr: LATT_TARGET_PMEM: physical address of the first byte.  The
+ *	range [phys_addr, phys_addr + region) must lie inside one iomem
+ *	resource of persistent memory (also legacy e820) or soft-reserved
+ *	memory; page-aligned.
+ * @fd: LATT_TARGET_PMEM: an open file of the device that owns the range,
+ *	held by the module for the run: a pmem block device opened with
+ *	O_EXCL (so that nothing can mount it meanwhile; a mounted one can't
+ *	be opened so), or a device-DAX character device.  Where the block
+ *	device supports DAX, the range must be the one DAX reports for it.
+ *	Must be 0 for DRAM.
  */
 struct latt_config {
 	__u32 op;		/* LATT_OP_* */
@@ -153,7 +169,10 @@ struct latt_config {
 	__u32 width;		/* LATT_WIDTH_AUTO or 8, 16, 32, 64 */
 	__u32 flags;		/* LATT_CFG_* */
 	__u32 pad;		/* must be zero */
-	__u64 reserved[8];	/* must be zero */
+	__u64 phys_addr;	/* LATT_TARGET_PMEM (ABI 1.1) */
+	__s32 fd;		/* LATT_TARGET_PMEM (ABI 1.1); 0 for DRAM */
+	__u32 pad2;		/* must be zero */
+	__u64 reserved[6];	/* must be zero */
 };
 
 /**
@@ -187,6 +206,8 @@ struct latt_outlier {
 
 /* latt_result.flags */
 #define LATT_RES_VECTOR		(1U << 0) /* ran inside kernel_fpu_begin */
+#define LATT_RES_DAX		(1U << 1) /* PMEM range checked against the
+					   * block device's DAX mapping */
 
 /**
  * struct latt_result - LATT_IOC_RESULT

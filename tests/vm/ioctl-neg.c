@@ -161,8 +161,102 @@ static void test_validation(int fd)
 	EXPECT_START(fd, c.width = 12, EINVAL);
 	EXPECT_START(fd, (c.op = LATT_OP_NT_LOAD, c.width = 8), EINVAL);
 	EXPECT_START(fd, c.max_outliers = LATT_MAX_OUTLIERS + 1, EINVAL);
+	EXPECT_START(fd, c.fd = 3, EINVAL);		/* DRAM takes no file */
+	EXPECT_START(fd, c.phys_addr = 1 << 20, EINVAL);
+	EXPECT_START(fd, c.pad2 = 1, EINVAL);
+	EXPECT_START(fd, c.target = 3, EINVAL);
 	check(xioctl(fd, LATT_IOC_START, (void *)8) == -EFAULT,
 	      "START with a bad pointer -> EFAULT");
+}
+
+/* First byte and size of a namespace, from its sysfs attributes. */
+static int ns_range(const char *ns, __u64 *start, __u64 *size)
+{
+	char path[128];
+	unsigned long long v[2];
+	const char *attr[2] = { "resource", "size" };
+	FILE *f;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "/sys/bus/nd/devices/%s/%s", ns,
+			 attr[i]);
+		f = fopen(path, "r");
+		if (!f)
+			return -1;
+		if (fscanf(f, "%lli", &v[i]) != 1)
+			v[i] = 0;
+		fclose(f);
+	}
+	*start = v[0];
+	*size = v[1];
+	return v[1] ? 0 : -1;
+}
+
+/* LATT_TARGET_PMEM: the claim and the range are checked; a load run works. */
+static void test_pmem(int fd)
+{
+	struct latt_config c = base();
+	struct latt_result r;
+	__u64 start, size;
+	int excl, shared, null, ret;
+
+	if (ns_range("namespace0.0", &start, &size) ||
+	    access("/dev/pmem0", F_OK)) {
+		skip("PMEM targets: no raw namespace0.0 / pmem0 in this VM");
+		return;
+	}
+	excl = open("/dev/pmem0", O_RDWR | O_EXCL);
+	shared = open("/dev/pmem0", O_RDWR);
+	null = open("/dev/null", O_RDWR);
+	check(excl >= 0 && shared >= 0 && null >= 0, "open pmem0 and /dev/null");
+	c.target = LATT_TARGET_PMEM;
+	c.node = LATT_NODE_LOCAL;
+	c.phys_addr = start;
+	c.region = 16 << 20;
+
+	c.fd = -1;
+	check(start_errno(fd, c) == -EBADF, "PMEM with fd -1 -> EBADF");
+	c.fd = null;
+	check(start_errno(fd, c) == -EINVAL, "PMEM claimed by /dev/null -> EINVAL");
+	c.fd = shared;
+	check(start_errno(fd, c) == -EBUSY,
+	      "PMEM claimed by a file without O_EXCL -> EBUSY");
+	c.fd = excl;
+	c.phys_addr = 1 << 20;
+	check(start_errno(fd, c) == -EINVAL, "PMEM range in System RAM -> EINVAL");
+	c.phys_addr = start + size - (8 << 20);
+	check(start_errno(fd, c) == -EINVAL,
+	      "PMEM range past the namespace's end -> EINVAL");
+	c.phys_addr = start + 100;
+	check(start_errno(fd, c) == -EINVAL, "PMEM range not page-aligned -> EINVAL");
+	c.phys_addr = start;
+	c.op = LATT_OP_STORE_CLWB;
+	check(start_errno(fd, c) == -EPERM, "PMEM store without FORCE -> EPERM");
+	c.op = LATT_OP_LOAD;
+	c.pattern = LATT_PAT_CHASE;
+	check(start_errno(fd, c) == -EPERM, "PMEM chase without FORCE -> EPERM");
+	c.pattern = LATT_PAT_RAND;
+	c.node = 1U << 20;
+	check(start_errno(fd, c) == -EINVAL, "PMEM with a bad node -> EINVAL");
+	c.node = LATT_NODE_LOCAL;
+
+	check(xioctl(fd, LATT_IOC_START, &c) == 0, "PMEM load run starts");
+	check(wait_done(fd) == LATT_STATE_DONE, "PMEM load run is DONE");
+	memset(&r, 0, sizeof(r));
+	ret = xioctl(fd, LATT_IOC_RESULT, &r);	/* before the message's args */
+	check(ret == 0 && r.count == c.samples &&
+	      r.config.target == LATT_TARGET_PMEM &&
+	      r.config.phys_addr == start && !(r.flags & LATT_RES_DAX),
+	      "PMEM result: %llu samples, raw namespace (no DAX check)",
+	      (unsigned long long)r.count);
+	c.op = LATT_OP_NT_STORE;
+	c.flags = LATT_CFG_FORCE;
+	check(xioctl(fd, LATT_IOC_START, &c) == 0 &&
+	      wait_done(fd) == LATT_STATE_DONE, "PMEM nt-store with FORCE runs");
+	close(excl);
+	close(shared);
+	close(null);
 }
 
 static void test_offline_cpu(int fd)
@@ -211,7 +305,8 @@ static void test_busy_abort(int fd)
 	s = state(fd);
 	check(s == LATT_STATE_ABORTED, "state is ABORTED (got %d)", s);
 	memset(&r, 0, sizeof(r));
-	check(xioctl(fd, LATT_IOC_RESULT, &r) == 0 &&
+	s = xioctl(fd, LATT_IOC_RESULT, &r);	/* before the message's args */
+	check(s == 0 &&
 	      r.state == LATT_STATE_ABORTED && r.count < c.samples,
 	      "RESULT after abort: partial (%llu samples)",
 	      (unsigned long long)r.count);
@@ -304,6 +399,7 @@ int main(void)
 	test_unknown_commands(fd);
 	test_validation(fd);
 	test_offline_cpu(fd);
+	test_pmem(fd);
 	test_busy_abort(fd);
 	test_close_aborts();
 	test_non_root();

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmem.c - persistent-memory targets: a physical range, checked and mapped
+ *
+ * The module takes no bare physical range on trust.  A LATT_TARGET_PMEM run
+ * names a range and hands over an open file of the device that owns it; the
+ * module holds that file for the whole run and accepts the range only when
+ *
+ *  - the file is a pmem block device (nd_pmem; not a partition, not a BTT
+ *    "sector" device) that this very file opened exclusively (O_EXCL: the
+ *    block layer's holder is the file, so nothing can mount the device
+ *    while the run holds it, and a mounted device could not have been
+ *    opened so), or a device-DAX character device (device_dax);
+ *  - the range lies inside one iomem resource of persistent memory (also
+ *    legacy e820) or soft-reserved memory, and touches no System RAM;
+ *  - for a block device with DAX (fsdax, e820), it lies inside the range
+ *    DAX reports for that very device (LATT_RES_DAX).  Raw namespaces have
+ *    no DAX; there the iomem check stands alone.
+ *
+ * Then the range is mapped with memremap(MEMREMAP_WB): a mapping of the
+ * module's own, which stays valid whatever happens to the device meanwhile;
+ * a run whose block device goes away (namespace disabled) stops with
+ * -ENODEV at the next window.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blkdev.h>
+#include <linux/dax.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/io.h>
+#include <linux/ioport.h>
+#include <linux/module.h>
+#include <linux/pfn_t.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "lattester.h"
+
+/* Is @owner the module called @name? */
+static bool latt_owner_is(struct module *owner, const char *name)
+{
+	return owner && !strcmp(module_name(owner), name);
+}
+
+/* "pmem" and digits only: nd_pmem's disks, not "pmem0s" (BTT). */
+static bool latt_is_pmem_disk(const struct gendisk *disk)
+{
+	const char *p = disk->disk_name;
+
+	if (strncmp(p, "pmem", 4) || !p[4])
+		return false;
+	for (p += 4; *p; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	return latt_owner_is(disk->fops->owner, "nd_pmem");
+}
+
+struct latt_cover {
+	u64 start, end;		/* inclusive, as struct resource */
+	bool covered;
+};
+
+static int latt_cover_cb(struct resource *res, void *arg)
+{
+	struct latt_cover *c = arg;
+
+	/* walk_iomem_res_desc() hands each match clipped to the range */
+	if (res->start == c->start && res->end == c->end)
+		c->covered = true;
+	return 0;
+}
+
+/* Does one iomem resource of @desc hold all of [start, start + size)? */
+static bool latt_iomem_covers(u64 start, u64 size, unsigned long desc)
+{
+	struct latt_cover c = { .start = start, .end = start + size - 1 };
+
+	walk_iomem_res_desc(desc, IORESOURCE_MEM, c.start, c.end, &c,
+			    latt_cover_cb);
+	return c.covered;
+}
+
+static int latt_found_cb(struct resource *res, void *arg)
+{
+	*(bool *)arg = true;
+	return 1;
+}
+
+static bool latt_touches_ram(u64 start, u64 size)
+{
+	bool found = false;
+
+	walk_iomem_res_desc(IORES_DESC_NONE, IORESOURCE_SYSTEM_RAM, start,
+			    start + size - 1, &found, latt_found_cb);
+	return found;
+}
+
+/**
+ * latt_dax_range() - the physical range DAX maps for a block device
+ * @bdev: the device
+ * @start: out: its first byte
+ * @size: out: its bytes
+ *
+ * Return: 0, or -EOPNOTSUPP when the device has no DAX (a raw namespace).
+ */
+static int latt_dax_range(struct block_device *bdev, u64 *start, u64 *size)
+{
+	struct dax_device *dax;
+	u64 start_off = 0;
+	void *kaddr;
+	long avail;
+	pfn_t pfn;
+	int id;
+
+	dax = fs_dax_get_by_bdev(bdev, &start_off, NULL, NULL);
+	if (!dax)
+		return -EOPNOTSUPP;
+	id = dax_read_lock();
+	avail = dax_direct_access(dax, PHYS_PFN(start_off),
+				  PHYS_PFN(bdev_nr_bytes(bdev)), DAX_ACCESS,
+				  &kaddr, &pfn);
+	dax_read_unlock(id);
+	fs_put_dax(dax, NULL);
+	if (avail <= 0)
+		return avail ? (int)avail : -EOPNOTSUPP;
+	*start = pfn_t_to_phys(pfn);
+	*size = (u64)avail << PAGE_SHIFT;
+	return 0;
+}
+
+/* The claim: an exclusively opened pmem disk, or a device-DAX device. */
+static int latt_check_claim(struct file *f, struct latt_region *r)
+{
+	struct inode *inode = file_inode(f);
+	struct block_device *bdev;
+
+	if (S_ISCHR(inode->i_mode))
+		return latt_owner_is(f->f_op->owner, "device_dax") ? 0 :
+		       -EINVAL;
+	if (!S_ISBLK(inode->i_mode))
+		return -EINVAL;
+	bdev = I_BDEV(f->f_mapping->host);
+	if (bdev_is_partition(bdev) || !latt_is_pmem_disk(bdev->bd_disk))
+		return -EINVAL;
+	/* opened with O_EXCL by this very file: the block layer's holder */
+	if (READ_ONCE(bdev->bd_holder) != f)
+		return -EBUSY;
+	r->bdev = bdev;
+	return 0;
+}
+
+/**
+ * latt_pmem_map() - check a PMEM target and map it
+ * @r: the region to fill (zeroed by the caller)
+ * @phys: first byte
+ * @size: bytes
+ * @fd: the claim, in the caller's file table
+ *
+ * Return: 0; -EBADF for a bad @fd; -EINVAL for a file that is not a pmem or
+ * device-DAX device, or a range outside what it may reach; -EBUSY for a
+ * block device not opened with O_EXCL by this file, or a range that is
+ * System RAM; -ENOMEM when the mapping fails.
+ */
+int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd)
+{
+	u64 dstart, dsize, i;
+	int ret;
+
+	if (!size || !PAGE_ALIGNED(phys) || phys + size < phys)
+		return -EINVAL;
+	r->claim = fget(fd);
+	if (!r->claim)
+		return -EBADF;
+	ret = latt_check_claim(r->claim, r);
+	if (ret)
+		goto fail;
+
+	ret = -EINVAL;
+	if (!latt_iomem_covers(phys, size, IORES_DESC_PERSISTENT_MEMORY) &&
+	    !latt_iomem_covers(phys, size,
+			       IORES_DESC_PERSISTENT_MEMORY_LEGACY) &&
+	    !latt_iomem_covers(phys, size, IORES_DESC_SOFT_RESERVED))
+		goto fail;
+	if (latt_touches_ram(phys, size)) {
+		ret = -EBUSY;
+		goto fail;
+	}
+	if (r->bdev && !latt_dax_range(r->bdev, &dstart, &dsize)) {
+		if (phys < dstart || phys + size > dstart + dsize)
+			goto fail;
+		r->dax_checked = true;
+	}
+
+	r->nchunks = DIV_ROUND_UP(size, LATT_CHUNK);
+	r->addr = kvcalloc(r->nchunks, sizeof(*r->addr), GFP_KERNEL);
+	r->map = memremap(phys, size, MEMREMAP_WB);
+	if (!r->addr || !r->map) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	for (i = 0; i < r->nchunks; i++)
+		r->addr[i] = (char *)r->map + (i << LATT_CHUNK_SHIFT);
+	r->bytes = size;
+	r->node = NUMA_NO_NODE;
+	return 0;
+
+fail:
+	latt_region_free(r);
+	return ret;
+}
+
+/**
+ * latt_region_gone() - has the block device behind a PMEM run gone away?
+ * @r: the region
+ */
+bool latt_region_gone(const struct latt_region *r)
+{
+	return r->bdev && test_bit(GD_DEAD, &r->bdev->bd_disk->state);
+}
