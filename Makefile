@@ -4,25 +4,37 @@
 #   make check      install what is missing, build, run every test
 #   make demo       build, boot a VM with emulated pmem, run a measurement
 #   make sparse     the module under sparse (make check does this too)
+#   make install    module into /lib/modules/KVER/extra (+ depmod),
+#                   lattester-ctl into $(PREFIX)/bin; make uninstall
+#   make dkms-install   the module through DKMS for every installed kernel
+#                   with headers; make dkms-uninstall
 #
 # KDIR: the kernel build tree.  Defaults to the running kernel's; where that
-# does not exist, the newest installed /usr/src/linux-headers-*.
+# does not exist, the newest installed /usr/src/linux-headers-*-amd64 (not
+# an -rt or -cloud flavour).
 
 KVER_RUNNING := $(shell uname -r)
 ifeq ($(origin KDIR),undefined)
   ifneq ($(wildcard /lib/modules/$(KVER_RUNNING)/build/Makefile),)
     KDIR := /lib/modules/$(KVER_RUNNING)/build
   else
-    KDIR := $(lastword $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V))
+    KDIR := $(lastword $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | grep -v -e -rt- -e -cloud- | sort -V))
     ifneq ($(KDIR),)
-      $(info lattester: no build tree for the running kernel $(KVER_RUNNING); using $(KDIR))
+      $(shell echo "lattester: no build tree for the running kernel $(KVER_RUNNING); using $(KDIR)" >&2)
     endif
   endif
 endif
 
 TOP := $(CURDIR)
+VERSION := $(shell cat $(TOP)/VERSION)
+PREFIX ?= /usr/local
+DESTDIR ?=
+# the release of the kernel KDIR builds for (install goes there)
+KVER = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
+DKMS_SRC = $(DESTDIR)/usr/src/lattester-$(VERSION)
 
-.PHONY: all module user check unit build-check vm demo deps clean sparse
+.PHONY: all module user check unit build-check vm demo deps clean sparse \
+	install uninstall dkms-install dkms-uninstall kernelrelease-of-kdir
 
 all: module user
 
@@ -55,6 +67,41 @@ check: deps
 demo: deps
 	$(MAKE) all
 	./tools/demo
+
+install: all
+	@kver="$(KVER)"; test -n "$$kver" || { echo "lattester: cannot tell KDIR's kernel release" >&2; exit 1; }; \
+	install -D -m 0644 kmod/lattester.ko $(DESTDIR)/lib/modules/$$kver/extra/lattester.ko && \
+	if [ -z "$(DESTDIR)" ]; then depmod -a $$kver; fi
+	install -D -m 0755 user/lattester-ctl $(DESTDIR)$(PREFIX)/bin/lattester-ctl
+
+uninstall:
+	@kver="$(KVER)"; rm -f $(DESTDIR)/lib/modules/$$kver/extra/lattester.ko; \
+	if [ -z "$(DESTDIR)" ] && [ -n "$$kver" ]; then depmod -a $$kver; fi
+	rm -f $(DESTDIR)$(PREFIX)/bin/lattester-ctl
+
+# DKMS rebuilds the module for each kernel the system installs later.
+dkms-install:
+	@command -v dkms >/dev/null || { echo "lattester: dkms is not installed (apt-get install dkms)" >&2; exit 1; }
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)/kmod $(DKMS_SRC)/include
+	cp kmod/*.c kmod/*.h kmod/Kbuild $(DKMS_SRC)/kmod/
+	cp -r include/uapi include/lattester $(DKMS_SRC)/include/
+	sed 's/@VERSION@/$(VERSION)/' dkms.conf.in >$(DKMS_SRC)/dkms.conf
+	dkms add -m lattester -v $(VERSION)
+	@set -e; for k in $$(ls /lib/modules); do \
+		if [ -e /lib/modules/$$k/build/Makefile ]; then \
+			dkms build -m lattester -v $(VERSION) -k $$k && \
+			dkms install -m lattester -v $(VERSION) -k $$k; \
+		fi; \
+	done
+
+dkms-uninstall:
+	-dkms remove -m lattester -v $(VERSION) --all
+	rm -rf $(DKMS_SRC)
+
+# for scripts: the kernel release make install would install for
+kernelrelease-of-kdir:
+	@echo $(KVER)
 
 clean:
 	$(MAKE) -C user clean

@@ -13,10 +13,13 @@ pkgs=(
 	qemu-system-x86 busybox-static cpio kmod ndctl daxctl
 	libndctl-dev libdaxctl-dev libnuma-dev libjson-c-dev
 	build-essential bc sparse xz-utils zstd pkg-config python3 numactl
-	linux-headers-amd64
+	e2fsprogs
+	linux-headers-amd64 dkms
 )
-# Debian 12's 6.12 kernel line; the exact name changes with every upload.
+# Debian 12's 6.12 kernel line, generic and PREEMPT_RT; the exact names
+# change with every upload.
 h612_re='^linux-headers-6\.12\.[0-9.]+\+deb12-amd64$'
+h612rt_re='^linux-headers-6\.12\.[0-9.]+\+deb12-rt-amd64$'
 
 installed() {
 	[[ $(dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2>/dev/null) == "ii " ]]
@@ -26,10 +29,14 @@ missing=()
 for p in "${pkgs[@]}"; do
 	installed "$p" || missing+=("$p")
 done
-have612=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' 'linux-headers-6.12.*' 2>/dev/null |
-	awk '$1 == "ii" {print $2}' | grep -E "$h612_re" || true)
+have() {	# an installed package matching the regex $1
+	dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' 'linux-headers-6.12.*' 2>/dev/null |
+		awk '$1 == "ii" {print $2}' | grep -E "$1" || true
+}
+have612=$(have "$h612_re")
+have612rt=$(have "$h612rt_re")
 
-if ((${#missing[@]} == 0)) && [[ -n $have612 && ${DEPS_FORCE:-0} != 1 ]]; then
+if ((${#missing[@]} == 0)) && [[ -n $have612 && -n $have612rt && ${DEPS_FORCE:-0} != 1 ]]; then
 	echo "deps: all packages installed"
 	exit 0
 fi
@@ -45,13 +52,15 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 
 "${sudo[@]}" apt-get update -q
-h612=$(apt-cache search --names-only "$h612_re" | awk '{print $1}' | sort -V | tail -n 1)
-if [[ -z $h612 ]]; then
-	echo "deps: no linux-headers-6.12.*+deb12-amd64 in the apt sources" \
-		"(needs bookworm-security or bookworm-backports)" >&2
-	exit 1
-fi
-installed "$h612" || missing+=("$h612")
+for re in "$h612_re" "$h612rt_re"; do
+	h=$(apt-cache search --names-only "$re" | awk '{print $1}' | sort -V | tail -n 1)
+	if [[ -z $h ]]; then
+		echo "deps: no package matches $re in the apt sources" \
+			"(needs bookworm-security or bookworm-backports)" >&2
+		exit 1
+	fi
+	installed "$h" || missing+=("$h")
+done
 
 if ((${#missing[@]} == 0)); then
 	echo "deps: all packages installed"
