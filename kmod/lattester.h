@@ -5,12 +5,25 @@
 #ifndef _KMOD_LATTESTER_H
 #define _KMOD_LATTESTER_H
 
+#include <linux/version.h>
 #include <linux/types.h>
 #include <linux/mutex.h>
 #include <linux/atomic.h>
 #include <linux/sched.h>
 #include <uapi/lattester.h>
 #include <lattester/pattern.h>
+
+/*
+ * Kernel range: built and tested on Debian 12's 6.1, 6.12 and 6.12-rt.  The
+ * oldest API used is dax_direct_access() with an access mode and
+ * vmalloc_array() (6.0).  Block devices are never opened by path here (the
+ * caller's O_EXCL file is the claim), which keeps the 6.5/6.7/6.9 changes
+ * of the block-device open API out of the module; MAX_ORDER/MAX_PAGE_ORDER
+ * (6.8) is handled in dram.c.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 0, 0)
+#error "lattester needs Linux 6.0 or later (dax_direct_access() with an access mode)"
+#endif
 
 #define LATT_DEFAULT_WINDOW_US	500
 #define LATT_CALIB_SAMPLES	1024
