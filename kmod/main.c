@@ -311,7 +311,7 @@ static long latt_ioctl(struct file *file, unsigned int cmd, unsigned long a)
 	case LATT_IOC_GET_INFO:
 		info.abi_version = LATT_ABI_VERSION;
 		info.hist_buckets = LATT_HIST_BUCKETS;
-		info.features = latt_features() | LATT_FEAT_PMEM;
+		info.features = latt_features();
 		info.tsc_khz = tsc_khz;
 		info.max_size = LATT_MAX_SIZE;
 		info.max_region = LATT_MAX_REGION;

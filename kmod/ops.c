@@ -179,11 +179,11 @@ static const latt_sample_fn latt_samples[LATT_OP_MAX + 1][4][3] = {
 };
 
 /**
- * latt_features() - the LATT_FEAT_* bits of this CPU
+ * latt_features() - the LATT_FEAT_* bits: this CPU's, and the module's own
  */
 u64 latt_features(void)
 {
-	u64 f = LATT_FEAT_NMI_COUNT;
+	u64 f = LATT_FEAT_NMI_COUNT | LATT_FEAT_PMEM;
 
 	if (boot_cpu_has(X86_FEATURE_RDTSCP))
 		f |= LATT_FEAT_RDTSCP;
