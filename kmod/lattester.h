@@ -9,6 +9,7 @@
 #include <linux/types.h>
 #include <linux/mutex.h>
 #include <linux/atomic.h>
+#include <linux/refcount.h>
 #include <linux/sched.h>
 #include <uapi/lattester.h>
 #include <lattester/pattern.h>
@@ -65,6 +66,7 @@ struct latt_run {
 	u32 width;
 	u64 window_cycles;
 
+	refcount_t refs;		/* latt_cur's, and RESULT's copies */
 	struct task_struct *task;
 	bool abort;			/* READ_ONCE/WRITE_ONCE */
 	atomic_t state;			/* LATT_STATE_* */
@@ -116,6 +118,6 @@ bool latt_region_gone(const struct latt_region *r);
 /* run.c */
 int latt_run_start(struct latt_run *run);
 void latt_run_stop(struct latt_run *run);
-void latt_run_free(struct latt_run *run);
+void latt_run_put(struct latt_run *run);
 
 #endif /* _KMOD_LATTESTER_H */

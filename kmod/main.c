@@ -179,6 +179,7 @@ static long latt_ioctl_start(struct file *file, void __user *arg)
 	run = kzalloc(sizeof(*run), GFP_KERNEL);
 	if (!run)
 		return -ENOMEM;
+	refcount_set(&run->refs, 1);
 	if (copy_from_user(&run->cfg, arg, sizeof(run->cfg))) {
 		kfree(run);
 		return -EFAULT;
@@ -220,14 +221,14 @@ static long latt_ioctl_start(struct file *file, void __user *arg)
 	if (ret) {
 		/* the previous run's results stay readable */
 		mutex_unlock(&latt_lock);
-		latt_run_free(run);
+		latt_run_put(run);
 		return ret;
 	}
 	old = latt_cur;
 	latt_cur = run;
 	latt_owner = file;
 	mutex_unlock(&latt_lock);
-	latt_run_free(old);	/* not running: only its results */
+	latt_run_put(old);	/* not running: only its results */
 	return 0;
 }
 
@@ -243,17 +244,26 @@ static long latt_ioctl_result(void __user *arg)
 	if (!latt_all_zero(r.reserved, ARRAY_SIZE(r.reserved)))
 		return -EINVAL;
 
+	/*
+	 * Take a reference and copy without the lock: a user buffer whose
+	 * page fault takes forever (userfaultfd, FUSE) must not hold up
+	 * STATUS, ABORT, sysfs or the close that aborts a run.  A run that
+	 * is not running changes no more.
+	 */
 	mutex_lock(&latt_lock);
 	run = latt_cur;
 	if (!run) {
-		ret = -ENOENT;
-		goto out;
+		mutex_unlock(&latt_lock);
+		return -ENOENT;
 	}
 	r.state = latt_run_state(run);
 	if (r.state == LATT_STATE_RUNNING) {
-		ret = -EBUSY;
-		goto out;
+		mutex_unlock(&latt_lock);
+		return -EBUSY;
 	}
+	refcount_inc(&run->refs);
+	mutex_unlock(&latt_lock);
+
 	if (r.hist_ptr) {
 		n = min_t(u32, r.hist_len, LATT_HIST_BUCKETS);
 		if (copy_to_user(u64_to_user_ptr(r.hist_ptr), run->hist,
@@ -297,7 +307,7 @@ static long latt_ioctl_result(void __user *arg)
 	if (copy_to_user(arg, &r, sizeof(r)))
 		ret = -EFAULT;
 out:
-	mutex_unlock(&latt_lock);
+	latt_run_put(run);
 	return ret;
 }
 
@@ -481,7 +491,7 @@ static void __exit latt_exit(void)
 	misc_deregister(&latt_misc);
 	/* no file is open (each holds a module reference): just free */
 	mutex_lock(&latt_lock);
-	latt_run_free(latt_cur);
+	latt_run_put(latt_cur);
 	latt_cur = NULL;
 	mutex_unlock(&latt_lock);
 }

@@ -294,10 +294,14 @@ void latt_run_stop(struct latt_run *run)
 		atomic_set(&run->state, LATT_STATE_ABORTED);
 }
 
-/** latt_run_free() - stop the run and free everything it holds */
-void latt_run_free(struct latt_run *run)
+/**
+ * latt_run_put() - drop a reference; the last one stops the run and frees
+ * everything it holds
+ * @run: the run, or NULL
+ */
+void latt_run_put(struct latt_run *run)
 {
-	if (!run)
+	if (!run || !refcount_dec_and_test(&run->refs))
 		return;
 	latt_run_stop(run);
 	vfree(run->hist);
