@@ -42,7 +42,10 @@ static bool latt_owner_is(struct module *owner, const char *name)
 	return owner && !strcmp(module_name(owner), name);
 }
 
-/* "pmem" and digits only: nd_pmem's disks, not "pmem0s" (BTT). */
+/*
+ * nd_pmem's disks: "pmemN", or "pmemN.M" for the second and later
+ * namespaces of a region; not a BTT's "pmemN[.M]s" (nd_btt's anyway).
+ */
 static bool latt_is_pmem_disk(const struct gendisk *disk)
 {
 	const char *p = disk->disk_name;
@@ -50,7 +53,7 @@ static bool latt_is_pmem_disk(const struct gendisk *disk)
 	if (strncmp(p, "pmem", 4) || !p[4])
 		return false;
 	for (p += 4; *p; p++)
-		if (*p < '0' || *p > '9')
+		if ((*p < '0' || *p > '9') && *p != '.')
 			return false;
 	return latt_owner_is(disk->fops->owner, "nd_pmem");
 }
