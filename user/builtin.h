@@ -23,6 +23,7 @@ struct cmd_ctx {
 };
 
 int cmd_info(int argc, char **argv, const struct cmd_ctx *ctx);
+int cmd_list(int argc, char **argv, const struct cmd_ctx *ctx);
 int cmd_run(int argc, char **argv, const struct cmd_ctx *ctx);
 
 /**

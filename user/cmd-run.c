@@ -8,11 +8,20 @@
  * a message naming the option; the module checks everything again, and its
  * errors are reported with a hint.  The device stays open until the result
  * is read: closing it would abort the run.
+ *
+ * A pmem or device-DAX target is resolved through libndctl/libdaxctl
+ * (pmem.c) to the device that claims it and its physical range.  The tool
+ * refuses, before the module is asked, a device with a mounted filesystem
+ * (for every op) and, without --force, every op that writes to it.  The
+ * claim (a block device opened O_EXCL, or the device-DAX device) is passed
+ * to the module, which holds it for the run.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,8 +38,10 @@
 #define DEFAULT_SAMPLES		100000
 #define DEFAULT_REGION		(1ULL << 30)
 #define DEFAULT_MAX_OUTLIERS	4096
-#define POLL_MS			100
+#define POLL_MS			100	/* the longest interval between polls */
+#define POLL_FIRST_US		1000	/* the first: short runs end quickly */
 #define CLAMP_ALIGN		(4ULL << 20)	/* the module's DRAM chunk */
+#define PMEM_ALIGN		(4ULL << 20)	/* the module's chunk, too */
 #define RUN_HELP		(-1)
 
 #define STR_(x)	#x
@@ -55,12 +66,15 @@ enum run_opt_id {
 	OPT_JSON,
 	OPT_HIST,
 	OPT_QUIET,
+	OPT_FORCE,
+	OPT_OFFSET,
 };
 
 static const struct cmd_opt run_options[] = {
-	{ "target", OPT_TARGET, "dram[:NODE]",
-	  "memory to measure: DRAM of NUMA node NODE (default: dram, the "
-	  "node of --cpu)", -1 },
+	{ "target", OPT_TARGET, "TARGET",
+	  "memory to measure: dram[:NODE] (DRAM of NUMA node NODE; default: "
+	  "dram, the node of --cpu), /dev/pmemN, /dev/daxX.Y or namespaceX.Y "
+	  "(see 'lattester-ctl list')", -1 },
 	{ "cpu", OPT_CPU, "N", "CPU that takes the samples (default: 0)", -1 },
 	{ "op", OPT_OP, "OP", "access (default: load)", NAMES_OP },
 	{ "fence", OPT_FENCE, "FENCE",
@@ -74,8 +88,14 @@ static const struct cmd_opt run_options[] = {
 	{ "samples", OPT_SAMPLES, "N",
 	  "samples to take (default: " STR(DEFAULT_SAMPLES) ")", -1 },
 	{ "region", OPT_REGION, "BYTES",
-	  "memory the accesses spread over (default: 1GiB; clamped to half "
-	  "the node's free memory)", -1 },
+	  "memory the accesses spread over (default: 1GiB, clamped to half "
+	  "the node's free memory; pmem: the whole range after --offset)", -1 },
+	{ "offset", OPT_OFFSET, "BYTES",
+	  "pmem: where the region starts in the target's range, a multiple "
+	  "of 4096 (default: 0)", -1 },
+	{ "force", OPT_FORCE, NULL,
+	  "pmem: allow store ops and chase, which overwrite the target's "
+	  "data", -1 },
 	{ "seed", OPT_SEED, "S",
 	  "address generator seed (default: " STR(DEFAULT_SEED) ")", -1 },
 	{ "chain", OPT_CHAIN, "K",
@@ -116,7 +136,12 @@ struct run_opts {
 	const char *json;
 	const char *hist;
 	bool quiet;
-	char target[32];	/* "dram:NODE" with the node resolved */
+	bool force;
+	bool region_set;	/* --region given */
+	bool offset_set;	/* --offset given */
+	struct target_spec spec;
+	struct run_target tgt;	/* resolved */
+	char target[PATH_MAX];	/* for messages: "dram:NODE" or the spec */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -138,7 +163,26 @@ static void run_defaults(struct run_opts *o)
 	c->chain = 1;
 	c->max_outliers = DEFAULT_MAX_OUTLIERS;
 	c->width = LATT_WIDTH_AUTO;
+	o->spec = (struct target_spec){ TARGET_DRAM, LATT_NODE_LOCAL, NULL };
 	snprintf(o->target, sizeof(o->target), "dram");
+}
+
+static bool is_pmem(const struct run_opts *o)
+{
+	return o->spec.kind != TARGET_DRAM;
+}
+
+static int set_target(struct run_opts *o, const char *v)
+{
+	int rc = parse_target(v, &o->spec);
+
+	if (rc)
+		return rc;
+	if (strlen(v) >= sizeof(o->target))
+		return -ERANGE;
+	o->cfg.node = o->spec.node;
+	snprintf(o->target, sizeof(o->target), "%s", v);
+	return 0;
 }
 
 static int set_option(struct run_opts *o, int id, const char *v)
@@ -146,14 +190,18 @@ static int set_option(struct run_opts *o, int id, const char *v)
 	struct latt_config *c = &o->cfg;
 
 	switch (id) {
-	case OPT_TARGET:	return parse_target(v, &c->target, &c->node);
+	case OPT_TARGET:	return set_target(o, v);
 	case OPT_CPU:		return parse_u32(v, &c->cpu);
 	case OPT_OP:		return parse_op(v, &c->op);
 	case OPT_FENCE:		return parse_fence(v, &c->fence);
 	case OPT_PATTERN:	return parse_pattern(v, &c->pattern, &c->stride);
 	case OPT_SIZE:		return parse_line_size(v, &c->size);
 	case OPT_SAMPLES:	return parse_u64(v, &c->samples);
-	case OPT_REGION:	return parse_size(v, &c->region);
+	case OPT_REGION:	o->region_set = true;
+				return parse_size(v, &c->region);
+	case OPT_OFFSET:	o->offset_set = true;
+				return parse_offset(v, &o->tgt.offset);
+	case OPT_FORCE:		o->force = true; return 0;
 	case OPT_SEED:		return parse_u64(v, &c->seed);
 	case OPT_CHAIN:		return parse_u32(v, &c->chain);
 	case OPT_THRESHOLD:	return parse_u64(v, &c->threshold);
@@ -174,6 +222,14 @@ static int bad_value(int id, const char *v, int rc)
 
 	while (opt->name && opt->id != id)
 		opt++;
+	if (id == OPT_TARGET)
+		return cmd_usage_error(&run_usage, "--target: '%s': %s (expected "
+				       "dram[:NODE], a device path such as "
+				       "/dev/pmem0 or /dev/dax0.0, or "
+				       "namespaceX.Y)", v, parse_strerror(rc));
+	if (id == OPT_OFFSET && rc == -EDOM)
+		return cmd_usage_error(&run_usage, "--offset: '%s': not a "
+				       "multiple of 4096 bytes (a page)", v);
 	return cmd_usage_error(&run_usage, "--%s: '%s': %s (expected %s)",
 			       opt->name, v, parse_strerror(rc),
 			       opt->names >= 0 ? latt_name_list(opt->names) :
@@ -212,9 +268,13 @@ static int check_args(const struct run_opts *o)
 	const struct latt_config *c = &o->cfg;
 	const char *why;
 
+	/* a pmem target's default region is known once it is resolved */
+	bool region_known = !is_pmem(o) || o->region_set;
+
 	if (check_range("samples", c->samples, 1, LATT_MAX_SAMPLES) ||
 	    check_range("size", c->size, LATT_MIN_SIZE, LATT_MAX_SIZE) ||
-	    check_range("region", c->region, c->size, LATT_MAX_REGION) ||
+	    (region_known &&
+	     check_range("region", c->region, c->size, LATT_MAX_REGION)) ||
 	    check_range("chain", c->chain, 1, LATT_MAX_CHAIN) ||
 	    check_range("max-outliers", c->max_outliers, 0, LATT_MAX_OUTLIERS) ||
 	    (c->window_us && check_range("window-us", c->window_us,
@@ -231,6 +291,11 @@ static int check_args(const struct run_opts *o)
 	if (o->json && o->hist && !strcmp(o->json, "-") && !strcmp(o->hist, "-"))
 		return cmd_usage_error(&run_usage,
 				       "--json - and --hist - both want stdout");
+	if (o->offset_set && !is_pmem(o))
+		return cmd_usage_error(&run_usage, "--offset is for pmem and "
+				       "device-DAX targets, not %s", o->target);
+	if (!region_known)
+		return 0;
 	why = pattern_problem(c);
 	if (why)
 		return cmd_usage_error(&run_usage, "%s", why);
@@ -297,6 +362,110 @@ static int clamp_region(struct run_opts *o, unsigned int node)
 	return 0;
 }
 
+/* "namespace0.0 (fsdax, region0)": what a pmem run would write to. */
+static void describe_pmem(char *buf, size_t len, const struct pmem_target *t)
+{
+	const char *slash = strrchr(t->device, '/');
+
+	if (t->namespace[0])
+		snprintf(buf, len, "%s (%s, %s)", t->namespace, t->mode,
+			 t->region);
+	else
+		snprintf(buf, len, "%s (%s, %s)", slash ? slash + 1 : t->device,
+			 t->mode, t->region);
+}
+
+/* Say that @t holds a mounted filesystem, prefixed by the spec if it differs. */
+static void refuse_mounted(const struct run_opts *o, const struct pmem_target *t)
+{
+	bool same = !strcmp(o->target, t->device);
+
+	log_err("%s%s%s holds a mounted filesystem (%s): refusing (a run "
+		"claims the whole device; umount it first)", same ? "" : o->target,
+		same ? "" : ": ", t->device, t->mount);
+}
+
+/*
+ * Resolve a pmem or device-DAX target, refuse what must not run on it, and
+ * fill the configuration: physical address, region, node, --force.
+ */
+static int check_pmem(struct run_opts *o)
+{
+	struct latt_config *c = &o->cfg;
+	struct pmem_target *t = &o->tgt.pm;
+	__u64 avail, offset = o->tgt.offset;
+	char what[PATH_MAX + 3 * PMEM_NAME], b1[32], b2[64], b3[32];
+	const char *why;
+
+	if (pmem_resolve(o->spec.name, o->spec.kind == TARGET_PATH, t))
+		return 1;
+	if (t->mount[0]) {
+		refuse_mounted(o, t);
+		return 1;
+	}
+	describe_pmem(what, sizeof(what), t);
+	fmt_bytes(b1, sizeof(b1), t->phys_size);
+	/* " from --offset 8 MiB on", or nothing */
+	b2[0] = '\0';
+	if (offset) {
+		fmt_bytes(b3, sizeof(b3), offset);
+		snprintf(b2, sizeof(b2), " from --offset %s on", b3);
+	}
+	if (t->phys_start % LATT_PAGE) {
+		log_err("%s: %s starts at 0x%llx, not on a page boundary",
+			o->target, what, t->phys_start);
+		return 1;
+	}
+	if (offset >= t->phys_size) {
+		fmt_bytes(b3, sizeof(b3), offset);
+		log_err("%s: --offset %s is beyond the %s of %s", o->target, b3,
+			b1, what);
+		return 1;
+	}
+	avail = t->phys_size - offset;
+	fmt_bytes(b3, sizeof(b3), avail);
+	if (!o->region_set) {
+		c->region = avail >= PMEM_ALIGN ? avail & ~(PMEM_ALIGN - 1) :
+			    avail & ~(LATT_PAGE - 1);
+		if (c->region < c->size) {
+			fmt_bytes(b1, sizeof(b1), c->size);
+			log_err("%s: %s has only %s%s, less than one access of "
+				"--size %s", o->target, what, b3, b2, b1);
+			return 1;
+		}
+	} else if (c->region > avail) {
+		fmt_bytes(b1, sizeof(b1), c->region);
+		log_err("%s: --region %s exceeds the %s of %s%s", o->target, b1,
+			b3, what, b2);
+		return 1;
+	}
+	why = pattern_problem(c);
+	if (why) {
+		fmt_bytes(b1, sizeof(b1), c->region);
+		log_err("%s: with the region of %s: %s", o->target, b1, why);
+		return 1;
+	}
+	if (!o->force && (op_is_store(c->op) || c->pattern == LATT_PAT_CHASE)) {
+		fmt_bytes(b1, sizeof(b1), c->region);
+		if (op_is_store(c->op))
+			log_err("%s: %s would overwrite %s of %s; add --force to "
+				"allow it", o->target, latt_name(NAMES_OP, c->op),
+				b1, what);
+		else
+			log_err("%s: --pattern chase writes its pointers into the "
+				"target: it would overwrite %s of %s; add --force "
+				"to allow it", o->target, b1, what);
+		return 1;
+	}
+	snprintf(o->tgt.kind, sizeof(o->tgt.kind), "%s", t->kind);
+	c->target = LATT_TARGET_PMEM;
+	c->phys_addr = t->phys_start + offset;
+	c->node = t->numa_node >= 0 ? (__u32)t->numa_node : LATT_NODE_LOCAL;
+	if (o->force)
+		c->flags |= LATT_CFG_FORCE;
+	return 0;
+}
+
 static int check_host(struct run_opts *o)
 {
 	struct latt_config *c = &o->cfg;
@@ -308,6 +477,10 @@ static int check_host(struct run_opts *o)
 		log_err("--cpu %u: CPU not online (online: %s)", c->cpu, online);
 		return 1;
 	}
+	snprintf(o->tgt.spec, sizeof(o->tgt.spec), "%s", o->target);
+	if (is_pmem(o))
+		return check_pmem(o);
+	snprintf(o->tgt.kind, sizeof(o->tgt.kind), "dram");
 	if (c->node != LATT_NODE_LOCAL && !host_node_exists(c->node)) {
 		log_err("dram:%u: no such NUMA node (highest node: %d)",
 			c->node, host_max_node());
@@ -345,6 +518,14 @@ static int check_module(const struct run_opts *o, const struct latt_info *in)
 			in->abi_version >> 16, in->abi_version & 0xffff,
 			in->hist_buckets, LATT_ABI_MAJOR, LATT_ABI_MINOR,
 			LATT_HIST_BUCKETS);
+		return 1;
+	}
+	if (c->target == LATT_TARGET_PMEM &&
+	    ((in->abi_version & 0xffff) < 1 || !(in->features & LATT_FEAT_PMEM))) {
+		log_err("%s: this lattester module (ABI %u.%u) cannot measure "
+			"persistent memory: it needs ABI 1.1 with the pmem "
+			"feature", o->target, in->abi_version >> 16,
+			in->abi_version & 0xffff);
 		return 1;
 	}
 	if (missing) {
@@ -396,10 +577,15 @@ static void show_progress(const struct latt_status *st)
 		(unsigned long long)st->samples_total, pct);
 }
 
-/* Poll STATUS until the run stops; on SIGINT/SIGTERM, ABORT it. */
+/*
+ * Poll STATUS until the run stops; on SIGINT/SIGTERM, ABORT it.  The
+ * interval starts at 1 ms and doubles up to POLL_MS, so that a short run
+ * doesn't wait 100 ms for nothing.
+ */
 static int wait_run(struct latt_dev *d, bool progress)
 {
-	const struct timespec poll = { 0, POLL_MS * 1000000L };
+	long us = POLL_FIRST_US;
+	struct timespec poll;
 	struct latt_status st;
 	bool aborted = false;
 	int rc;
@@ -415,7 +601,9 @@ static int wait_run(struct latt_dev *d, bool progress)
 		}
 		if (progress)
 			show_progress(&st);
+		poll = (struct timespec){ us / 1000000, (us % 1000000) * 1000 };
 		nanosleep(&poll, NULL);
+		us = us * 2 > POLL_MS * 1000L ? POLL_MS * 1000L : us * 2;
 	}
 	if (progress)
 		fputs("\r\033[K", stderr);
@@ -435,9 +623,62 @@ static int run_alloc(const struct run_opts *o, struct run_report *r)
 	return 0;
 }
 
+/*
+ * Open the device that claims a pmem target: a block device O_EXCL (so that
+ * nothing mounts it during the run), a device-DAX device plainly.  Returns
+ * the descriptor (never 0: 0 means "no fd" to the module) or -1.
+ */
+static int claim_pmem(const struct run_opts *o)
+{
+	const struct pmem_target *t = &o->tgt.pm;
+	struct pmem_target again = *t;
+	struct stat st;
+	int fd, err, fd2;
+
+	fd = open(t->device, O_RDWR | O_CLOEXEC | (t->block ? O_EXCL : 0));
+	if (fd < 0) {
+		err = errno;
+		if (err == EBUSY && t->block && !stat(t->device, &st) &&
+		    pmem_mount_of(st.st_rdev, again.mount,
+				  sizeof(again.mount)) > 0)
+			refuse_mounted(o, &again);
+		else if (err == EBUSY)
+			log_err("%s: %s is in use (mounted, or claimed by "
+				"another program): refusing", o->target,
+				t->device);
+		else
+			log_err("%s: cannot open %s: %s", o->target, t->device,
+				strerror(err));
+		return -1;
+	}
+	if (fd == 0) {
+		fd2 = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		close(fd);
+		if (fd2 < 0)
+			log_err("%s: %s: %s", o->target, t->device,
+				strerror(errno));
+		fd = fd2;
+	}
+	return fd;
+}
+
 static int report_start_error(const struct run_opts *o, int rc)
 {
 	const char *hint = latt_start_hint(rc);
+	const struct latt_config *c = &o->cfg;
+	char pmem_hint[256];
+
+	if (c->target == LATT_TARGET_PMEM && rc == -EINVAL) {
+		snprintf(pmem_hint, sizeof(pmem_hint), "the module rejected the "
+			 "configuration or the physical range 0x%llx-0x%llx",
+			 (unsigned long long)c->phys_addr,
+			 (unsigned long long)(c->phys_addr + c->region - 1));
+		hint = pmem_hint;
+	} else if (c->target == LATT_TARGET_PMEM && rc == -EPERM) {
+		hint = "the module wants --force for this op on pmem";
+	} else if (c->target == LATT_TARGET_PMEM && rc == -EBUSY) {
+		hint = "another run is in progress, or the device is claimed";
+	}
 
 	if (rc == -EINTR && stop_signal) {
 		log_err("%s: interrupted before the run started", o->target);
@@ -545,11 +786,21 @@ int cmd_run(int argc, char **argv, const struct cmd_ctx *ctx)
 	rc = check_module(&o, &dev.info);
 	if (!rc)
 		rc = run_alloc(&o, &r);
+	if (!rc && o.cfg.target == LATT_TARGET_PMEM) {
+		o.cfg.fd = claim_pmem(&o);
+		if (o.cfg.fd < 0) {
+			o.cfg.fd = 0;
+			rc = 1;
+		}
+	}
 	if (!rc)
 		rc = measure(&dev, &o, &r);
 	latt_dev_close(&dev);
+	if (o.cfg.fd > 0)
+		close(o.cfg.fd);
 	if (!rc) {
 		r.info = &dev.info;
+		r.target = &o.tgt;
 		r.samples_asked = o.cfg.samples;
 		latt_summarize(&r.sum, &r.res, r.hist, dev.info.tsc_khz);
 		out = write_outputs(&o, &r);

@@ -156,6 +156,17 @@ void host_node_cpus(unsigned int node, char *buf, size_t len)
 	numa_free_cpumask(cpus);
 }
 
+/** host_node_distance() - the SLIT distance, 10 for local; -1 if unknown */
+int host_node_distance(unsigned int from, unsigned int to)
+{
+	int d;
+
+	if (!numa_ok())
+		return from == to ? 10 : -1;
+	d = numa_distance((int)from, (int)to);
+	return d > 0 ? d : -1;
+}
+
 void host_kernel(char *buf, size_t len)
 {
 	struct utsname u;

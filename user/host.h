@@ -19,6 +19,7 @@ bool host_node_exists(unsigned int node);
 int host_node_of_cpu(unsigned int cpu);
 int host_node_mem(unsigned int node, long long *size, long long *free);
 void host_node_cpus(unsigned int node, char *buf, size_t len);
+int host_node_distance(unsigned int from, unsigned int to);
 void host_kernel(char *buf, size_t len);
 void host_name(char *buf, size_t len);
 

@@ -116,7 +116,9 @@ static struct json_object *config(const struct run_report *r)
 	const struct latt_config *c = &r->res.config;
 	struct json_object *o = json_object_new_object();
 
-	json_add_str(o, "target", "dram");
+	json_add_str(o, "target", c->target == LATT_TARGET_PMEM && r->target ?
+		     r->target->kind : c->target == LATT_TARGET_PMEM ? "pmem" :
+		     "dram");
 	json_add_int(o, "node", c->node == LATT_NODE_LOCAL ? -1LL :
 		     (long long)c->node);
 	json_add_u64(o, "cpu", c->cpu);
@@ -135,6 +137,47 @@ static struct json_object *config(const struct run_report *r)
 	json_add_u64(o, "window_us", c->window_us);
 	json_add_u64(o, "width", r->res.width);
 	json_add_bool(o, "warm", !!(c->flags & LATT_CFG_WARM));
+	json_add_bool(o, "force", !!(c->flags & LATT_CFG_FORCE));
+	return o;
+}
+
+static void add_str_or_null(struct json_object *o, const char *key,
+			    const char *val)
+{
+	if (val && val[0])
+		json_add_str(o, key, val);
+	else
+		json_object_object_add(o, key, NULL);
+}
+
+/* The target in full: what was measured, and for pmem where it lives. */
+static struct json_object *target(const struct run_report *r)
+{
+	const struct latt_config *c = &r->res.config;
+	const struct run_target *t = r->target;
+	struct json_object *o = json_object_new_object();
+	long long node = c->node == LATT_NODE_LOCAL ? -1LL : (long long)c->node;
+
+	if (c->target != LATT_TARGET_PMEM || !t) {
+		json_add_str(o, "kind", c->target == LATT_TARGET_PMEM ? "pmem" :
+			     "dram");
+		if (t)
+			json_add_str(o, "spec", t->spec);
+		json_add_int(o, "node", node);
+		return o;
+	}
+	json_add_str(o, "kind", t->kind);
+	json_add_str(o, "spec", t->spec);
+	json_add_str(o, "device", t->pm.device);
+	add_str_or_null(o, "namespace", t->pm.namespace);
+	json_add_str(o, "mode", t->pm.mode);
+	add_str_or_null(o, "region", t->pm.region);
+	json_add_int(o, "numa_node", t->pm.numa_node);
+	json_add_u64(o, "phys_start", t->pm.phys_start);
+	json_add_u64(o, "phys_size", t->pm.phys_size);
+	json_add_u64(o, "offset", t->offset);
+	json_add_u64(o, "phys_addr", c->phys_addr);
+	json_add_bool(o, "dax_checked", !!(r->res.flags & LATT_RES_DAX));
 	return o;
 }
 
@@ -218,6 +261,7 @@ int report_write_json(const char *path, const struct run_report *r)
 
 	json_add_str(o, "schema", RUN_SCHEMA);
 	json_object_object_add(o, "provenance", provenance(r));
+	json_object_object_add(o, "target", target(r));
 	json_object_object_add(o, "config", config(r));
 	json_object_object_add(o, "result", result(r));
 	json_object_object_add(o, "latency", r->res.count ? latency(r) : NULL);

@@ -27,6 +27,7 @@ static int cmd_version(int argc, char **argv, const struct cmd_ctx *ctx);
 
 static const struct command commands[] = {
 	{ "info",	cmd_info,	"show the module, the CPU and the NUMA nodes" },
+	{ "list",	cmd_list,	"list NUMA nodes, pmem namespaces and device-DAX devices" },
 	{ "run",	cmd_run,	"measure the latency of single memory accesses" },
 	{ "help",	cmd_help,	"show a command's help: help CMD" },
 	{ "version",	cmd_version,	"show the tool's version and ABI" },

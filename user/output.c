@@ -25,10 +25,32 @@ void fmt_bytes(char *buf, size_t len, __u64 bytes)
 	snprintf(buf, len, "%llu %s", (unsigned long long)bytes, units[u]);
 }
 
-/** fmt_target() - "dram:NODE", or "dram" for the CPU's node */
-void fmt_target(char *buf, size_t len, const struct latt_config *cfg)
+/** fmt_size() - exact ("62 MiB") where that reads well, else "511.9 MiB" */
+void fmt_size(char *buf, size_t len, __u64 bytes)
 {
-	if (cfg->node == LATT_NODE_LOCAL)
+	if (bytes >= (1ULL << 20) && bytes % (1ULL << 20))
+		snprintf(buf, len, "%.1f MiB", (double)bytes / (1 << 20));
+	else
+		fmt_bytes(buf, len, bytes);
+}
+
+/**
+ * fmt_target() - "dram:NODE" ("dram" for the CPU's node), or for pmem and
+ * devdax "KIND DEVICE: NAMESPACE, MODE, REGION"
+ */
+void fmt_target(char *buf, size_t len, const struct run_report *r)
+{
+	const struct latt_config *cfg = &r->res.config;
+	const struct pmem_target *t = r->target ? &r->target->pm : NULL;
+
+	if (cfg->target == LATT_TARGET_PMEM && t && t->namespace[0])
+		snprintf(buf, len, "%s %s: %s, %s, %s", t->kind, t->device,
+			 t->namespace, t->mode, t->region);
+	else if (cfg->target == LATT_TARGET_PMEM && t)
+		snprintf(buf, len, "%s %s: %s", t->kind, t->device, t->region);
+	else if (cfg->target == LATT_TARGET_PMEM)
+		snprintf(buf, len, "pmem 0x%llx", (unsigned long long)cfg->phys_addr);
+	else if (cfg->node == LATT_NODE_LOCAL)
 		snprintf(buf, len, "dram");
 	else
 		snprintf(buf, len, "dram:%u", cfg->node);
@@ -67,12 +89,21 @@ static void print_header(FILE *f, const struct run_report *r)
 {
 	const struct latt_result *s = &r->res;
 	const struct latt_config *c = &s->config;
-	char target[32], size[32], region[32];
+	char target[PATH_MAX + 3 * PMEM_NAME], size[32], region[32], range[32];
 
-	fmt_target(target, sizeof(target), c);
+	fmt_target(target, sizeof(target), r);
 	fmt_bytes(size, sizeof(size), c->size);
 	fmt_bytes(region, sizeof(region), c->region);
 	line(f, "target:", "%s", target);
+	if (c->target == LATT_TARGET_PMEM && r->target) {
+		fmt_size(range, sizeof(range), r->target->pm.phys_size);
+		line(f, "phys:", "0x%llx-0x%llx, offset %llu of 0x%llx + %s%s",
+		     (unsigned long long)c->phys_addr,
+		     (unsigned long long)(c->phys_addr + c->region - 1),
+		     (unsigned long long)r->target->offset,
+		     r->target->pm.phys_start, range,
+		     s->flags & LATT_RES_DAX ? ", DAX range checked" : "");
+	}
 	if (c->node == LATT_NODE_LOCAL)
 		line(f, "node:", "local");
 	else
@@ -171,14 +202,14 @@ static void hist_rows(FILE *f, const struct run_report *r)
 int report_write_hist(const char *path, const struct run_report *r)
 {
 	const struct latt_config *c = &r->res.config;
-	char target[32];
+	char target[PATH_MAX + 3 * PMEM_NAME];
 	FILE *f;
 	int rc;
 
 	f = strcmp(path, "-") ? fopen(path, "we") : stdout;
 	if (!f)
 		return -errno;
-	fmt_target(target, sizeof(target), c);
+	fmt_target(target, sizeof(target), r);
 	fprintf(f, "# lattester-ctl run histogram: %s cpu %u op %s pattern %s "
 		"size %llu seed 0x%llx\n", target, c->cpu,
 		latt_name(NAMES_OP, c->op), latt_name(NAMES_PATTERN, c->pattern),

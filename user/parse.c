@@ -72,6 +72,7 @@ static const struct latt_name feature_names[] = {
 	{ "constant_tsc", 9,	0 },
 	{ "nonstop_tsc", 10,	0 },
 	{ "nmi_count",	11,	0 },
+	{ "pmem",	12,	0 },
 	END
 };
 
@@ -283,12 +284,39 @@ int parse_pattern(const char *s, __u32 *pattern, __u64 *arg)
 	return 0;
 }
 
-/** parse_target() - "dram" (the CPU's node) or "dram:NODE" */
-int parse_target(const char *s, __u32 *target, __u32 *node)
+/* "namespaceX.Y": libnvdimm's name for namespace Y of region X. */
+static bool is_namespace_name(const char *s)
+{
+	const char *p = s + strlen("namespace");
+	size_t n;
+
+	if (strncmp(s, "namespace", strlen("namespace")))
+		return false;
+	n = strspn(p, "0123456789");
+	if (!n || p[n] != '.')
+		return false;
+	p += n + 1;
+	n = strspn(p, "0123456789");
+	return n && !p[n];
+}
+
+/**
+ * parse_target() - "dram" (the CPU's node), "dram:NODE", a device path
+ * (anything containing '/': /dev/pmem0, /dev/dax0.1) or "namespaceX.Y"
+ */
+int parse_target(const char *s, struct target_spec *t)
 {
 	__u32 v = LATT_NODE_LOCAL;
 	int rc;
 
+	if (strchr(s, '/')) {
+		*t = (struct target_spec){ TARGET_PATH, LATT_NODE_LOCAL, s };
+		return 0;
+	}
+	if (is_namespace_name(s)) {
+		*t = (struct target_spec){ TARGET_NAMESPACE, LATT_NODE_LOCAL, s };
+		return 0;
+	}
 	if (strncmp(s, "dram", 4) || (s[4] && s[4] != ':'))
 		return -EINVAL;
 	if (s[4] == ':') {
@@ -298,8 +326,21 @@ int parse_target(const char *s, __u32 *target, __u32 *node)
 		if (v == LATT_NODE_LOCAL)
 			return -ERANGE;
 	}
-	*target = LATT_TARGET_DRAM;
-	*node = v;
+	*t = (struct target_spec){ TARGET_DRAM, v, NULL };
+	return 0;
+}
+
+/** parse_offset() - a size that is a multiple of a page (4096 bytes) */
+int parse_offset(const char *s, __u64 *out)
+{
+	__u64 v;
+	int rc = parse_size(s, &v);
+
+	if (rc)
+		return rc;
+	if (v % LATT_PAGE)
+		return -EDOM;
+	*out = v;
 	return 0;
 }
 

@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <linux/types.h>
 
+#define LATT_PAGE	4096ULL	/* alignment of a pmem target's start */
+
 int parse_u64(const char *s, __u64 *out);
 int parse_u32(const char *s, __u32 *out);
 int parse_size(const char *s, __u64 *out);
@@ -21,7 +23,26 @@ int parse_line_size(const char *s, __u64 *out);
 int parse_op(const char *s, __u32 *op);
 int parse_fence(const char *s, __u32 *fence);
 int parse_pattern(const char *s, __u32 *pattern, __u64 *arg);
-int parse_target(const char *s, __u32 *target, __u32 *node);
+
+/**
+ * struct target_spec - a --target as written: dram[:NODE], a path of a pmem
+ * or device-DAX device (anything with a '/'), or a namespace name
+ * namespaceX.Y.  @name points into the parsed string.
+ */
+enum target_kind {
+	TARGET_DRAM,
+	TARGET_PATH,
+	TARGET_NAMESPACE,
+};
+
+struct target_spec {
+	enum target_kind kind;
+	__u32 node;		/* TARGET_DRAM: a node or LATT_NODE_LOCAL */
+	const char *name;	/* TARGET_PATH, TARGET_NAMESPACE */
+};
+
+int parse_target(const char *s, struct target_spec *t);
+int parse_offset(const char *s, __u64 *out);
 int parse_width(const char *s, __u32 *width);
 const char *parse_strerror(int rc);
 

@@ -5,7 +5,10 @@
 # module and without root:
 #  - --help lists every command of main.c's table, run --help every option
 #    of cmd-run.c's table, and Documentation/lattester-ctl-run.md documents
-#    the same options (bpftool's synctypes check);
+#    the same options (bpftool's synctypes check); the same for list and
+#    Documentation/lattester-ctl-list.md;
+#  - list works without the module and without pmem (empty lists);
+#  - pmem targets that aren't pmem are refused with exit 1;
 #  - usage errors exit 2, a missing module exits 1 with the insmod hint,
 #    info still prints the host, a write error on stdout exits 1;
 #  - with user/test-cli-fake.so (LD_PRELOAD, answers the ioctls like the
@@ -23,6 +26,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 ctl=${LATTESTER_CTL:-$top/user/lattester-ctl}
 fake=$top/user/test-cli-fake.so
 man=$top/Documentation/lattester-ctl-run.md
+listman=$top/Documentation/lattester-ctl-list.md
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -133,6 +137,24 @@ report $? "help run prints the same as run --help"
 expect 0 "info --help" "$ctl" info --help
 has "$tmp/out" "^  --json" "info --help lists --json"
 
+list_options=$(sed -n 's/^[[:space:]]*{ "\([a-z-]*\)", OPT_.*/\1/p' \
+	"$top/user/cmd-list.c")
+[ -n "$list_options" ]
+report $? "list options found in the sources"
+expect 0 "list --help" "$ctl" list --help
+cp "$tmp/out" "$tmp/list-help"
+for o in $list_options help; do
+	has "$tmp/list-help" "^  --$o( |$)" "list --help lists --$o"
+	has "$listman" "^\`--$o( |\`)" "lattester-ctl-list.md documents --$o"
+done
+for o in $(sed -n 's/^`--\([a-z-]*\).*/\1/p' "$listman"); do
+	grep -qE -- "^  --$o( |$)" "$tmp/list-help"
+	report $? "documented list --$o exists in list --help"
+done
+expect 0 "help list" "$ctl" help list
+cmp -s "$tmp/out" "$tmp/list-help"
+report $? "help list prints the same as list --help"
+
 if [ -w /dev/full ]; then
 	expect 1 "write error on stdout" sh -c "'$ctl' --help >/dev/full"
 	has "$tmp/err" "write failure on standard output" "write error named"
@@ -175,6 +197,15 @@ expect 2 "run --max-outliers 2000000" "$ctl" run --max-outliers 2000000
 expect 2 "run --region 2T" "$ctl" run --region 2T
 expect 2 "run --json - --hist -" "$ctl" run --json - --hist -
 expect 2 "info bogus" "$ctl" info bogus
+expect 2 "list bogus" "$ctl" list bogus
+expect 2 "list --bogus" "$ctl" list --bogus
+expect 2 "run --target namespace0" "$ctl" run --target namespace0
+has "$tmp/err" "expected dram\[:NODE\], a device path" "--target error lists the forms"
+expect 2 "run --offset 100 (not page-aligned)" \
+	"$ctl" run --target /dev/pmem0 --offset 100
+has "$tmp/err" "not a multiple of 4096 bytes" "--offset 100 explained"
+expect 2 "run --offset with a dram target" "$ctl" run --offset 4K
+has "$tmp/err" "--offset is for pmem" "--offset on dram explained"
 
 # ---- no module ----
 
@@ -185,6 +216,33 @@ expect 1 "run --cpu 99999 (not online)" "$ctl" run --cpu 99999
 has "$tmp/err" "not online" "offline CPU named"
 expect 1 "run --target dram:999 (no such node)" "$ctl" run --target dram:999
 has "$tmp/err" "dram:999: no such NUMA node" "missing node named"
+expect 1 "run --target /dev/null (not pmem)" "$ctl" run --target /dev/null
+has "$tmp/err" "^lattester-ctl run: /dev/null: not a device-DAX device" \
+	"/dev/null refused by name"
+expect 1 "run --target /etc/passwd (a file)" "$ctl" run --target /etc/passwd
+has "$tmp/err" "/etc/passwd: not a pmem or device-DAX device \(a regular file" \
+	"/etc/passwd refused by name"
+expect 1 "run --target /nonexistent/pmem0" "$ctl" run --target /nonexistent/pmem0
+has "$tmp/err" "/nonexistent/pmem0: No such file or directory" "missing path named"
+expect 1 "run --target namespace99.0 (none)" "$ctl" run --target namespace99.0
+has "$tmp/err" "namespace99.0: no such namespace" "missing namespace named"
+if [ -d /sys/bus/nd/devices ] && ls /sys/bus/nd/devices | grep -q '^region'; then
+	skip "list without pmem: this host has pmem regions"
+else
+	expect 0 "list (no pmem here)" "$ctl" list
+	has "$tmp/out" "^  node +cpus" "list: NUMA node header"
+	has "$tmp/out" "^persistent memory regions: none$" "list: no regions"
+	has "$tmp/out" "^device-DAX devices: none$" "list: no dax devices"
+	expect 0 "list --json (no pmem here)" "$ctl" list --json
+	if command -v jq >/dev/null; then
+		jq -e '.schema == "lattester-list/1" and .regions == [] and
+		       .dax_devices == [] and (.numa_nodes | length) >= 1 and
+		       (.numa_nodes[0].distances | length) >= 1' "$tmp/out" >/dev/null
+		report $? "list --json: valid, empty pmem lists, nodes"
+	else
+		skip "no jq"
+	fi
+fi
 expect 1 "info without the module" "$ctl" info
 has "$tmp/out" "cpu model:" "info prints the CPU model"
 has "$tmp/out" "node [0-9]+ +cpus" "info prints the NUMA nodes"
@@ -240,7 +298,10 @@ else
 	       (.latency.cycles | keys | length) == 10 and
 	       (.outlier_records | length) == 5 and
 	       .outlier_records[0].cycles == 980 and
-	       .outlier_records[0].raw_cycles == 1000' "$j" >/dev/null 2>&1
+	       .outlier_records[0].raw_cycles == 1000 and
+	       .config.target == "dram" and .config.force == false and
+	       .target.kind == "dram" and .target.spec == "dram" and
+	       .target.node == 0' "$j" >/dev/null 2>&1
 	report $? "fake: JSON schema and values"
 	has "$tmp/h" "^# lo_cycles hi_cycles count corrected_ns_mid cumulative_fraction$" \
 		"fake: histogram column names"

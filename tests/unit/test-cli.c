@@ -160,11 +160,23 @@ static void t_pattern(const char *s, int rc, __u32 want, __u64 arg)
 
 static void t_target(const char *s, int rc, __u32 node)
 {
-	__u32 t = 0xdead, n = 0xdead;
-	int got = parse_target(s, &t, &n);
+	struct target_spec t = { TARGET_PATH, 0xdead, NULL };
+	int got = parse_target(s, &t);
 
-	check(got == rc && (rc || (t == LATT_TARGET_DRAM && n == node)),
-	      "target(\"%s\") = %d, node %u", s, got, n);
+	check(got == rc && (rc || (t.kind == TARGET_DRAM && t.node == node &&
+				   !t.name)),
+	      "target(\"%s\") = %d, node %u", s, got, t.node);
+}
+
+/* @s parses as a device path or a namespace name, @name pointing at @s. */
+static void t_target_named(const char *s, enum target_kind kind)
+{
+	struct target_spec t = { TARGET_DRAM, 0xdead, NULL };
+	int got = parse_target(s, &t);
+
+	check(!got && t.kind == kind && t.name == s,
+	      "target(\"%s\") = %d, kind %d, %s", s, got, t.kind,
+	      t.name ? t.name : "(null)");
 }
 
 static void test_patterns_targets(void)
@@ -201,6 +213,45 @@ static void test_patterns_targets(void)
 	t_target("pmem", -EINVAL, 0);
 	t_target("DRAM", -EINVAL, 0);
 	t_target("", -EINVAL, 0);
+	t_target_named("/dev/pmem0", TARGET_PATH);
+	t_target_named("/dev/dax0.1", TARGET_PATH);
+	t_target_named("/dev/pmem0.2", TARGET_PATH);
+	t_target_named("./pmem0", TARGET_PATH);
+	t_target_named("/etc/passwd", TARGET_PATH);
+	t_target_named("dram/1", TARGET_PATH);
+	t_target_named("namespace0.0", TARGET_NAMESPACE);
+	t_target_named("namespace12.345", TARGET_NAMESPACE);
+	t_target("namespace0", -EINVAL, 0);
+	t_target("namespace0.", -EINVAL, 0);
+	t_target("namespace.0", -EINVAL, 0);
+	t_target("namespace0.0.0", -EINVAL, 0);
+	t_target("namespace0.x", -EINVAL, 0);
+	t_target("namespacex.0", -EINVAL, 0);
+	t_target("namespace-1.0", -EINVAL, 0);
+	t_target("Namespace0.0", -EINVAL, 0);
+	t_target("namespace0.0 ", -EINVAL, 0);
+	t_target("pmem0", -EINVAL, 0);
+	t_target("dax0.0", -EINVAL, 0);
+}
+
+static void test_offsets(void)
+{
+	t_u64("offset", parse_offset, "0", 0, 0);
+	t_u64("offset", parse_offset, "4096", 0, 4096);
+	t_u64("offset", parse_offset, "4K", 0, 4096);
+	t_u64("offset", parse_offset, "2MiB", 0, 2ULL << 20);
+	t_u64("offset", parse_offset, "1G", 0, 1ULL << 30);
+	t_u64("offset", parse_offset, "8192B", 0, 8192);
+	t_u64("offset", parse_offset, "64", -EDOM, 0);
+	t_u64("offset", parse_offset, "4097", -EDOM, 0);
+	t_u64("offset", parse_offset, "6K", -EDOM, 0);
+	t_u64("offset", parse_offset, "0x1000", -EINVAL, 0);
+	t_u64("offset", parse_offset, "-4K", -EINVAL, 0);
+	t_u64("offset", parse_offset, "4k", -EINVAL, 0);
+	t_u64("offset", parse_offset, "", -EINVAL, 0);
+	t_u64("offset", parse_offset, "16777216T", -ERANGE, 0);
+	check(!strcmp(latt_name(NAMES_FEATURE, 12), "pmem") &&
+	      (1ULL << 12) == LATT_FEAT_PMEM, "feature bit 12 is pmem");
 }
 
 static void test_cpulist(void)
@@ -298,6 +349,7 @@ int main(void)
 	test_sizes();
 	test_names();
 	test_patterns_targets();
+	test_offsets();
 	test_cpulist();
 	test_stats();
 	return tap_done("cli");

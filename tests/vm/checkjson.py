@@ -59,3 +59,57 @@ def report(problems, n):
         print("#", x)
     print(f"# {n} files checked, {len(problems)} problems")
     return 1 if problems else 0
+
+
+def load_env(path):
+    """VAR=VALUE words of a pmem.env file (10-namespaces writes it)."""
+    env = {}
+    with open(path) as fh:
+        for word in fh.read().split():
+            if "=" in word:
+                k, v = word.split("=", 1)
+                env[k] = v
+    return env
+
+
+def list_namespaces(path):
+    """{name: namespace} of a lattester-ctl list --json file."""
+    with open(path) as fh:
+        d = json.load(fh)
+    return {n["name"]: dict(n, region=r["name"])
+            for r in d.get("regions", []) for n in r.get("namespaces", [])}
+
+
+def check_target(path, want):
+    """The "target" block of a run's JSON: every key of want must match."""
+    try:
+        with open(path) as fh:
+            d = json.load(fh)
+    except (OSError, ValueError) as e:
+        return [f"{path}: unreadable JSON: {e}"]
+    name = path.rsplit("/", 1)[-1]
+    t = d.get("target")
+    if not isinstance(t, dict):
+        return [f"{name}: no target block"]
+    p = []
+    for k, v in want.items():
+        if t.get(k) != v:
+            p.append(f"{name}: target.{k} = {t.get(k)!r}, want {v!r}")
+    cfg = d.get("config", {})
+    if t.get("kind") in ("pmem", "devdax"):
+        for k in ("phys_start", "phys_size", "offset", "phys_addr"):
+            if not isinstance(t.get(k), int):
+                p.append(f"{name}: target.{k} missing")
+        if not isinstance(t.get("dax_checked"), bool):
+            p.append(f"{name}: target.dax_checked not a bool")
+        if not p:
+            if t["phys_addr"] != t["phys_start"] + t["offset"]:
+                p.append(f"{name}: phys_addr != phys_start + offset")
+            if t["phys_addr"] % 4096:
+                p.append(f"{name}: phys_addr not page-aligned")
+            if t["offset"] + cfg.get("region", 0) > t["phys_size"]:
+                p.append(f"{name}: offset + region beyond the range")
+        if cfg.get("target") != t.get("kind"):
+            p.append(f"{name}: config.target {cfg.get('target')!r} != "
+                     f"target.kind {t.get('kind')!r}")
+    return p

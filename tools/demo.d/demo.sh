@@ -20,5 +20,11 @@ show lattester-ctl run --op nt-store --size 256 --pattern hotspot:4096 \
 show lattester-ctl run --op load --pattern chase --chain 16 $common
 }
 echo
-echo "The emulated NVDIMM (pmem targets are the next step):"
-show ndctl list --namespaces
+echo "What can be measured: NUMA nodes, the emulated NVDIMM's namespace:"
+show lattester-ctl list
+# shellcheck disable=SC2086
+{
+show lattester-ctl run --target /dev/pmem0 --cpu 0 --op load --pattern rand $common
+show lattester-ctl run --target /dev/pmem0 --cpu 0 --op store-clwb --size 256 \
+	--pattern seq --force $common
+}

@@ -1,0 +1,32 @@
+#!/bin/sh
+# Every op x pattern on an fsdax block device, a device-DAX device and a raw
+# namespace (by name), from CPU 0 while the NVDIMM is on node 1; stores and
+# chase with --force.  Plus the defaults (whole range), --offset and a
+# load without --force.  30-ops-patterns.check reads the JSON.  (No devdax
+# where the kernel has no device-DAX: see 10-namespaces.)
+. /tests/lib/pmem.sh
+set -u
+ops_patterns fsdax "$FSDAX_DEV" --region 16M
+[ -n "$DEVDAX_NS" ] && ops_patterns devdax "$DEVDAX_DEV" --region 16M
+ops_patterns raw "$RAW_NS" --region 16M
+# default region: the whole usable range (rounded down to 4 MiB)
+run_json "fsdax-default@load@rand" --target "$FSDAX_DEV"
+[ -n "$DEVDAX_NS" ] && run_json "devdax-default@load@rand" --target "$DEVDAX_DEV"
+run_json "raw-default@load@seq" --target "$RAW_DEV" --pattern seq
+# by name, the fsdax namespace resolves to its block device
+run_json "fsdax-byname@load@rand" --target "$FSDAX_NS" --region 8M
+# --offset: the region starts 8 MiB into the range
+run_json "fsdax-offset@nt-store@seq" --target "$FSDAX_DEV" --offset 8M \
+	--region 4M --op nt-store --pattern seq --force
+[ -n "$DEVDAX_NS" ] && run_json "devdax-offset@load@rand" \
+	--target "$DEVDAX_DEV" --offset 4K --region 1M
+[ -n "$DEVDAX_NS" ] || echo "note: no device-DAX on this kernel: devdax not measured"
+# the table shows the target in full
+lattester-ctl run --quiet --samples 100 --cpu 0 --target "$FSDAX_DEV" \
+	--region 4M >"$OUT/table.txt" 2>&1 || fail "table run"
+cat "$OUT/table.txt"
+grep -q "^target: .*pmem $FSDAX_DEV: $FSDAX_NS, fsdax, region0" "$OUT/table.txt" ||
+	fail "table: target line"
+grep -q "^phys: .*0x" "$OUT/table.txt" || fail "table: phys line"
+ls "$OUT"/*.json | wc -l
+exit $rc

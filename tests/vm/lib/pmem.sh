@@ -1,0 +1,77 @@
+# Shared by the pmem suites' guest cases (busybox sh): . /tests/lib/pmem.sh
+#
+# rc is 0 until a check fails.  /tmp/pmem.env (written by the suite's setup
+# case, read here) names the namespaces the cases measure; it lives as long
+# as the boot.
+
+rc=0
+[ -f /tmp/pmem.env ] && . /tmp/pmem.env
+
+# fail MSG...: a failed check
+fail() {
+	echo "FAIL: $*"
+	rc=1
+}
+
+# wait_dev PATH: a block or character device can appear a moment after the
+# command that created it returned
+wait_dev() {
+	local i=0
+	while [ ! -b "$1" ] && [ ! -c "$1" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -b "$1" ] || [ -c "$1" ]
+}
+
+# jfield KEY JSON-TEXT: the first string value of "KEY" in ndctl's JSON
+jfield() {
+	printf '%s\n' "$2" | grep -o "\"$1\":\"[^\"]*\"" | head -n1 | cut -d'"' -f4
+}
+
+# run_json STEM ARGS...: lattester-ctl run --json $OUT/STEM.json ARGS,
+# 2000 samples from CPU 0; a failure is reported with the tool's output
+# (kept in the guest's /tmp: every file on the 9p share costs time)
+run_json() {
+	local rstem=$1
+	shift
+	if ! lattester-ctl run --quiet --samples 2000 --cpu 0 \
+		--json "$OUT/$rstem.json" "$@" >/tmp/run.out 2>&1; then
+		fail "$rstem: lattester-ctl run $*"
+		cat /tmp/run.out
+	fi
+}
+
+# refused STATUS REGEX ARGS...: lattester-ctl ARGS exits STATUS with a
+# message matching REGEX, and never reached the module's START
+refused() {
+	local want=$1 re=$2 msg got
+	shift 2
+	msg=$(lattester-ctl "$@" 2>&1 >/dev/null)
+	got=$?
+	if [ "$got" -ne "$want" ] || ! printf '%s\n' "$msg" | grep -qE -- "$re"; then
+		fail "lattester-ctl $* -> $got '$msg' (want $want, /$re/)"
+	elif printf '%s\n' "$msg" | grep -q "start failed"; then
+		fail "lattester-ctl $* reached START: '$msg'"
+	else
+		echo "ok: lattester-ctl $* -> $got: $msg"
+	fi
+}
+
+# ops_patterns STEM TARGET ARGS...: every op x pattern (seq, rand,
+# stride:4096, hotspot:65536, and chase for load) on TARGET, stores and chase
+# with --force; files STEM@OP@PATTERN.json
+ops_patterns() {
+	local stem=$1 tgt=$2 op pat force
+	shift 2
+	for op in load nt-load store store-clwb store-clflushopt store-clflush nt-store; do
+		force=
+		case $op in store* | nt-store) force=--force ;; esac
+		for pat in seq rand stride:4096 hotspot:65536; do
+			run_json "$stem@$op@$(echo "$pat" | tr : -)" --target "$tgt" \
+				--op "$op" --pattern "$pat" $force "$@"
+		done
+	done
+	run_json "$stem@load@chase" --target "$tgt" --op load --pattern chase \
+		--force "$@"
+}

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-list.c - lattester-ctl list: what `run --target` can measure.  NUMA
+ * nodes (libnuma), persistent memory regions and their namespaces
+ * (libndctl), device-DAX devices (libdaxctl).  Needs no module; as root it
+ * also shows the physical ranges, which the kernel hides from other users.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "host.h"
+#include "json-out.h"
+#include "log.h"
+#include "pmem.h"
+#include "run.h"
+
+#define LIST_SCHEMA	"lattester-list/1"
+#define MAX_NODES	1024
+
+enum { OPT_JSON = 256 };
+
+static const struct cmd_opt list_options[] = {
+	{ "json", OPT_JSON, NULL, "print JSON on stdout", -1 },
+	{ NULL, 0, NULL, NULL, -1 }
+};
+
+static const struct cmd_usage list_usage = {
+	.cmd = "list",
+	.synopsis = "[--json]",
+	.about = "List what 'lattester-ctl run --target' can measure: NUMA "
+		 "nodes (dram:NODE), persistent\n"
+		 "memory regions and namespaces (/dev/pmemN, namespaceX.Y) and "
+		 "device-DAX devices\n"
+		 "(/dev/daxX.Y), with the usable physical range of each (root "
+		 "only) and any\n"
+		 "filesystem mounted on it.  No module needed.",
+	.opts = list_options,
+};
+
+static unsigned int list_nodes(unsigned int *nodes)
+{
+	int max = host_max_node(), n;
+	unsigned int nr = 0;
+
+	for (n = 0; n <= max && nr < MAX_NODES; n++)
+		if (host_node_exists((unsigned int)n))
+			nodes[nr++] = (unsigned int)n;
+	return nr;
+}
+
+/* "0x100400000-0x107ffffff", or "?" when the range is unknown. */
+static void fmt_range(char *buf, size_t len, unsigned long long start,
+		      unsigned long long size)
+{
+	if (start == PMEM_UNKNOWN || size == PMEM_UNKNOWN || !size)
+		snprintf(buf, len, "?");
+	else
+		snprintf(buf, len, "0x%llx-0x%llx", start, start + size - 1);
+}
+
+static void fmt_node(char *buf, size_t len, int node)
+{
+	if (node < 0)
+		snprintf(buf, len, "?");
+	else
+		snprintf(buf, len, "%d", node);
+}
+
+static void print_nodes(const unsigned int *nodes, unsigned int nr)
+{
+	char cpus[HOST_STR], mem[32], freeb[32];
+	long long size, free;
+	unsigned int i, j;
+
+	printf("NUMA nodes (--target dram:NODE)\n");
+	printf("  %-5s %-12s %12s %12s  %s\n", "node", "cpus", "memory", "free",
+	       "distances");
+	for (i = 0; i < nr; i++) {
+		host_node_cpus(nodes[i], cpus, sizeof(cpus));
+		if (host_node_mem(nodes[i], &size, &free))
+			size = free = -1;
+		snprintf(mem, sizeof(mem), "%lld MiB", size < 0 ? -1 : size >> 20);
+		snprintf(freeb, sizeof(freeb), "%lld MiB", free < 0 ? -1 : free >> 20);
+		printf("  %-5u %-12s %12s %12s ", nodes[i], cpus[0] ? cpus : "none",
+		       mem, freeb);
+		for (j = 0; j < nr; j++)
+			printf(" %d", host_node_distance(nodes[i], nodes[j]));
+		if (!cpus[0] && size > 0)
+			printf("  (memory only)");
+		putchar('\n');
+	}
+}
+
+static void print_ns(const struct pmem_ns *n)
+{
+	char size[32], node[16], range[64], dev[PMEM_NAME + 8];
+
+	fmt_size(size, sizeof(size), n->size);
+	fmt_node(node, sizeof(node), n->numa_node);
+	fmt_range(range, sizeof(range), n->phys_start, n->phys_size);
+	if (n->blockdev[0] || n->chardev[0])
+		snprintf(dev, sizeof(dev), "/dev/%s",
+			 n->blockdev[0] ? n->blockdev : n->chardev);
+	else
+		snprintf(dev, sizeof(dev), "-");
+	printf("    %-14s %-7s %12s %4s  %-14s %-25s %s%s%s\n", n->name,
+	       n->active ? n->mode : "disabled", size, node, dev, range,
+	       n->mount[0] ? "mounted on " : "", n->mount,
+	       !strcmp(n->mode, "sector") && n->active ? "(sector: not measurable)" : "");
+}
+
+static void print_pmem(const struct pmem_inventory *inv)
+{
+	char size[32], avail[32], node[16];
+	unsigned int i, j;
+
+	if (!inv->nr_regions) {
+		printf("\npersistent memory regions: none\n");
+	} else {
+		printf("\npersistent memory regions (--target /dev/pmemN, "
+		       "/dev/daxX.Y or namespaceX.Y)\n");
+	}
+	for (i = 0; i < inv->nr_regions; i++) {
+		const struct pmem_region *r = &inv->regions[i];
+
+		fmt_size(size, sizeof(size), r->size);
+		fmt_size(avail, sizeof(avail), r->available);
+		fmt_node(node, sizeof(node), r->numa_node);
+		printf("  %s: %s, %s (%s unallocated), node %s, bus %s%s",
+		       r->name, r->type, size, avail, node, r->bus,
+		       r->enabled ? "" : ", disabled");
+		if (r->phys_start != PMEM_UNKNOWN)
+			printf(", at 0x%llx", r->phys_start);
+		putchar('\n');
+		printf("    %-14s %-7s %12s %4s  %-14s %-25s %s\n", "namespace",
+		       "mode", "size", "node", "device", "usable physical range",
+		       "");
+		for (j = 0; j < inv->nr_ns; j++)
+			if (!strcmp(inv->ns[j].region, r->name))
+				print_ns(&inv->ns[j]);
+	}
+	if (!inv->nr_dax) {
+		printf("\ndevice-DAX devices: none\n");
+		return;
+	}
+	printf("\ndevice-DAX devices (--target /dev/daxX.Y)\n");
+	printf("  %-10s %-10s %12s %4s  %-25s %s\n", "device", "mode", "size",
+	       "node", "physical range", "namespace");
+	for (i = 0; i < inv->nr_dax; i++) {
+		const struct pmem_dax *d = &inv->dax[i];
+		char range[64];
+
+		fmt_size(size, sizeof(size), d->size);
+		fmt_node(node, sizeof(node), d->numa_node);
+		fmt_range(range, sizeof(range), d->phys_start, d->phys_size);
+		printf("  %-10s %-10s %12s %4s  %-25s %s\n", d->name, d->mode,
+		       size, node, range, d->namespace[0] ? d->namespace : "-");
+	}
+}
+
+static void add_str_or_null(struct json_object *o, const char *key,
+			    const char *val)
+{
+	if (val && val[0])
+		json_add_str(o, key, val);
+	else
+		json_object_object_add(o, key, NULL);
+}
+
+static void add_u64_or_null(struct json_object *o, const char *key,
+			    unsigned long long val)
+{
+	if (val == PMEM_UNKNOWN)
+		json_object_object_add(o, key, NULL);
+	else
+		json_add_u64(o, key, val);
+}
+
+static void add_dev(struct json_object *o, const char *key, const char *name)
+{
+	char path[PMEM_NAME + 8];
+
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	add_str_or_null(o, key, name[0] ? path : NULL);
+}
+
+static struct json_object *json_nodes(const unsigned int *nodes,
+				      unsigned int nr)
+{
+	struct json_object *arr = json_object_new_array();
+	struct json_object *n, *dist;
+	char cpus[HOST_STR], key[16];
+	long long size, free;
+	unsigned int i, j;
+
+	for (i = 0; i < nr; i++) {
+		n = json_object_new_object();
+		dist = json_object_new_object();
+		host_node_cpus(nodes[i], cpus, sizeof(cpus));
+		if (host_node_mem(nodes[i], &size, &free))
+			size = free = -1;
+		json_add_u64(n, "node", nodes[i]);
+		json_add_str(n, "cpus", cpus);
+		json_add_int(n, "mem_total", size);
+		json_add_int(n, "mem_free", free);
+		json_add_bool(n, "memory_only", !cpus[0] && size > 0);
+		for (j = 0; j < nr; j++) {
+			snprintf(key, sizeof(key), "%u", nodes[j]);
+			json_add_int(dist, key,
+				     host_node_distance(nodes[i], nodes[j]));
+		}
+		json_object_object_add(n, "distances", dist);
+		json_object_array_add(arr, n);
+	}
+	return arr;
+}
+
+static struct json_object *json_ns(const struct pmem_ns *n)
+{
+	struct json_object *o = json_object_new_object();
+	const char *dev = n->blockdev[0] ? n->blockdev : n->chardev;
+	bool measurable = n->active && strcmp(n->mode, "sector") &&
+			  dev[0] && n->phys_start != PMEM_UNKNOWN;
+
+	json_add_str(o, "name", n->name);
+	json_add_str(o, "mode", n->mode);
+	json_add_bool(o, "enabled", n->active);
+	json_add_u64(o, "size", n->size);
+	json_add_u64(o, "raw_size", n->raw_size);
+	json_add_int(o, "numa_node", n->numa_node);
+	add_dev(o, "blockdev", n->blockdev);
+	add_dev(o, "chardev", n->chardev);
+	add_u64_or_null(o, "phys_start", n->phys_start);
+	add_u64_or_null(o, "phys_size", n->phys_size);
+	add_str_or_null(o, "mounted_on", n->mount);
+	add_str_or_null(o, "target", measurable ? n->name : NULL);
+	return o;
+}
+
+static struct json_object *json_pmem(const struct pmem_inventory *inv)
+{
+	struct json_object *arr = json_object_new_array();
+	struct json_object *o, *nss;
+	unsigned int i, j;
+
+	for (i = 0; i < inv->nr_regions; i++) {
+		const struct pmem_region *r = &inv->regions[i];
+
+		o = json_object_new_object();
+		nss = json_object_new_array();
+		json_add_str(o, "name", r->name);
+		json_add_str(o, "type", r->type);
+		json_add_str(o, "bus", r->bus);
+		json_add_bool(o, "enabled", r->enabled);
+		json_add_u64(o, "size", r->size);
+		json_add_u64(o, "available_size", r->available);
+		add_u64_or_null(o, "phys_start", r->phys_start);
+		json_add_int(o, "numa_node", r->numa_node);
+		for (j = 0; j < inv->nr_ns; j++)
+			if (!strcmp(inv->ns[j].region, r->name))
+				json_object_array_add(nss, json_ns(&inv->ns[j]));
+		json_object_object_add(o, "namespaces", nss);
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static struct json_object *json_dax(const struct pmem_inventory *inv)
+{
+	struct json_object *arr = json_object_new_array();
+	struct json_object *o;
+	unsigned int i;
+
+	for (i = 0; i < inv->nr_dax; i++) {
+		const struct pmem_dax *d = &inv->dax[i];
+
+		o = json_object_new_object();
+		json_add_str(o, "name", d->name);
+		add_dev(o, "path", d->name);
+		json_add_str(o, "mode", d->mode);
+		json_add_u64(o, "size", d->size);
+		json_add_int(o, "numa_node", d->numa_node);
+		json_add_int(o, "region_id", d->region_id);
+		add_str_or_null(o, "namespace", d->namespace);
+		add_u64_or_null(o, "phys_start", d->phys_start);
+		add_u64_or_null(o, "phys_size", d->phys_size);
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+int cmd_list(int argc, char **argv, const struct cmd_ctx *ctx)
+{
+	struct pmem_inventory inv;
+	unsigned int *nodes, nr;
+	bool json = false;
+	struct json_object *o;
+	int id, rc;
+
+	(void)ctx;
+	optind = 0;
+	while ((id = cmd_getopt(argc, argv, &list_usage)) != -1) {
+		if (id == OPT_BAD)
+			return EXIT_USAGE;
+		if (id == OPT_HELP) {
+			cmd_print_usage(stdout, &list_usage);
+			return 0;
+		}
+		json = true;
+	}
+	nodes = calloc(MAX_NODES, sizeof(*nodes));
+	if (!nodes) {
+		log_err("out of memory");
+		return 1;
+	}
+	nr = list_nodes(nodes);
+	rc = pmem_scan(&inv);
+	if (rc) {
+		log_err("cannot list persistent memory: %s", strerror(-rc));
+		free(nodes);
+		return 1;
+	}
+	if (json) {
+		o = json_object_new_object();
+		json_add_str(o, "schema", LIST_SCHEMA);
+		json_object_object_add(o, "numa_nodes", json_nodes(nodes, nr));
+		json_object_object_add(o, "regions", json_pmem(&inv));
+		json_object_object_add(o, "dax_devices", json_dax(&inv));
+		rc = json_emit("-", o) ? 1 : 0;
+		json_object_put(o);
+	} else {
+		print_nodes(nodes, nr);
+		print_pmem(&inv);
+	}
+	pmem_free(&inv);
+	free(nodes);
+	return rc;
+}

@@ -1,0 +1,554 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmem.c - see pmem.h.  Everything about namespaces and device-DAX comes
+ * from libndctl and libdaxctl; only /proc/self/mountinfo is read by hand.
+ * No NVDIMM at all (no nd bus, no dax region) is an empty inventory.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include <daxctl/libdaxctl.h>
+#include <ndctl/libndctl.h>
+
+#include "log.h"
+#include "pmem.h"
+
+#define MOUNTINFO	"/proc/self/mountinfo"
+
+/* libndctl and libdaxctl messages go to our log, at debug level. */
+static void nd_log(struct ndctl_ctx *ctx, int prio, const char *file, int line,
+		   const char *fn, const char *fmt, va_list ap)
+{
+	char msg[512];
+
+	(void)ctx;
+	(void)file;
+	(void)line;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	msg[strcspn(msg, "\n")] = '\0';
+	log_dbg("libndctl: %s: %s (priority %d)", fn, msg, prio);
+}
+
+static void dax_log(struct daxctl_ctx *ctx, int prio, const char *file,
+		    int line, const char *fn, const char *fmt, va_list ap)
+{
+	char msg[512];
+
+	(void)ctx;
+	(void)file;
+	(void)line;
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	msg[strcspn(msg, "\n")] = '\0';
+	log_dbg("libdaxctl: %s: %s (priority %d)", fn, msg, prio);
+}
+
+static void copy(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src ? src : "");
+}
+
+/* The device number of /dev/@name, 0 if there is no such node. */
+static dev_t dev_node(const char *name, bool block)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (!name[0])
+		return 0;
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	if (stat(path, &st) || (block ? !S_ISBLK(st.st_mode) :
+				!S_ISCHR(st.st_mode)))
+		return 0;
+	return st.st_rdev;
+}
+
+/* mountinfo escapes blanks, tabs, newlines and backslashes as \ooo. */
+static void unescape(char *s)
+{
+	char *d = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
+				      (s[3] - '0'));
+			s += 4;
+		} else {
+			*d++ = *s++;
+		}
+	}
+	*d = '\0';
+}
+
+/**
+ * pmem_mount_of() - where a filesystem on block device @dev is mounted
+ *
+ * Returns 1 with the first mount point in @buf, 0 if none, or a negative
+ * errno if /proc/self/mountinfo can't be read.
+ */
+int pmem_mount_of(dev_t dev, char *buf, size_t len)
+{
+	FILE *f = fopen(MOUNTINFO, "re");
+	char *line = NULL, *save, *tok, *point;
+	size_t cap = 0;
+	unsigned int maj = 0, min = 0;
+	int i, found = 0;
+
+	buf[0] = '\0';
+	if (!f)
+		return -errno;
+	while (!found && getline(&line, &cap, f) > 0) {
+		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT ... */
+		tok = strtok_r(line, " ", &save);
+		point = NULL;
+		for (i = 1; tok && i <= 4; i++) {
+			tok = strtok_r(NULL, " ", &save);
+			if (i == 2 && (!tok || sscanf(tok, "%u:%u", &maj, &min) != 2))
+				tok = NULL;
+			if (i == 4)
+				point = tok;
+		}
+		if (!point || makedev(maj, min) != dev)
+			continue;
+		unescape(point);
+		snprintf(buf, len, "%s", point);
+		found = 1;
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+static const char *mode_name(enum ndctl_namespace_mode m)
+{
+	switch (m) {
+	case NDCTL_NS_MODE_FSDAX:	return "fsdax";
+	case NDCTL_NS_MODE_SECTOR:	return "sector";
+	case NDCTL_NS_MODE_RAW:		return "raw";
+	case NDCTL_NS_MODE_DEVDAX:	return "devdax";
+	default:			return "unknown";
+	}
+}
+
+/* Grow *@arr to hold one more element of @size bytes; NULL if out of memory. */
+static void *push(void *arr_p, unsigned int *nr, size_t size)
+{
+	void **arr = arr_p;
+	char *p = realloc(*arr, (*nr + 1) * size);
+
+	if (!p)
+		return NULL;
+	*arr = p;
+	memset(p + *nr * size, 0, size);
+	return p + (*nr)++ * size;
+}
+
+static void scan_ns(struct pmem_ns *n, struct ndctl_region *region,
+		    struct ndctl_namespace *ndns)
+{
+	struct ndctl_pfn *pfn = ndctl_namespace_get_pfn(ndns);
+	struct ndctl_dax *dax = ndctl_namespace_get_dax(ndns);
+	struct ndctl_btt *btt = ndctl_namespace_get_btt(ndns);
+	enum ndctl_namespace_mode mode = ndctl_namespace_get_mode(ndns);
+
+	copy(n->name, sizeof(n->name), ndctl_namespace_get_devname(ndns));
+	copy(n->region, sizeof(n->region), ndctl_region_get_devname(region));
+	n->active = ndctl_namespace_is_active(ndns);
+	n->numa_node = ndctl_namespace_get_numa_node(ndns);
+	n->raw_size = ndctl_namespace_get_size(ndns);
+	n->size = n->raw_size;
+	n->phys_start = n->phys_size = PMEM_UNKNOWN;
+	copy(n->mode, sizeof(n->mode), mode_name(mode));
+
+	/* an enabled claim says where the data is, whatever "mode" says */
+	if (pfn && ndctl_pfn_is_enabled(pfn)) {
+		copy(n->mode, sizeof(n->mode), "fsdax");
+		copy(n->blockdev, sizeof(n->blockdev),
+		     ndctl_pfn_get_block_device(pfn));
+		n->size = ndctl_pfn_get_size(pfn);
+		n->phys_start = ndctl_pfn_get_resource(pfn);
+		n->phys_size = n->size;
+	} else if (dax && ndctl_dax_is_enabled(dax)) {
+		struct daxctl_region *dr = ndctl_dax_get_daxctl_region(dax);
+		struct daxctl_dev *dev = dr ? daxctl_dev_get_first(dr) : NULL;
+
+		copy(n->mode, sizeof(n->mode), "devdax");
+		n->size = ndctl_dax_get_size(dax);
+		n->phys_start = ndctl_dax_get_resource(dax);
+		n->phys_size = n->size;
+		if (dev)
+			copy(n->chardev, sizeof(n->chardev),
+			     daxctl_dev_get_devname(dev));
+	} else if (btt && ndctl_btt_is_enabled(btt)) {
+		copy(n->mode, sizeof(n->mode), "sector");
+		copy(n->blockdev, sizeof(n->blockdev),
+		     ndctl_btt_get_block_device(btt));
+		n->size = ndctl_btt_get_size(btt);
+	} else {
+		/*
+		 * The namespace's own block device: raw, or a legacy e820
+		 * range, which ndctl calls fsdax ("map":"mem": its struct
+		 * pages are in RAM, no pfn info block).
+		 */
+		copy(n->blockdev, sizeof(n->blockdev),
+		     ndctl_namespace_get_block_device(ndns));
+		n->phys_start = ndctl_namespace_get_resource(ndns);
+		n->phys_size = n->raw_size;
+	}
+	if (!n->active || n->phys_start == PMEM_UNKNOWN ||
+	    n->phys_size == PMEM_UNKNOWN || !n->phys_size)
+		n->phys_start = n->phys_size = PMEM_UNKNOWN;
+	if (n->size == PMEM_UNKNOWN)
+		n->size = 0;
+	if (n->blockdev[0]) {
+		n->rdev = dev_node(n->blockdev, true);
+		if (n->rdev && pmem_mount_of(n->rdev, n->mount, sizeof(n->mount)) < 0)
+			n->mount[0] = '\0';
+	} else if (n->chardev[0]) {
+		n->rdev = dev_node(n->chardev, false);
+	}
+}
+
+static int scan_nd(struct pmem_inventory *inv)
+{
+	struct ndctl_ctx *ctx;
+	struct ndctl_bus *bus;
+	struct ndctl_region *region;
+	struct ndctl_namespace *ndns;
+	struct pmem_region *r;
+	struct pmem_ns *n;
+	int rc;
+
+	rc = ndctl_new(&ctx);
+	if (rc) {
+		log_dbg("libndctl: ndctl_new: %s", strerror(-rc));
+		return 0;	/* no nd subsystem: no pmem */
+	}
+	ndctl_set_log_fn(ctx, nd_log);
+	rc = 0;
+	ndctl_bus_foreach(ctx, bus) {
+		ndctl_region_foreach(bus, region) {
+			r = push(&inv->regions, &inv->nr_regions, sizeof(*r));
+			if (!r) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			copy(r->name, sizeof(r->name),
+			     ndctl_region_get_devname(region));
+			copy(r->type, sizeof(r->type),
+			     ndctl_region_get_type_name(region));
+			copy(r->bus, sizeof(r->bus), ndctl_bus_get_provider(bus));
+			r->numa_node = ndctl_region_get_numa_node(region);
+			r->size = ndctl_region_get_size(region);
+			r->available = ndctl_region_get_available_size(region);
+			r->phys_start = ndctl_region_get_resource(region);
+			r->enabled = ndctl_region_is_enabled(region);
+			ndctl_namespace_foreach(region, ndns) {
+				/* idle seeds (size 0) are not namespaces yet */
+				if (!ndctl_namespace_get_size(ndns))
+					continue;
+				n = push(&inv->ns, &inv->nr_ns, sizeof(*n));
+				if (!n) {
+					rc = -ENOMEM;
+					goto out;
+				}
+				scan_ns(n, region, ndns);
+			}
+		}
+	}
+out:
+	ndctl_unref(ctx);
+	return rc;
+}
+
+static const char *dax_mode(struct daxctl_dev *dev)
+{
+	struct daxctl_memory *mem;
+
+	if (!daxctl_dev_is_enabled(dev))
+		return "disabled";
+	mem = daxctl_dev_get_memory(dev);
+	if (mem && daxctl_memory_is_online(mem) > 0)
+		return "system-ram";
+	return "devdax";
+}
+
+static int scan_dax(struct pmem_inventory *inv)
+{
+	struct daxctl_ctx *ctx;
+	struct daxctl_region *region;
+	struct daxctl_dev *dev;
+	struct daxctl_mapping *map;
+	struct pmem_dax *d;
+	unsigned int i, nmap;
+	int rc;
+
+	rc = daxctl_new(&ctx);
+	if (rc) {
+		log_dbg("libdaxctl: daxctl_new: %s", strerror(-rc));
+		return 0;
+	}
+	daxctl_set_log_fn(ctx, dax_log);
+	rc = 0;
+	daxctl_region_foreach(ctx, region) {
+		daxctl_dev_foreach(region, dev) {
+			if (!daxctl_dev_get_size(dev))
+				continue;	/* an idle seed */
+			d = push(&inv->dax, &inv->nr_dax, sizeof(*d));
+			if (!d) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			copy(d->name, sizeof(d->name), daxctl_dev_get_devname(dev));
+			copy(d->mode, sizeof(d->mode), dax_mode(dev));
+			d->region_id = daxctl_region_get_id(region);
+			d->numa_node = daxctl_dev_get_target_node(dev);
+			d->size = daxctl_dev_get_size(dev);
+			d->phys_start = daxctl_dev_get_resource(dev);
+			d->phys_size = d->size;
+			d->major = (unsigned int)daxctl_dev_get_major(dev);
+			d->minor = (unsigned int)daxctl_dev_get_minor(dev);
+			/* several ranges: only the first one is contiguous */
+			nmap = 0;
+			daxctl_mapping_foreach(dev, map) {
+				if (!nmap++ && daxctl_mapping_get_start(map) ==
+					       d->phys_start)
+					d->phys_size = daxctl_mapping_get_size(map);
+			}
+			if (nmap <= 1)
+				d->phys_size = d->size;
+			if (d->phys_start == PMEM_UNKNOWN)
+				d->phys_size = PMEM_UNKNOWN;
+			for (i = 0; i < inv->nr_ns; i++) {
+				if (strcmp(inv->ns[i].chardev, d->name))
+					continue;
+				copy(d->namespace, sizeof(d->namespace),
+				     inv->ns[i].name);
+				if (inv->ns[i].numa_node >= 0)
+					d->numa_node = inv->ns[i].numa_node;
+			}
+		}
+	}
+out:
+	daxctl_unref(ctx);
+	return rc;
+}
+
+/* "namespace12.3" -> region 12, id 3: the order to list them in */
+static unsigned long long ns_order(const char *name)
+{
+	unsigned int r = ~0U, id = ~0U;
+
+	sscanf(name, "namespace%u.%u", &r, &id);
+	return (unsigned long long)r << 32 | id;
+}
+
+static int cmp_ns(const void *a, const void *b)
+{
+	unsigned long long x = ns_order(((const struct pmem_ns *)a)->name);
+	unsigned long long y = ns_order(((const struct pmem_ns *)b)->name);
+
+	return x < y ? -1 : x > y;
+}
+
+/** pmem_scan() - regions, namespaces and device-DAX devices, now */
+int pmem_scan(struct pmem_inventory *inv)
+{
+	int rc;
+
+	memset(inv, 0, sizeof(*inv));
+	rc = scan_nd(inv);
+	if (!rc && inv->nr_ns)
+		qsort(inv->ns, inv->nr_ns, sizeof(*inv->ns), cmp_ns);
+	if (!rc)
+		rc = scan_dax(inv);
+	if (rc)
+		pmem_free(inv);
+	return rc;
+}
+
+void pmem_free(struct pmem_inventory *inv)
+{
+	free(inv->regions);
+	free(inv->ns);
+	free(inv->dax);
+	memset(inv, 0, sizeof(*inv));
+}
+
+/* Fill @t from namespace @n; 0, or 1 after saying why it can't be measured. */
+static int target_of_ns(const char *spec, const struct pmem_ns *n,
+			struct pmem_target *t)
+{
+	const char *dev;
+
+	if (!n->active) {
+		log_err("%s: %s is disabled: enable it first "
+			"('ndctl enable-namespace %s')", spec, n->name, n->name);
+		return 1;
+	}
+	if (!strcmp(n->mode, "sector")) {
+		log_err("%s: %s is in sector mode (BTT): its blocks are "
+			"remapped, so it has no physical range to measure; use "
+			"fsdax, devdax or raw", spec, n->name);
+		return 1;
+	}
+	dev = n->blockdev[0] ? n->blockdev : n->chardev;
+	if (!dev[0]) {
+		log_err("%s: %s (%s) has no block or device-DAX device",
+			spec, n->name, n->mode);
+		return 1;
+	}
+	if (n->phys_start == PMEM_UNKNOWN) {
+		log_err("%s: the physical range of %s is unknown (libndctl "
+			"could not read it: are you root?)", spec, n->name);
+		return 1;
+	}
+	copy(t->kind, sizeof(t->kind), n->blockdev[0] ? "pmem" : "devdax");
+	snprintf(t->device, sizeof(t->device), "/dev/%s", dev);
+	copy(t->namespace, sizeof(t->namespace), n->name);
+	copy(t->mode, sizeof(t->mode), n->mode);
+	copy(t->region, sizeof(t->region), n->region);
+	t->numa_node = n->numa_node;
+	t->phys_start = n->phys_start;
+	t->phys_size = n->phys_size;
+	t->block = n->blockdev[0] != '\0';
+	copy(t->mount, sizeof(t->mount), n->mount);
+	return 0;
+}
+
+static int target_of_dax(const char *spec, const struct pmem_inventory *inv,
+			 const struct pmem_dax *d, struct pmem_target *t)
+{
+	unsigned int i;
+
+	/* a namespace's device: the namespace says it all */
+	for (i = 0; d->namespace[0] && i < inv->nr_ns; i++)
+		if (!strcmp(inv->ns[i].name, d->namespace))
+			return target_of_ns(spec, &inv->ns[i], t);
+	if (strcmp(d->mode, "devdax")) {
+		log_err("%s: %s is %s, not a device-DAX device%s", spec,
+			d->name, d->mode, strcmp(d->mode, "system-ram") ? "" :
+			" (its memory is a NUMA node: use dram:NODE)");
+		return 1;
+	}
+	if (d->phys_start == PMEM_UNKNOWN) {
+		log_err("%s: the physical range of %s is unknown (libdaxctl "
+			"could not read it: are you root?)", spec, d->name);
+		return 1;
+	}
+	copy(t->kind, sizeof(t->kind), "devdax");
+	snprintf(t->device, sizeof(t->device), "/dev/%s", d->name);
+	copy(t->namespace, sizeof(t->namespace), d->namespace);
+	copy(t->mode, sizeof(t->mode), "devdax");
+	if (!d->namespace[0])
+		snprintf(t->region, sizeof(t->region), "dax region %d",
+			 d->region_id);
+	t->numa_node = d->numa_node;
+	t->phys_start = d->phys_start;
+	t->phys_size = d->phys_size;
+	t->block = false;
+	return 0;
+}
+
+static const char *file_type(mode_t m)
+{
+	if (S_ISREG(m))
+		return "a regular file";
+	if (S_ISDIR(m))
+		return "a directory";
+	return "not a device";
+}
+
+static int resolve_path(const char *spec, const struct pmem_inventory *inv,
+			struct pmem_target *t)
+{
+	struct stat st;
+	unsigned int i;
+
+	if (stat(spec, &st)) {
+		log_err("%s: %s", spec, strerror(errno));
+		return 1;
+	}
+	if (S_ISBLK(st.st_mode)) {
+		for (i = 0; i < inv->nr_ns; i++)
+			if (inv->ns[i].blockdev[0] && inv->ns[i].rdev == st.st_rdev)
+				break;
+		if (i < inv->nr_ns) {
+			if (target_of_ns(spec, &inv->ns[i], t))
+				return 1;
+			/* the path as given: what the user knows it by */
+			copy(t->device, sizeof(t->device), spec);
+			return 0;
+		}
+	} else if (S_ISCHR(st.st_mode)) {
+		for (i = 0; i < inv->nr_dax; i++)
+			if (makedev(inv->dax[i].major, inv->dax[i].minor) ==
+			    st.st_rdev)
+				break;
+		if (i < inv->nr_dax) {
+			if (target_of_dax(spec, inv, &inv->dax[i], t))
+				return 1;
+			copy(t->device, sizeof(t->device), spec);
+			return 0;
+		}
+	}
+	if (S_ISBLK(st.st_mode))
+		log_err("%s: not a pmem device (block device %u:%u belongs to no "
+			"pmem namespace; see 'lattester-ctl list')", spec,
+			major(st.st_rdev), minor(st.st_rdev));
+	else if (S_ISCHR(st.st_mode))
+		log_err("%s: not a device-DAX device (character device %u:%u; "
+			"see 'lattester-ctl list')", spec, major(st.st_rdev),
+			minor(st.st_rdev));
+	else
+		log_err("%s: not a pmem or device-DAX device (%s; see "
+			"'lattester-ctl list')", spec, file_type(st.st_mode));
+	return 1;
+}
+
+static int resolve_name(const char *spec, const struct pmem_inventory *inv,
+			struct pmem_target *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < inv->nr_ns; i++)
+		if (!strcmp(inv->ns[i].name, spec))
+			return target_of_ns(spec, &inv->ns[i], t);
+	if (inv->nr_regions)
+		log_err("%s: no such namespace (see 'lattester-ctl list' or "
+			"'ndctl list -Ni')", spec);
+	else
+		log_err("%s: no such namespace: this machine has no "
+			"persistent memory regions", spec);
+	return 1;
+}
+
+/**
+ * pmem_resolve() - the device to claim and the range to measure
+ * @spec: a path (/dev/pmem0, /dev/dax0.1) or a namespace name
+ *
+ * Returns 0, or 1 after a message naming what is wrong (no such device or
+ * namespace, disabled, sector mode, not pmem at all).
+ */
+int pmem_resolve(const char *spec, bool is_path, struct pmem_target *t)
+{
+	struct pmem_inventory inv;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	t->numa_node = -1;
+	rc = pmem_scan(&inv);
+	if (rc) {
+		log_err("%s: cannot list persistent memory: %s", spec,
+			strerror(-rc));
+		return 1;
+	}
+	rc = is_path ? resolve_path(spec, &inv, t) : resolve_name(spec, &inv, t);
+	pmem_free(&inv);
+	return rc;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pmem.h - persistent memory as lattester-ctl sees it, through libndctl and
+ * libdaxctl: regions, namespaces (mode, usable physical range, NUMA node,
+ * the device that claims them, a filesystem mounted on them) and device-DAX
+ * devices.  pmem_scan() takes one snapshot; pmem_resolve() turns a --target
+ * of `run` into the device to claim and the physical range to measure.
+ */
+#ifndef _LATT_PMEM_H
+#define _LATT_PMEM_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#define PMEM_NAME	64
+#define PMEM_UNKNOWN	(~0ULL)		/* a size or address libndctl can't read */
+
+/**
+ * struct pmem_ns - one namespace of a region
+ * @size: the capacity ndctl reports: the pfn's (fsdax), the dax's (devdax),
+ *	the btt's (sector) or the namespace's (raw)
+ * @raw_size: the namespace's own size (labels, info block included)
+ * @phys_start, @phys_size: where the data lives: PMEM_UNKNOWN if unknown
+ *	(not root) or meaningless (sector mode, disabled)
+ * @blockdev: "pmem0" (fsdax, raw, sector) or ""; @chardev: "dax0.1" or ""
+ * @rdev: the device number of /dev/@blockdev or /dev/@chardev, 0 if none
+ * @mount: where a filesystem on /dev/@blockdev is mounted, "" if nowhere
+ */
+struct pmem_ns {
+	char name[PMEM_NAME];
+	char mode[16];		/* fsdax, devdax, raw, sector, unknown */
+	char region[PMEM_NAME];
+	char blockdev[PMEM_NAME];
+	char chardev[PMEM_NAME];
+	bool active;		/* enabled, or claimed by an enabled pfn/dax/btt */
+	int numa_node;		/* -1 if unknown */
+	unsigned long long size, raw_size;
+	unsigned long long phys_start, phys_size;
+	dev_t rdev;
+	char mount[PATH_MAX];
+};
+
+struct pmem_region {
+	char name[PMEM_NAME];
+	char type[16];		/* pmem, blk, unknown */
+	char bus[PMEM_NAME];	/* the bus provider: ACPI.NFIT, e820, ... */
+	int numa_node;
+	unsigned long long size, available, phys_start;
+	bool enabled;
+};
+
+struct pmem_dax {
+	char name[PMEM_NAME];	/* dax0.1 */
+	char mode[16];		/* devdax, system-ram, disabled */
+	char namespace[PMEM_NAME]; /* "" if no libnvdimm namespace (hmem) */
+	int region_id;
+	int numa_node;		/* the namespace's, else the target node */
+	unsigned long long size, phys_start, phys_size;
+	unsigned int major, minor;
+};
+
+struct pmem_inventory {
+	struct pmem_region *regions;
+	unsigned int nr_regions;
+	struct pmem_ns *ns;
+	unsigned int nr_ns;
+	struct pmem_dax *dax;
+	unsigned int nr_dax;
+};
+
+/**
+ * struct pmem_target - what `run --target PATH|namespaceX.Y` resolves to
+ * @kind: "pmem" (a block device is claimed) or "devdax" (a character device)
+ * @device: the device to open: /dev/pmemN or /dev/daxX.Y
+ * @namespace, @mode, @region: "" when unknown (a device-DAX device with no
+ *	libnvdimm namespace has mode "devdax" and region "dax region N")
+ */
+struct pmem_target {
+	char kind[8];
+	char device[PATH_MAX];
+	char namespace[PMEM_NAME];
+	char mode[16];
+	char region[PMEM_NAME];
+	int numa_node;
+	unsigned long long phys_start, phys_size;
+	bool block;
+	char mount[PATH_MAX];
+};
+
+int pmem_scan(struct pmem_inventory *inv);
+void pmem_free(struct pmem_inventory *inv);
+int pmem_resolve(const char *spec, bool is_path, struct pmem_target *t);
+int pmem_mount_of(dev_t dev, char *buf, size_t len);
+
+#endif /* _LATT_PMEM_H */
