@@ -3,6 +3,9 @@
 #   make            build kmod/lattester.ko and user/lattester-ctl
 #   make check      install what is missing, build, run every test
 #   make demo       build, boot a VM with emulated pmem, run a measurement
+#   make check-debug   the VM suites on a debug kernel (KASAN, lockdep,
+#                   DEBUG_ATOMIC_SLEEP, UBSAN) built once from Debian's
+#                   linux-source-6.1 (tools/debug-kernel, ~30 min, cached)
 #   make sparse     the module under sparse (make check does this too)
 #   make install    module into /lib/modules/KVER/extra (+ depmod),
 #                   lattester-ctl into $(PREFIX)/bin; make uninstall
@@ -34,7 +37,8 @@ KVER = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 DKMS_SRC = $(DESTDIR)/usr/src/lattester-$(VERSION)
 
 .PHONY: all module user check unit build-check vm demo deps clean sparse \
-	install uninstall dkms-install dkms-uninstall kernelrelease-of-kdir
+	install uninstall dkms-install dkms-uninstall kernelrelease-of-kdir \
+	check-debug
 
 all: module user
 
@@ -63,6 +67,13 @@ vm: user
 check: deps
 	$(MAKE) all
 	./tests/run-all
+
+check-debug: deps
+	$(MAKE) all
+	@tree=$$(./tools/debug-kernel) && \
+	kver=$$(cat $$tree/include/config/kernel.release) && \
+	echo "check-debug: $$kver from $$tree" && \
+	LATT_KERNEL_TREE=$$tree LATT_KERNELS=$$kver ./tests/vm/run
 
 demo: deps
 	$(MAKE) all
