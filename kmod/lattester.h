@@ -29,8 +29,8 @@
 #define LATT_DEFAULT_WINDOW_US	500
 #define LATT_CALIB_SAMPLES	1024
 
-/* The access a sample times; returns TSC cycles between the two rdtscp. */
-typedef u64 (*latt_sample_fn)(char *addr, u64 size);
+/* The access a sample times (include/lattester/access.h). */
+typedef __u64 (*latt_sample_fn)(char *addr, __u64 size);
 
 /**
  * struct latt_region - the target's memory, seen as LATT_CHUNK-byte chunks
@@ -90,9 +90,6 @@ u64 latt_features(void);
 u32 latt_widths(void);
 int latt_pick_sample(const struct latt_config *cfg, latt_sample_fn *fn,
 		     u32 *width, bool *vector);
-void latt_prep_flush(char *addr, u64 size);
-void latt_prep_warm(char *addr, u64 size);
-u64 latt_sample_chase(char **pos, u32 chain);
 u32 latt_default_fence(u32 op);
 bool latt_op_is_store(u32 op);
 

@@ -29,7 +29,9 @@
 #include <asm/fpu/api.h>
 #include <asm/msr.h>
 #include <asm/tsc.h>
+#include <asm/cpufeature.h>
 #include <lattester/hist.h>
+#include <lattester/access.h>
 #include "lattester.h"
 
 /* A window: FPU state saved (vector ops), then interrupts off. */
@@ -148,6 +150,7 @@ static int latt_measure(struct latt_run *run, struct latt_pattern *pat)
 	const u64 total = run->cfg.samples, size = run->cfg.size;
 	const bool chase = run->cfg.pattern == LATT_PAT_CHASE;
 	const bool warm = run->cfg.flags & LATT_CFG_WARM;
+	const int opt = static_cpu_has(X86_FEATURE_CLFLUSHOPT);
 	char *pos = run->region.addr[0], *start, *addr;
 	u64 done = 0, w0, now, off, cyc;
 	unsigned int nmi0, nmi1;
@@ -176,7 +179,7 @@ static int latt_measure(struct latt_run *run, struct latt_pattern *pat)
 				if (warm)
 					latt_prep_warm(addr, size);
 				else
-					latt_prep_flush(addr, size);
+					latt_prep_flush(addr, size, opt);
 				cyc = run->fn(addr, size);
 			}
 			latt_account(run, done, now, off, cyc, run->windows);
