@@ -6,11 +6,12 @@
  * names a range and hands over an open file of the device that owns it; the
  * module holds that file for the whole run and accepts the range only when
  *
- *  - the file is a pmem block device (nd_pmem; not a partition, not a BTT
- *    "sector" device) that this very file opened exclusively (O_EXCL: the
- *    block layer's holder is the file, so nothing can mount the device
- *    while the run holds it, and a mounted device could not have been
- *    opened so), or a device-DAX character device (device_dax);
+ *  - the file is a pmem block device (nd_pmem's, on the nd bus; not a
+ *    partition, not a BTT "sector" device) that this very file opened
+ *    exclusively (O_EXCL: the block layer's holder is the file, so nothing
+ *    can mount the device while the run holds it, and a mounted device
+ *    could not have been opened so), or a device-DAX character device
+ *    (device_dax's);
  *  - the range lies inside one iomem resource of persistent memory (also
  *    legacy e820) or soft-reserved memory, and touches no System RAM;
  *  - for a block device with DAX (fsdax, e820), it lies inside the range
@@ -26,6 +27,7 @@
 
 #include <linux/blkdev.h>
 #include <linux/dax.h>
+#include <linux/device.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/io.h>
@@ -36,26 +38,36 @@
 #include <linux/string.h>
 #include "lattester.h"
 
-/* Is @owner the module called @name? */
-static bool latt_owner_is(struct module *owner, const char *name)
-{
-	return owner && !strcmp(module_name(owner), name);
-}
-
 /*
  * nd_pmem's disks: "pmemN", or "pmemN.M" for the second and later
- * namespaces of a region; not a BTT's "pmemN[.M]s" (nd_btt's anyway).
+ * namespaces of a region, whose parent is a namespace or pfn device on the
+ * nd bus -- with nd_pmem a module or built in.  Not a BTT's "pmemN[.M]s"
+ * (whose parent is a btt device), not a partition.
  */
-static bool latt_is_pmem_disk(const struct gendisk *disk)
+static bool latt_is_pmem_disk(struct block_device *bdev)
 {
-	const char *p = disk->disk_name;
+	struct device *parent = disk_to_dev(bdev->bd_disk)->parent;
+	const char *p = bdev->bd_disk->disk_name;
 
-	if (strncmp(p, "pmem", 4) || !p[4])
+	if (bdev_is_partition(bdev) || strncmp(p, "pmem", 4) || !p[4])
 		return false;
 	for (p += 4; *p; p++)
 		if ((*p < '0' || *p > '9') && *p != '.')
 			return false;
-	return latt_owner_is(disk->fops->owner, "nd_pmem");
+	return parent && parent->bus && !strcmp(parent->bus->name, "nd") &&
+	       strncmp(dev_name(parent), "btt", 3);
+}
+
+/*
+ * A device-DAX character device: its file operations are device_dax's.
+ * Where device_dax is built in, they have no owner to tell by, and the
+ * device node's name ("daxX.Y") has to do.
+ */
+static bool latt_is_dax_cdev(struct file *f)
+{
+	if (f->f_op->owner)
+		return !strcmp(module_name(f->f_op->owner), "device_dax");
+	return !strncmp(f->f_path.dentry->d_name.name, "dax", 3);
 }
 
 struct latt_cover {
@@ -138,12 +150,11 @@ static int latt_check_claim(struct file *f, struct latt_region *r)
 	struct block_device *bdev;
 
 	if (S_ISCHR(inode->i_mode))
-		return latt_owner_is(f->f_op->owner, "device_dax") ? 0 :
-		       -EINVAL;
+		return latt_is_dax_cdev(f) ? 0 : -EINVAL;
 	if (!S_ISBLK(inode->i_mode))
 		return -EINVAL;
 	bdev = I_BDEV(f->f_mapping->host);
-	if (bdev_is_partition(bdev) || !latt_is_pmem_disk(bdev->bd_disk))
+	if (!latt_is_pmem_disk(bdev))
 		return -EINVAL;
 	/* opened with O_EXCL by this very file: the block layer's holder */
 	if (READ_ONCE(bdev->bd_holder) != f)
