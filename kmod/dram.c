@@ -52,7 +52,7 @@ int latt_region_alloc(struct latt_region *r, u64 bytes, int node)
 	int ret = -ENOMEM;
 
 	memset(r, 0, sizeof(*r));
-	if (node < 0 || node >= MAX_NUMNODES || !node_online(node) ||
+	if (node < 0 || node >= nr_node_ids || !node_online(node) ||
 	    !node_state(node, N_MEMORY))
 		return -EINVAL;
 	if ((n << LATT_CHUNK_SHIFT) >> PAGE_SHIFT > node_present_pages(node))

@@ -138,14 +138,15 @@ static int latt_config_check(struct latt_config *c, latt_sample_fn *fn,
 		return -EINVAL;
 	if (!cpu_online(c->cpu))
 		return -ENODEV;
+	/* beyond the possible nodes (/sys/devices/system/node/possible) */
 	if (c->target == LATT_TARGET_PMEM) {
 		/* told by userspace, for the record; nothing is allocated */
-		if (c->node != LATT_NODE_LOCAL && c->node >= MAX_NUMNODES)
+		if (c->node != LATT_NODE_LOCAL && c->node >= nr_node_ids)
 			return -EINVAL;
 	} else {
 		if (c->node == LATT_NODE_LOCAL)
 			c->node = cpu_to_node(c->cpu);
-		if (c->node >= MAX_NUMNODES)
+		if (c->node >= nr_node_ids)
 			return -EINVAL;
 		if (!node_online(c->node) || !node_state(c->node, N_MEMORY))
 			return -ENODEV;

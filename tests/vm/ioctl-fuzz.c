@@ -45,7 +45,7 @@
 #include "../tap.h"
 
 #define DEV		"/dev/lattester"
-#define MAX_NUMNODES	1024	/* Debian: CONFIG_NODES_SHIFT=10 */
+#define MAX_NUMNODES	1024	/* sizes the bitmaps: Debian's NODES_SHIFT=10 */
 #define MAX_CPUS	256
 #define NDEV		4	/* /dev/lattester files per worker */
 #define NERR		160	/* errno slots in the statistics */
@@ -85,6 +85,7 @@ static struct latt_info info;
 static unsigned char cpu_online[MAX_CPUS];
 static int cpu_node[MAX_CPUS];
 static unsigned char node_mem[MAX_NUMNODES];	/* online with memory */
+static unsigned int nr_nodes;	/* possible nodes: the kernel's nr_node_ids */
 static __u64 ns_start, ns_size;			/* raw pmem namespace */
 static int have_pmem;
 
@@ -380,12 +381,12 @@ static int model_check(const struct latt_config *c0)
 		return -ENODEV;
 	node = c.node;
 	if (c.target == LATT_TARGET_PMEM) {
-		if (node != LATT_NODE_LOCAL && node >= MAX_NUMNODES)
+		if (node != LATT_NODE_LOCAL && node >= nr_nodes)
 			return -EINVAL;
 	} else {
 		if (node == LATT_NODE_LOCAL)
 			node = cpu_node[c.cpu];
-		if (node >= MAX_NUMNODES)
+		if (node >= nr_nodes)
 			return -EINVAL;
 		if (!node_mem[node])
 			return -ENODEV;
@@ -1232,6 +1233,7 @@ static void setup_env(void)
 {
 	unsigned char node_online[MAX_NUMNODES] = { 0 };
 	unsigned char has_mem[MAX_NUMNODES] = { 0 };
+	unsigned char possible[MAX_NUMNODES] = { 0 };
 	char path[128];
 	int fd, i, n, pipefd[2], shared;
 	char *m;
@@ -1247,8 +1249,12 @@ static void setup_env(void)
 		  MAX_NUMNODES);
 	read_list("/sys/devices/system/node/has_memory", has_mem,
 		  MAX_NUMNODES);
-	for (i = 0; i < MAX_NUMNODES; i++)
+	read_list("/sys/devices/system/node/possible", possible, MAX_NUMNODES);
+	for (i = 0; i < MAX_NUMNODES; i++) {
 		node_mem[i] = node_online[i] && has_mem[i];
+		if (possible[i])
+			nr_nodes = i + 1;
+	}
 	for (i = 0; i < MAX_CPUS; i++) {
 		cpu_node[i] = 0;
 		for (n = 0; n < 64; n++) {

@@ -1,9 +1,12 @@
 #!/bin/sh
 # Interrupts really are off inside a window: with 100 ms windows the
 # measuring CPU takes about one local timer interrupt per window, where
-# the same time with 1 ms windows takes one per tick (HZ=250: 4 ms, ~500 in
-# the 2 s).  The count also takes in the ticks of the tool's start and end
-# (up to ~200 ms, ~50 ticks), hence the slack.
+# the same time with 1 ms windows takes one per tick (~500 in the 2 s at
+# HZ=250, ~2000 at HZ=1000).  Both counts also take in the ticks of the
+# tool's start and end (up to ~200 ms), so the test compares the two runs
+# rather than counting against HZ, which the guest can't read: with
+# interrupts on in the windows (a build with preempt_disable() in place of
+# local_irq_save()) the two counts come out alike (540 against 514).
 # Also: rmmod is refused while a run holds the device, and the run goes on.
 set -u
 loc() {	# local timer interrupts of CPU 0
@@ -40,9 +43,8 @@ rc=0
 [ -e "$OUT/rmmod" ] && rc=1
 if [ "${long_win:-0}" -lt 5 ] || [ "${short_win:-0}" -lt 100 ]; then
 	echo "FAIL: too few windows to judge"; rc=1
-elif [ "$long_irq" -gt $((2 * long_win + 50)) ]; then
-	echo "FAIL: more timer interrupts than windows: interrupts were on"; rc=1
 elif [ "$short_irq" -lt $((3 * long_irq)) ]; then
-	echo "FAIL: 1 ms windows did not see the tick more often"; rc=1
+	echo "FAIL: 100 ms windows took a third or more of the timer interrupts" \
+		"that 1 ms windows took: interrupts were on"; rc=1
 fi
 exit $rc
