@@ -25,6 +25,8 @@ struct cmd_ctx {
 int cmd_info(int argc, char **argv, const struct cmd_ctx *ctx);
 int cmd_list(int argc, char **argv, const struct cmd_ctx *ctx);
 int cmd_run(int argc, char **argv, const struct cmd_ctx *ctx);
+int cmd_sweep(int argc, char **argv, const struct cmd_ctx *ctx);
+int cmd_plot(int argc, char **argv, const struct cmd_ctx *ctx);
 
 /**
  * struct cmd_opt - one long option: getopt_long's entry and its help line

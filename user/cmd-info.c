@@ -17,7 +17,7 @@
 #define INFO_SCHEMA	"lattester-info/1"
 #define MAX_NODES	1024
 
-enum { OPT_JSON = 256 };
+/* OPT_JSON: run.h's */
 
 static const struct cmd_opt info_options[] = {
 	{ "json", OPT_JSON, NULL, "print JSON on stdout", -1 },

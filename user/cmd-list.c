@@ -18,7 +18,7 @@
 #define LIST_SCHEMA	"lattester-list/1"
 #define MAX_NODES	1024
 
-enum { OPT_JSON = 256 };
+/* OPT_JSON: run.h's */
 
 static const struct cmd_opt list_options[] = {
 	{ "json", OPT_JSON, NULL, "print JSON on stdout", -1 },

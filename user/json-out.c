@@ -13,6 +13,7 @@
 #include "run.h"
 
 #define RUN_SCHEMA	"lattester-run/1"
+#define OUTLIERS_SCHEMA	"lattester-outliers/1"
 #define NS_DECIMALS	3
 #define MEAN_DECIMALS	1
 
@@ -84,7 +85,7 @@ static void add_time(struct json_object *o, const char *key,
 	json_add_str(o, key, buf);
 }
 
-static struct json_object *provenance(const struct run_report *r)
+struct json_object *json_run_provenance(const struct run_report *r)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *argv = json_object_new_array();
@@ -111,7 +112,7 @@ static struct json_object *provenance(const struct run_report *r)
 	return o;
 }
 
-static struct json_object *config(const struct run_report *r)
+struct json_object *json_run_config(const struct run_report *r)
 {
 	const struct latt_config *c = &r->res.config;
 	struct json_object *o = json_object_new_object();
@@ -151,7 +152,7 @@ static void add_str_or_null(struct json_object *o, const char *key,
 }
 
 /* The target in full: what was measured, and for pmem where it lives. */
-static struct json_object *target(const struct run_report *r)
+struct json_object *json_run_target(const struct run_report *r)
 {
 	const struct latt_config *c = &r->res.config;
 	const struct run_target *t = r->target;
@@ -181,7 +182,7 @@ static struct json_object *target(const struct run_report *r)
 	return o;
 }
 
-static struct json_object *result(const struct run_report *r)
+struct json_object *json_run_result(const struct run_report *r)
 {
 	const struct latt_result *s = &r->res;
 	struct json_object *o = json_object_new_object();
@@ -222,7 +223,7 @@ static struct json_object *stat_column(const double *v, int decimals)
 	return o;
 }
 
-static struct json_object *latency(const struct run_report *r)
+struct json_object *json_run_latency(const struct run_report *r)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -251,23 +252,118 @@ static struct json_object *outlier(const struct run_report *r,
 	return o;
 }
 
+static struct json_object *spacing(const struct latt_spacing *s, __u64 khz,
+				   bool time)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (time)
+		json_add_double(o, "ns", latt_ns((double)s->value, khz));
+	else
+		json_add_u64(o, "samples", s->value);
+	json_add_u64(o, "count", s->count);
+	json_add_u64(o, "of", s->of);
+	return o;
+}
+
+static struct json_object *smi(const struct smi_count *s)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_add_bool(o, "available", s->ok);
+	json_add_u64(o, "cpu", s->cpu);
+	if (s->ok) {
+		json_add_u64(o, "before", s->before);
+		json_add_u64(o, "after", s->after);
+		json_add_u64(o, "delta", s->after - s->before);
+	} else {
+		json_add_str(o, "reason", s->why);
+	}
+	return o;
+}
+
+/** json_run_outlier_summary() - the outlier summary, NULL without one */
+struct json_object *json_run_outlier_summary(const struct run_report *r)
+{
+	const struct outlier_summary *s = &r->osum;
+	const struct run_threshold *t = &r->thr;
+	struct json_object *o, *th;
+	__u64 khz = r->info->tsc_khz;
+	char rate[32];
+
+	if (!r->res.config.threshold)
+		return NULL;
+	o = json_object_new_object();
+	th = json_object_new_object();
+	json_add_str(th, "spec", t->spec.text);
+	json_add_str(th, "basis", t->spec.kind == THR_MEDIAN ? "median" :
+		     t->spec.kind == THR_NS ? "time" : "cycles");
+	json_add_u64(th, "cycles", r->res.config.threshold);
+	json_add_double(th, "ns", latt_ns((double)r->res.config.threshold, khz));
+	if (t->spec.kind == THR_MEDIAN) {
+		json_add_u64(th, "calibration_samples", t->calibration);
+		json_add_u64(th, "median_cycles", t->median);
+	}
+	json_object_object_add(o, "threshold", th);
+	json_add_u64(o, "count", s->count);
+	json_add_u64(o, "recorded", s->recorded);
+	json_add_u64(o, "dropped", s->dropped);
+	snprintf(rate, sizeof(rate), "%.9f", s->rate);
+	json_object_object_add(o, "rate", json_object_new_double_s(s->rate,
+								    rate));
+	json_add_u64(o, "nmi", s->nmi);
+	json_object_object_add(o, "spacing_samples",
+			       spacing(&s->samples, khz, false));
+	json_object_object_add(o, "spacing_time", spacing(&s->cycles, khz, true));
+	json_object_object_add(o, "smi", smi(&r->smi));
+	return o;
+}
+
+static struct json_object *outlier_records(const struct run_report *r)
+{
+	struct json_object *outs = json_object_new_array();
+	__u32 i;
+
+	for (i = 0; i < r->res.outlier_len; i++)
+		json_object_array_add(outs, outlier(r, &r->outliers[i]));
+	return outs;
+}
+
+/**
+ * report_write_outliers_json() - "lattester-outliers/1": the run's
+ * provenance, target, configuration, outlier summary and every record
+ */
+int report_write_outliers_json(const char *path, const struct run_report *r)
+{
+	struct json_object *o = json_object_new_object();
+	int rc;
+
+	json_add_str(o, "schema", OUTLIERS_SCHEMA);
+	json_object_object_add(o, "provenance", json_run_provenance(r));
+	json_object_object_add(o, "target", json_run_target(r));
+	json_object_object_add(o, "config", json_run_config(r));
+	json_object_object_add(o, "result", json_run_result(r));
+	json_object_object_add(o, "outlier_summary", json_run_outlier_summary(r));
+	json_object_object_add(o, "outlier_records", outlier_records(r));
+	rc = json_emit(path, o);
+	json_object_put(o);
+	return rc;
+}
+
 /** report_write_json() - the run as a "lattester-run/1" document */
 int report_write_json(const char *path, const struct run_report *r)
 {
 	struct json_object *o = json_object_new_object();
-	struct json_object *outs = json_object_new_array();
-	__u32 i;
 	int rc;
 
 	json_add_str(o, "schema", RUN_SCHEMA);
-	json_object_object_add(o, "provenance", provenance(r));
-	json_object_object_add(o, "target", target(r));
-	json_object_object_add(o, "config", config(r));
-	json_object_object_add(o, "result", result(r));
-	json_object_object_add(o, "latency", r->res.count ? latency(r) : NULL);
-	for (i = 0; i < r->res.outlier_len; i++)
-		json_object_array_add(outs, outlier(r, &r->outliers[i]));
-	json_object_object_add(o, "outlier_records", outs);
+	json_object_object_add(o, "provenance", json_run_provenance(r));
+	json_object_object_add(o, "target", json_run_target(r));
+	json_object_object_add(o, "config", json_run_config(r));
+	json_object_object_add(o, "result", json_run_result(r));
+	json_object_object_add(o, "latency", r->res.count ? json_run_latency(r) : NULL);
+	json_object_object_add(o, "outlier_summary", json_run_outlier_summary(r));
+	json_object_object_add(o, "outlier_records", outlier_records(r));
 	rc = json_emit(path, o);
 	json_object_put(o);
 	return rc;

@@ -15,4 +15,13 @@ void json_add_double(struct json_object *o, const char *key, double val);
 void json_add_bool(struct json_object *o, const char *key, int val);
 int json_emit(const char *path, struct json_object *o);
 
+/* The blocks of a run's JSON (json-out.c), also the rows of a sweep. */
+struct run_report;
+struct json_object *json_run_provenance(const struct run_report *r);
+struct json_object *json_run_target(const struct run_report *r);
+struct json_object *json_run_config(const struct run_report *r);
+struct json_object *json_run_result(const struct run_report *r);
+struct json_object *json_run_latency(const struct run_report *r);
+struct json_object *json_run_outlier_summary(const struct run_report *r);
+
 #endif /* _LATT_JSON_OUT_H */

@@ -29,6 +29,8 @@ static const struct command commands[] = {
 	{ "info",	cmd_info,	"show the module, the CPU and the NUMA nodes" },
 	{ "list",	cmd_list,	"list NUMA nodes, pmem namespaces and device-DAX devices" },
 	{ "run",	cmd_run,	"measure the latency of single memory accesses" },
+	{ "sweep",	cmd_sweep,	"run a grid of measurements into CSV / JSON lines" },
+	{ "plot",	cmd_plot,	"draw a histogram, tail, outlier or sweep plot (gnuplot)" },
 	{ "help",	cmd_help,	"show a command's help: help CMD" },
 	{ "version",	cmd_version,	"show the tool's version and ABI" },
 };

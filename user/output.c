@@ -63,26 +63,100 @@ static void line(FILE *f, const char *label, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(f, "%-11s ", label);
+	fprintf(f, "%-11s ", label);	/* "" continues the line above */
 	va_start(ap, fmt);
 	vfprintf(f, fmt, ap);
 	va_end(ap);
 	fputc('\n', f);
 }
 
-static void print_pattern(FILE *f, const struct latt_config *c)
+/** fmt_pattern() - "rand", "stride:4 KiB", "chase, 16 dependent loads..." */
+void fmt_pattern(char *buf, size_t len, const struct latt_config *c)
 {
 	const char *name = latt_name(NAMES_PATTERN, c->pattern);
 	char bytes[32];
 
 	fmt_bytes(bytes, sizeof(bytes), c->stride);
 	if (c->pattern == LATT_PAT_STRIDE || c->pattern == LATT_PAT_HOTSPOT)
-		line(f, "pattern:", "%s:%s", name, bytes);
+		snprintf(buf, len, "%s:%s", name, bytes);
 	else if (c->pattern == LATT_PAT_CHASE && c->chain > 1)
-		line(f, "pattern:", "%s, %u dependent loads per sample", name,
-		     c->chain);
+		snprintf(buf, len, "%s, %u dependent loads per sample", name,
+			 c->chain);
 	else
-		line(f, "pattern:", "%s", name);
+		snprintf(buf, len, "%s", name);
+}
+
+static void print_pattern(FILE *f, const struct latt_config *c)
+{
+	char buf[96];
+
+	fmt_pattern(buf, sizeof(buf), c);
+	line(f, "pattern:", "%s", buf);
+}
+
+/* "1.5 us", "820.0 ns", "12.0 ms": a time for a reader */
+static void fmt_time(char *buf, size_t len, double ns)
+{
+	if (ns >= 1e6)
+		snprintf(buf, len, "%.1f ms", ns / 1e6);
+	else if (ns >= 1e3)
+		snprintf(buf, len, "%.1f us", ns / 1e3);
+	else
+		snprintf(buf, len, "%.1f ns", ns);
+}
+
+/* How the threshold was found: "10x the median ...", "--threshold 2us", "". */
+static void fmt_threshold_origin(char *buf, size_t len,
+				 const struct run_report *r)
+{
+	const struct run_threshold *t = &r->thr;
+
+	buf[0] = '\0';
+	if (t->spec.kind == THR_MEDIAN)
+		snprintf(buf, len, "threshold %s the median of %llu cycles, "
+			 "from a %llu-sample calibration pass", t->spec.text,
+			 (unsigned long long)t->median,
+			 (unsigned long long)t->calibration);
+	else if (t->spec.kind == THR_NS)
+		snprintf(buf, len, "threshold --threshold %s", t->spec.text);
+}
+
+static void print_outliers(FILE *f, const struct run_report *r)
+{
+	const struct latt_result *s = &r->res;
+	const struct outlier_summary *o = &r->osum;
+	__u64 khz = r->info->tsc_khz;
+	char origin[160], t1[32];
+
+	fmt_threshold_origin(origin, sizeof(origin), r);
+	line(f, "outliers:", "%llu above %llu cycles (%.1f ns), %llu dropped; "
+	     "rate %.4f%% of samples", (unsigned long long)s->outliers,
+	     (unsigned long long)s->config.threshold,
+	     latt_ns((double)s->config.threshold, khz),
+	     (unsigned long long)s->outliers_dropped, 100.0 * o->rate);
+	if (origin[0])
+		line(f, "", "%s", origin);
+	line(f, "nmi:", "%llu of %llu recorded outliers in windows with an NMI",
+	     (unsigned long long)o->nmi, (unsigned long long)o->recorded);
+	if (o->samples.of) {
+		fmt_time(t1, sizeof(t1), latt_ns((double)o->cycles.value, khz));
+		line(f, "spacing:", "most often %llu samples (%llu of %llu gaps), "
+		     "%s (%llu of %llu)", (unsigned long long)o->samples.value,
+		     (unsigned long long)o->samples.count,
+		     (unsigned long long)o->samples.of, t1,
+		     (unsigned long long)o->cycles.count,
+		     (unsigned long long)o->cycles.of);
+	} else {
+		line(f, "spacing:", "none (fewer than 2 records)");
+	}
+	if (r->smi.ok)
+		line(f, "smi:", "%llu during the run (MSR_SMI_COUNT of cpu %u: "
+		     "%llu -> %llu)",
+		     (unsigned long long)(r->smi.after - r->smi.before),
+		     r->smi.cpu, (unsigned long long)r->smi.before,
+		     (unsigned long long)r->smi.after);
+	else
+		line(f, "smi:", "unavailable (%s)", r->smi.why);
 }
 
 static void print_header(FILE *f, const struct run_report *r)
@@ -129,10 +203,7 @@ static void print_header(FILE *f, const struct run_report *r)
 	     (unsigned long long)s->nmi_windows,
 	     latt_ns((double)s->window_cycles_max, r->info->tsc_khz) / 1000);
 	if (c->threshold)
-		line(f, "outliers:", "%llu above %llu cycles, %llu dropped",
-		     (unsigned long long)s->outliers,
-		     (unsigned long long)c->threshold,
-		     (unsigned long long)s->outliers_dropped);
+		print_outliers(f, r);
 	else
 		line(f, "outliers:", "off (no --threshold)");
 	if (s->hist_overflow)
@@ -202,7 +273,7 @@ static void hist_rows(FILE *f, const struct run_report *r)
 int report_write_hist(const char *path, const struct run_report *r)
 {
 	const struct latt_config *c = &r->res.config;
-	char target[PATH_MAX + 3 * PMEM_NAME];
+	char target[PATH_MAX + 3 * PMEM_NAME], pattern[96];
 	FILE *f;
 	int rc;
 
@@ -210,9 +281,10 @@ int report_write_hist(const char *path, const struct run_report *r)
 	if (!f)
 		return -errno;
 	fmt_target(target, sizeof(target), r);
+	fmt_pattern(pattern, sizeof(pattern), c);
 	fprintf(f, "# lattester-ctl run histogram: %s cpu %u op %s pattern %s "
 		"size %llu seed 0x%llx\n", target, c->cpu,
-		latt_name(NAMES_OP, c->op), latt_name(NAMES_PATTERN, c->pattern),
+		latt_name(NAMES_OP, c->op), pattern,
 		(unsigned long long)c->size, (unsigned long long)c->seed);
 	fprintf(f, "# samples %llu overhead_cycles %llu tsc_khz %llu chain %u\n"
 		"# cycles are raw per sample; corrected_ns_mid is the bucket "
@@ -226,6 +298,86 @@ int report_write_hist(const char *path, const struct run_report *r)
 	hist_rows(f, r);
 	if (f == stdout)
 		return 0;
+	rc = ferror(f) ? -EIO : 0;
+	if (fclose(f) && !rc)
+		rc = -errno;
+	return rc;
+}
+
+/* The header comment lines of an outliers CSV file. */
+static void outliers_header(FILE *f, const struct run_report *r)
+{
+	const struct latt_result *s = &r->res;
+	const struct latt_config *c = &s->config;
+	const struct outlier_summary *o = &r->osum;
+	char target[PATH_MAX + 3 * PMEM_NAME], pattern[96];
+	__u64 khz = r->info->tsc_khz;
+
+	fmt_target(target, sizeof(target), r);
+	fmt_pattern(pattern, sizeof(pattern), c);
+	fprintf(f, "# lattester-ctl run outliers: %s cpu %u op %s pattern %s "
+		"size %llu seed 0x%llx\n", target, c->cpu,
+		latt_name(NAMES_OP, c->op), pattern,
+		(unsigned long long)c->size, (unsigned long long)c->seed);
+	fprintf(f, "# samples %llu tsc_khz %llu overhead_cycles %llu "
+		"threshold_cycles %llu threshold_ns %.3f threshold %s\n",
+		(unsigned long long)s->count, (unsigned long long)khz,
+		(unsigned long long)s->overhead,
+		(unsigned long long)c->threshold,
+		latt_ns((double)c->threshold, khz), r->thr.spec.text);
+	fprintf(f, "# outliers %llu recorded %llu dropped %llu rate %.9f "
+		"nmi %llu\n", (unsigned long long)o->count,
+		(unsigned long long)o->recorded, (unsigned long long)o->dropped,
+		o->rate, (unsigned long long)o->nmi);
+	fprintf(f, "# spacing_samples %llu (%llu of %llu) spacing_ns %.3f "
+		"(%llu of %llu)\n", (unsigned long long)o->samples.value,
+		(unsigned long long)o->samples.count,
+		(unsigned long long)o->samples.of,
+		latt_ns((double)o->cycles.value, khz),
+		(unsigned long long)o->cycles.count,
+		(unsigned long long)o->cycles.of);
+	if (r->smi.ok)
+		fprintf(f, "# smi %llu (cpu %u, MSR_SMI_COUNT %llu -> %llu)\n",
+			(unsigned long long)(r->smi.after - r->smi.before),
+			r->smi.cpu, (unsigned long long)r->smi.before,
+			(unsigned long long)r->smi.after);
+	else
+		fprintf(f, "# smi unavailable (%s)\n", r->smi.why);
+	fprintf(f, "# cycles are corrected (raw - overhead) per sample; "
+		"time_ns since the run's start; nmi 1 if an NMI arrived in "
+		"the sample's window\n");
+}
+
+/**
+ * report_write_outliers_csv() - every outlier record as CSV, after '#'
+ * comment lines with the run and the outlier summary
+ */
+int report_write_outliers_csv(const char *path, const struct run_report *r)
+{
+	const struct latt_outlier *o;
+	__u64 khz = r->info->tsc_khz, corr;
+	FILE *f;
+	__u32 i;
+	int rc;
+
+	f = fopen(path, "we");
+	if (!f)
+		return -errno;
+	outliers_header(f, r);
+	fputs("sample,time_ns,offset,cycles,raw_cycles,ns,window,nmi\n", f);
+	for (i = 0; i < r->res.outlier_len; i++) {
+		o = &r->outliers[i];
+		corr = latt_correct(o->cycles, r->res.overhead);
+		fprintf(f, "%llu,%llu,%llu,%llu,%llu,%.3f,%llu,%d\n",
+			(unsigned long long)o->sample,
+			(unsigned long long)(latt_ns((double)o->tsc, khz) + 0.5),
+			(unsigned long long)o->offset,
+			(unsigned long long)corr,
+			(unsigned long long)o->cycles,
+			latt_ns((double)corr, khz),
+			(unsigned long long)o->window,
+			!!(o->flags & LATT_OUT_NMI));
+	}
 	rc = ferror(f) ? -EIO : 0;
 	if (fclose(f) && !rc)
 		rc = -errno;

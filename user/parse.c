@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -361,6 +362,126 @@ int parse_width(const char *s, __u32 *width)
 		return -ERANGE;
 	*width = v;
 	return 0;
+}
+
+/*
+ * A decimal number with an optional fraction, "12", "1.5", ".5" (no sign, no
+ * exponent, no blanks); *end is left after it.
+ */
+static int parse_decimal(const char *s, double *out, const char **end)
+{
+	double v = 0, scale = 1;
+	const char *p = s;
+	bool digits = false;
+
+	for (; isdigit((unsigned char)*p); p++, digits = true)
+		v = v * 10 + (*p - '0');
+	if (*p == '.') {
+		for (p++; isdigit((unsigned char)*p); p++, digits = true) {
+			scale /= 10;
+			v += (*p - '0') * scale;
+		}
+	}
+	if (!digits)
+		return -EINVAL;
+	*out = v;
+	*end = p;
+	return 0;
+}
+
+/**
+ * parse_threshold() - "2000" or "0x7d0" (cycles), "500ns", "2us" (also
+ * "2µs"), "1.5ms", or "10x" (a multiple of the median); "0" in any unit is
+ * THR_OFF
+ */
+int parse_threshold(const char *s, struct threshold_spec *t)
+{
+	static const struct {
+		const char *suffix;
+		enum threshold_kind kind;
+		double scale;
+	} units[] = {
+		{ "ns", THR_NS, 1 }, { "us", THR_NS, 1e3 },
+		{ "\xc2\xb5s", THR_NS, 1e3 }, { "ms", THR_NS, 1e6 },
+		{ "x", THR_MEDIAN, 1 },
+	};
+	struct threshold_spec r = { THR_CYCLES, 0, "" };
+	const char *end;
+	__u64 cycles;
+	size_t i;
+	int rc;
+
+	if (strlen(s) >= sizeof(r.text))
+		return -EINVAL;
+	snprintf(r.text, sizeof(r.text), "%s", s);
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		rc = parse_u64(s, &cycles);
+		if (rc)
+			return rc;
+		r.value = (double)cycles;
+		r.kind = cycles ? THR_CYCLES : THR_OFF;
+		*t = r;
+		return 0;
+	}
+	rc = parse_decimal(s, &r.value, &end);
+	if (rc)
+		return rc;
+	if (!*end) {
+		/* plain cycles: an integer, as parse_u64 reads it */
+		rc = parse_u64(s, &cycles);
+		if (rc)
+			return rc;
+		r.value = (double)cycles;
+		r.kind = cycles ? THR_CYCLES : THR_OFF;
+		*t = r;
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		if (strcmp(end, units[i].suffix))
+			continue;
+		r.kind = units[i].kind;
+		r.value *= units[i].scale;
+		if (r.kind == THR_MEDIAN &&
+		    (r.value <= 0 || r.value > THR_MAX_MULTIPLE))
+			return -ERANGE;
+		if (r.kind == THR_NS && r.value > THR_MAX_NS)
+			return -ERANGE;
+		if (r.kind == THR_NS && r.value == 0)
+			r.kind = THR_OFF;
+		*t = r;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/*
+ * threshold_cycles() - the threshold in cycles for the module: a time at
+ * @tsc_khz, a multiple of @median (corrected cycles per sample), rounded to
+ * the nearest cycle and at least 1; 0 for THR_OFF
+ */
+__u64 threshold_cycles(const struct threshold_spec *t, __u64 tsc_khz,
+		       __u64 median)
+{
+	double c;
+
+	switch (t->kind) {
+	case THR_CYCLES:
+		return (__u64)t->value;
+	case THR_NS:
+		c = t->value * (double)tsc_khz / 1e6;
+		break;
+	case THR_MEDIAN:
+		c = t->value * (double)median;
+		break;
+	default:
+		return 0;
+	}
+	c += 0.5;
+	if (c < 1)
+		return 1;
+	if (c > (double)(1ULL << 62))
+		return 1ULL << 62;
+	return (__u64)c;
 }
 
 const char *parse_strerror(int rc)

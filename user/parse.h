@@ -46,6 +46,33 @@ int parse_offset(const char *s, __u64 *out);
 int parse_width(const char *s, __u32 *width);
 const char *parse_strerror(int rc);
 
+/**
+ * struct threshold_spec - a --threshold as written: cycles ("2000",
+ * "0x800"), a time ("2us", "500ns", "1.5ms") or a multiple of the median
+ * ("10x", "2.5x").  0 in any unit means no outlier records.
+ * @value: cycles, nanoseconds, or the multiple
+ * @text: the string as given, for reports and sweep keys
+ */
+enum threshold_kind {
+	THR_OFF,
+	THR_CYCLES,
+	THR_NS,
+	THR_MEDIAN,
+};
+
+struct threshold_spec {
+	enum threshold_kind kind;
+	double value;
+	char text[32];
+};
+
+#define THR_MAX_MULTIPLE	1e6	/* "1000000x" */
+#define THR_MAX_NS		1e12	/* 1000 s */
+
+int parse_threshold(const char *s, struct threshold_spec *t);
+__u64 threshold_cycles(const struct threshold_spec *t, __u64 tsc_khz,
+		       __u64 median);
+
 bool cpulist_has(const char *list, unsigned int cpu);
 
 /* The name tables; latt_name() returns "?" for a value it doesn't know. */

@@ -1,19 +1,61 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * run.h - one finished run as lattester-ctl reports it: the text table and
- * histogram file (output.c), the JSON document (json-out.c).
+ * run.h - one run of the module as lattester-ctl does it (runner.c): the
+ * options, the checks, the optional calibration pass for a --threshold
+ * given as a multiple of the median, the run itself and its report.  Both
+ * `run` (cmd-run.c) and every point of `sweep` (cmd-sweep.c) go through
+ * run_measure().  The reports: the text table and the histogram and
+ * outlier files (output.c), the JSON documents (json-out.c).
  */
 #ifndef _LATT_RUN_H
 #define _LATT_RUN_H
 
+#include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <time.h>
 
 #include <uapi/lattester.h>
 #include "builtin.h"
+#include "msr.h"
+#include "outstats.h"
+#include "parse.h"
 #include "pmem.h"
 #include "stats.h"
+
+#define RUN_DEFAULT_SEED	0x1a77e57e
+#define RUN_DEFAULT_SIZE	64
+#define RUN_DEFAULT_SAMPLES	100000
+#define RUN_DEFAULT_REGION	(1ULL << 30)
+#define RUN_DEFAULT_MAX_OUTLIERS 4096
+#define RUN_CALIBRATION_SAMPLES	10000	/* the pass that finds the median */
+
+/* The options of run; sweep has them too (cmd-sweep.c). */
+enum run_opt_id {
+	OPT_TARGET = 256,
+	OPT_CPU,
+	OPT_OP,
+	OPT_FENCE,
+	OPT_PATTERN,
+	OPT_SIZE,
+	OPT_SAMPLES,
+	OPT_REGION,
+	OPT_SEED,
+	OPT_CHAIN,
+	OPT_THRESHOLD,
+	OPT_MAX_OUTLIERS,
+	OPT_WINDOW_US,
+	OPT_WIDTH,
+	OPT_WARM,
+	OPT_JSON,
+	OPT_HIST,
+	OPT_QUIET,
+	OPT_FORCE,
+	OPT_OFFSET,
+	OPT_OUTLIERS,
+	OPT_RUN_LAST,		/* sweep's own options follow */
+};
 
 /**
  * struct run_target - what was measured, for the reports
@@ -29,6 +71,39 @@ struct run_target {
 	__u64 offset;
 };
 
+/**
+ * struct run_opts - a run as asked for
+ * @cfg: the configuration for START; cfg.threshold is filled from @thr
+ *	once the TSC frequency (and for "Nx" the median) is known
+ * @target: for messages: "dram:NODE" once resolved, else the spec
+ */
+struct run_opts {
+	struct latt_config cfg;
+	struct threshold_spec thr;
+	const char *json;
+	const char *hist;
+	const char *outliers;
+	bool quiet;
+	bool force;
+	bool region_set;	/* --region given */
+	bool offset_set;	/* --offset given */
+	struct target_spec spec;
+	struct run_target tgt;	/* resolved */
+	char target[PATH_MAX];
+};
+
+/**
+ * struct run_threshold - how the threshold was found, for the reports
+ * @calibration: samples of the calibration pass ("Nx" only), else 0
+ * @median: its corrected p50 in cycles per sample
+ */
+struct run_threshold {
+	struct threshold_spec spec;
+	__u64 cycles;
+	__u64 calibration;
+	__u64 median;
+};
+
 struct run_report {
 	const struct cmd_ctx *ctx;	/* the command line */
 	const struct latt_info *info;
@@ -40,14 +115,47 @@ struct run_report {
 	struct latt_summary sum;
 	struct timespec start, end;	/* CLOCK_REALTIME around the run */
 	bool interrupted;		/* SIGINT/SIGTERM aborted it */
+	struct latt_info info_copy;	/* what @info points to */
+	struct run_threshold thr;
+	struct outlier_summary osum;	/* with a threshold */
+	struct smi_count smi;		/* with a threshold */
 };
+
+/*
+ * Ctrl-C: every SIGINT adds 1 to run_stops, SIGTERM makes it at least 2.
+ * A run is aborted once run_stops reaches run_hooks.abort_at.
+ */
+extern volatile sig_atomic_t run_stops;
+void run_catch_signals(void);
+
+/**
+ * struct run_hooks - how run_measure() behaves inside a command
+ * @abort_at: run_stops at which the run is aborted (run: 1, sweep: 2)
+ * @progress: called at every poll while a run goes (NULL: none)
+ */
+struct run_hooks {
+	int abort_at;
+	void (*progress)(void *arg, const struct latt_status *st);
+	void *arg;
+};
+
+void run_defaults(struct run_opts *o);
+int run_set_option(struct run_opts *o, int id, const char *v);
+const char *run_args_problem(const struct run_opts *o);
+int run_measure(struct run_opts *o, struct run_report *r,
+		const struct run_hooks *h);
+int run_exit_status(const struct run_opts *o, const struct run_report *r);
+void run_report_free(struct run_report *r);
 
 void fmt_bytes(char *buf, size_t len, __u64 bytes);
 void fmt_size(char *buf, size_t len, __u64 bytes);
 void fmt_target(char *buf, size_t len, const struct run_report *r);
+void fmt_pattern(char *buf, size_t len, const struct latt_config *c);
 
 void report_print(FILE *f, const struct run_report *r);
 int report_write_hist(const char *path, const struct run_report *r);
 int report_write_json(const char *path, const struct run_report *r);
+int report_write_outliers_csv(const char *path, const struct run_report *r);
+int report_write_outliers_json(const char *path, const struct run_report *r);
 
 #endif /* _LATT_RUN_H */

@@ -14,8 +14,13 @@
  *   FAKE_HANG=1	the run keeps running until ABORT
  *   FAKE_ABI=N		abi_version to report
  *   FAKE_FEATURES=N	features to report (default: all)
- * Samples are synthetic: 90% at 200 raw cycles, 9% at 300, 0.9% at 1000,
- * the rest at 5000; overhead 20 cycles; tsc_khz 2000000 (1 cycle = 0.5 ns).
+ *   FAKE_REALISTIC=1	samples that depend on op, pattern and size, with
+ *			noise, a slow tail, rare outliers (more of them in
+ *			small hotspots) and a periodic spike, as fixtures for
+ *			the plots (tests/plots/make-fixtures)
+ * Samples are otherwise synthetic: 90% at 200 raw cycles, 9% at 300, 0.9%
+ * at 1000, the rest at 5000; overhead 20 cycles; tsc_khz 2000000 (1 cycle =
+ * 0.5 ns).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -112,10 +117,58 @@ static int fake_status(struct latt_status *st)
 	return 0;
 }
 
+static __u64 mix(__u64 x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* A uniform number in [0, 1) for sample @i, stream @k. */
+static double unit(__u64 i, __u64 k)
+{
+	return (double)(mix(i * 4 + k + run.seed * 0x10001) >> 11) /
+	       9007199254740992.0;
+}
+
+/* FAKE_REALISTIC: the typical raw cycles of the configured access. */
+static double base_cycles(void)
+{
+	static const double op_base[] = { 0, 180, 190, 140, 280, 320, 360, 240 };
+	int load = run.op <= LATT_OP_NT_LOAD;
+	double b = op_base[run.op <= LATT_OP_MAX ? run.op : 1];
+
+	if (run.pattern == LATT_PAT_RAND || run.pattern == LATT_PAT_CHASE)
+		b += load ? 150 : 60;
+	if (run.pattern == LATT_PAT_STRIDE)
+		b += run.stride >= 4096 ? 120 : (double)run.stride / 40;
+	b += (double)(run.size / 64 - 1) * (load ? 9 : 22);
+	return b;
+}
+
+static __u64 realistic_cycles(__u64 i)
+{
+	double v = base_cycles() * (1 + 0.06 * unit(i, 0)), rare = 1e-4;
+
+	if (run.pattern == LATT_PAT_HOTSPOT && run.op >= LATT_OP_STORE)
+		rare *= 1 + 262144.0 / (double)(run.stride ? run.stride : 1);
+	if (unit(i, 1) < 0.01)
+		v *= 1.3 + 1.5 * unit(i, 2);
+	if (unit(i, 3) < rare)
+		v *= 20 + 80 * unit(i, 2);
+	if (i % 7919 == 4000)		/* a periodic cause, every 7919 samples */
+		v += 3000;
+	return (__u64)v;
+}
+
 /* Sample i's raw cycles: the distribution described at the top. */
 static __u64 sample_cycles(__u64 i)
 {
 	__u64 m = i % 1000;
+
+	if (getenv("FAKE_REALISTIC"))
+		return realistic_cycles(i);
 
 	if (m < 900)
 		return 200;
@@ -135,6 +188,11 @@ static void fill_outlier(struct latt_outlier *o, __u64 i, __u64 cycles)
 	o->cycles = cycles;
 	o->window = i / 1000;
 	o->flags = o->window == 1 ? LATT_OUT_NMI : 0;
+	if (getenv("FAKE_REALISTIC")) {
+		o->tsc = (__u64)((double)i * (base_cycles() + 400));
+		o->window = o->tsc / 200000;
+		o->flags = o->window % 13 == 7 ? LATT_OUT_NMI : 0;
+	}
 }
 
 static int fake_result(struct latt_result *r)

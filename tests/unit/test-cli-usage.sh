@@ -5,15 +5,17 @@
 # module and without root:
 #  - --help lists every command of main.c's table, run --help every option
 #    of cmd-run.c's table, and Documentation/lattester-ctl-run.md documents
-#    the same options (bpftool's synctypes check); the same for list and
-#    Documentation/lattester-ctl-list.md;
+#    the same options (bpftool's synctypes check); the same for list, sweep
+#    and plot and their Documentation/lattester-ctl-CMD.md;
 #  - list works without the module and without pmem (empty lists);
 #  - pmem targets that aren't pmem are refused with exit 1;
 #  - usage errors exit 2, a missing module exits 1 with the insmod hint,
 #    info still prints the host, a write error on stdout exits 1;
 #  - with user/test-cli-fake.so (LD_PRELOAD, answers the ioctls like the
 #    module) the whole run path: table, JSON, histogram file, module errors,
-#    SIGINT -> ABORT -> partial result, exit 130.
+#    SIGINT -> ABORT -> partial result, exit 130; outlier files and
+#    thresholds in cycles, time and multiples of the median; sweeps into CSV
+#    and JSON lines, --resume, --dry-run, Ctrl-C once and twice.
 #
 #   make -C user && make -C user test-cli && bash tests/unit/test-cli-usage.sh
 #
@@ -155,6 +157,28 @@ expect 0 "help list" "$ctl" help list
 cmp -s "$tmp/out" "$tmp/list-help"
 report $? "help list prints the same as list --help"
 
+# sweep and plot: --help, the man page and the sources agree
+for cmd in sweep plot; do
+	src=$top/user/cmd-$cmd.c
+	doc=$top/Documentation/lattester-ctl-$cmd.md
+	opts=$(sed -n 's/^[[:space:]]*{ "\([a-z-]*\)", OPT_.*/\1/p' "$src")
+	[ -n "$opts" ]
+	report $? "$cmd options found in the sources"
+	expect 0 "$cmd --help" "$ctl" "$cmd" --help
+	cp "$tmp/out" "$tmp/$cmd-help"
+	for o in $opts help; do
+		has "$tmp/$cmd-help" "^  --$o( |$)" "$cmd --help lists --$o"
+		has "$doc" "^\`--$o( |\`)" "lattester-ctl-$cmd.md documents --$o"
+	done
+	for o in $(sed -n 's/^`--\([a-z-]*\).*/\1/p' "$doc"); do
+		grep -qE -- "^  --$o( |$)" "$tmp/$cmd-help"
+		report $? "documented $cmd --$o exists in $cmd --help"
+	done
+	expect 0 "help $cmd" "$ctl" help "$cmd"
+	cmp -s "$tmp/out" "$tmp/$cmd-help"
+	report $? "help $cmd prints the same as $cmd --help"
+done
+
 if [ -w /dev/full ]; then
 	expect 1 "write error on stdout" sh -c "'$ctl' --help >/dev/full"
 	has "$tmp/err" "write failure on standard output" "write error named"
@@ -206,6 +230,48 @@ expect 2 "run --offset 100 (not page-aligned)" \
 has "$tmp/err" "not a multiple of 4096 bytes" "--offset 100 explained"
 expect 2 "run --offset with a dram target" "$ctl" run --offset 4K
 has "$tmp/err" "--offset is for pmem" "--offset on dram explained"
+
+expect 2 "run --threshold 10 x" "$ctl" run --threshold "10 x"
+has "$tmp/err" "a multiple of the median such as 10x" "--threshold forms listed"
+expect 2 "run --threshold 0x" "$ctl" run --threshold 0x
+expect 2 "run --threshold 5s" "$ctl" run --threshold 5s
+expect 2 "run --outliers without --threshold" "$ctl" run --outliers "$tmp/o.csv"
+has "$tmp/err" "--outliers needs --threshold" "--outliers without threshold explained"
+expect 2 "run --outliers o.txt" "$ctl" run --threshold 10x --outliers "$tmp/o.txt"
+has "$tmp/err" "must end in .csv or .json" "--outliers extension explained"
+expect 2 "sweep without --out" "$ctl" sweep
+has "$tmp/err" "--out FILE.csv or --out FILE.jsonl is needed" "sweep --out explained"
+expect 2 "sweep --out x.json" "$ctl" sweep --out "$tmp/x.json"
+expect 2 "sweep two .csv files" "$ctl" sweep --out "$tmp/a.csv" --out "$tmp/b.csv"
+expect 2 "sweep --size 64..4096 (no step)" "$ctl" sweep --dry-run --size 64..4096
+expect 2 "sweep --size 64,100" "$ctl" sweep --dry-run --size 64,100
+has "$tmp/err" "not a multiple of 64" "sweep --size 100 explained"
+expect 2 "sweep --op load,bogus" "$ctl" sweep --dry-run --op load,bogus
+has "$tmp/err" "--op: 'bogus'" "sweep names the bad item"
+expect 2 "sweep --pattern stride" "$ctl" sweep --dry-run --pattern stride
+expect 2 "sweep --cpu 0..x" "$ctl" sweep --dry-run --cpu 0..x
+expect 2 "sweep --json" "$ctl" sweep --dry-run --json x
+expect 2 "sweep --samples 0" "$ctl" sweep --dry-run --samples 0
+expect 2 "sweep --threshold bogus" "$ctl" sweep --dry-run --threshold bogus
+expect 0 "sweep --dry-run lists the points" "$ctl" sweep --dry-run \
+	--op load,store-clwb --size 64..256x2 --pattern seq --hotspot 64,4K \
+	--fence default,sfence
+[ "$(wc -l <"$tmp/out")" -eq 36 ]
+report $? "dry run: 36 points listed ($(wc -l <"$tmp/out"))"
+[ "$(grep -c ' skip ' "$tmp/out")" -eq 15 ]
+report $? "dry run: sfence with load (9) and hotspot:64 under 128/256 B (6) skipped"
+has "$tmp/err" "9 points skipped: --fence sfence is for store ops" "skip reason: sfence"
+has "$tmp/err" "6 points skipped: the hotspot must be at least --size" "skip reason: hotspot"
+has "$tmp/out" "^1 run target=dram;cpu=0;op=load;fence=default;pattern=seq;size=64;samples=100000;" \
+	"dry run: the first point's key"
+expect 1 "sweep where no point can run" "$ctl" sweep --dry-run --op load --fence sfence
+has "$tmp/err" "no point of the grid can run" "nothing to run: said"
+expect 0 "plot --help" "$ctl" plot --help
+expect 2 "plot without a kind" "$ctl" plot --in x
+expect 2 "plot hist without --in" "$ctl" plot hist
+expect 2 "plot --canvas 10x10" "$ctl" plot hist --in x --canvas 10x10
+expect 2 "plot --stat p42" "$ctl" plot sweep --in x --stat p42
+expect 2 "plot --x region" "$ctl" plot sweep --in x --x region
 
 # ---- no module ----
 
@@ -363,12 +429,138 @@ else
 	has "$tmp/out" "^state: +aborted \(interrupted\)$" \
 		"fake: table marks the run aborted"
 
+	# outliers: files, thresholds, summary
+	expect 0 "fake: --outliers csv, 10x" f "$ctl" run --samples 10000 \
+		--threshold 10x --max-outliers 5 --outliers "$tmp/o.csv" --json "$j"
+	has "$tmp/out" "^outliers: +10 above 1800 cycles \(900.0 ns\), 5 dropped; rate 0.1000% of samples$" \
+		"fake: outliers line: 10x the median of 180 = 1800 cycles"
+	has "$tmp/out" "^ +threshold 10x the median of 180 cycles, from a 10000-sample calibration pass$" \
+		"fake: how the threshold was found"
+	has "$tmp/out" "^nmi: +1 of 5 recorded outliers in windows with an NMI$" "fake: nmi line"
+	has "$tmp/out" "^spacing: +most often 1000 samples \(4 of 4 gaps\), 500.0 us \(4 of 4\)$" \
+		"fake: spacing line"
+	has "$tmp/out" "^smi: +(unavailable \(.+\)|[0-9]+ during the run .*)$" "fake: smi line"
+	[ "$(grep -vc '^#' "$tmp/o.csv")" -eq 6 ]
+	report $? "fake: outliers CSV: header + 5 records"
+	has "$tmp/o.csv" "^sample,time_ns,offset,cycles,raw_cycles,ns,window,nmi$" \
+		"fake: outliers CSV columns"
+	has "$tmp/o.csv" "^999,499500,63936,4980,5000,2490.000,0,0$" "fake: first record"
+	has "$tmp/o.csv" "^1999,999500,[0-9]+,4980,5000,2490.000,1,1$" "fake: NMI record"
+	has "$tmp/o.csv" "^# samples 10000 tsc_khz 2000000 overhead_cycles 20 threshold_cycles 1800 threshold_ns 900.000 threshold 10x$" \
+		"fake: outliers CSV header comment"
+	jq -e '.outlier_summary.threshold == {"spec": "10x", "basis": "median",
+	       "cycles": 1800, "ns": 900, "calibration_samples": 10000,
+	       "median_cycles": 180} and .outlier_summary.count == 10 and
+	       .outlier_summary.recorded == 5 and .outlier_summary.dropped == 5 and
+	       .outlier_summary.rate == 0.001 and .outlier_summary.nmi == 1 and
+	       .outlier_summary.spacing_samples == {"samples": 1000, "count": 4, "of": 4} and
+	       .outlier_summary.spacing_time == {"ns": 500000, "count": 4, "of": 4} and
+	       (.outlier_summary.smi.available | type) == "boolean" and
+	       .config.threshold_cycles == 1800' "$j" >/dev/null 2>&1
+	report $? "fake: JSON outlier_summary"
+	expect 0 "fake: --outliers json, 1us" f "$ctl" run --samples 10000 \
+		--threshold 1us --outliers "$tmp/o.json"
+	jq -e '.schema == "lattester-outliers/1" and
+	       .outlier_summary.threshold.cycles == 2000 and
+	       .outlier_summary.threshold.basis == "time" and
+	       (.outlier_records | length) == 10 and
+	       .outlier_records[0].raw_cycles == 5000' "$tmp/o.json" >/dev/null 2>&1
+	report $? "fake: outliers JSON file, 1us = 2000 cycles at 2 GHz"
+	expect 0 "fake: no threshold: outliers off" f "$ctl" run --samples 1000 --json "$j"
+	has "$tmp/out" "^outliers: +off \(no --threshold\)$" "fake: outliers off line"
+	jq -e '.outlier_summary == null' "$j" >/dev/null 2>&1
+	report $? "fake: no threshold: outlier_summary null"
+
+	# sweep: files, rows, resume
+	sw=$tmp/sw
+	expect 0 "fake: sweep" f "$ctl" sweep --op load,nt-store --size 64..256x2 \
+		--pattern seq,rand --samples 1000 --threshold 500 \
+		--out "$sw.csv" --out "$sw.jsonl"
+	[ "$(wc -l <"$sw.csv")" -eq 13 ] && [ "$(wc -l <"$sw.jsonl")" -eq 12 ]
+	report $? "fake: sweep: 12 rows in each file"
+	[ "$(wc -l <"$tmp/out")" -eq 12 ] && grep -q "^12/12  nt-store rand 256 B " "$tmp/out"
+	report $? "fake: sweep: a line per point on stdout"
+	has "$tmp/err" "12 points: 12 measured, 0 failed, 0 already in the files, 0 skipped, 0 not run" \
+		"fake: sweep summary"
+	python3 - "$sw.csv" <<'PY' >"$tmp/err" 2>&1
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+r = rows[5]
+assert (r["op"], r["pattern"], r["size"]) == ("load", "rand", "256"), r
+assert r["ns_p50"] == "90.000" and r["cycles_p99"] == "280" and r["ns_max"] == "2490.000", r
+assert r["outliers"] == "10" and r["threshold_cycles"] == "500" and r["state"] == "done", r
+assert r["fence"] == "none" and rows[6]["fence"] == "sfence", (r["fence"], rows[6]["fence"])
+assert r["key"].startswith("target=dram;cpu=0;op=load;fence=default;pattern=rand;size=256;samples=1000;"), r["key"]
+assert len({x["key"] for x in rows}) == 12
+PY
+	report $? "fake: sweep CSV values"
+	jq -se 'length == 12 and all(.[]; .schema == "lattester-sweep/1" and
+	        .result.state == "done" and .latency.ns.p50 == 90 and
+	        (.key | test("^target=dram;")))' "$sw.jsonl" >/dev/null 2>&1
+	report $? "fake: sweep JSON lines"
+	expect 1 "fake: sweep onto an existing file" f "$ctl" sweep --out "$sw.csv"
+	has "$tmp/err" "exists: add --resume to continue it, or remove it" "fake: --resume hint"
+	head -n 7 "$sw.csv" >"$tmp/part.csv"
+	head -n 3 "$sw.jsonl" >"$tmp/part.jsonl"
+	expect 0 "fake: sweep --resume" f "$ctl" sweep --op load,nt-store \
+		--size 64..256x2 --pattern seq,rand --samples 1000 --threshold 500 \
+		--out "$tmp/part.csv" --out "$tmp/part.jsonl" --resume
+	has "$tmp/err" "12 points: 9 measured, 0 failed, 3 already in the files" \
+		"fake: resume runs what is missing from either file"
+	[ "$(wc -l <"$tmp/part.csv")" -eq 13 ] && [ "$(wc -l <"$tmp/part.jsonl")" -eq 12 ]
+	report $? "fake: resume fills each file to 12 rows, no duplicates"
+	[ "$(cut -d, -f1 "$tmp/part.csv" | sort | uniq -d | wc -l)" -eq 0 ]
+	report $? "fake: resume: each point once in the CSV"
+	expect 0 "fake: sweep --resume with --samples changed: new points" \
+		f "$ctl" sweep --size 64 --samples 500 --out "$tmp/part.csv" --resume
+	has "$tmp/err" "1 measured, 0 failed, 0 already" "fake: a changed option is a new point"
+	expect 1 "fake: sweep --resume of a foreign CSV" f "$ctl" sweep \
+		--out "$tmp/o.csv" --resume
+	has "$tmp/err" "not the header of a lattester-ctl sweep CSV file" "fake: foreign file named"
+	expect 1 "fake: sweep, START fails" env FAKE_START_ERR=12 \
+		LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" "$ctl" sweep \
+		--size 64,128 --samples 100 --out "$tmp/fail.csv"
+	has "$tmp/err" "point 2 \(load rand 128 B\): failed, not written" "fake: failed point named"
+	has "$tmp/err" "2 points: 0 measured, 2 failed" "fake: failures counted"
+	expect 1 "fake: sweep of pmem stores without --force" f "$ctl" sweep \
+		--target /dev/pmem0 --op load,nt-store --samples 100 --out "$tmp/pm.csv"
+	has "$tmp/err" "/dev/pmem0: the sweep has store ops or chase" "fake: --force asked for"
+	expect 1 "fake: sweep on an offline CPU" f "$ctl" sweep --cpu 0,99999 \
+		--samples 100 --out "$tmp/cpu.csv"
+	has "$tmp/err" "--cpu 99999: CPU not online" "fake: offline CPU named"
+
+	# Ctrl-C: once stops after the point, twice aborts it
+	FAKE_HANG=1 LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" \
+		"$ctl" sweep --size 64,128 --samples 1000 --out "$tmp/hang.csv" \
+		>"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	sleep 0.5
+	kill -INT "$pid" 2>/dev/null
+	sleep 0.5
+	kill -0 "$pid" 2>/dev/null
+	report $? "fake: sweep goes on after one Ctrl-C"
+	has "$tmp/err" "stopping after this point \(Ctrl-C again aborts it\)" \
+		"fake: sweep says it will stop"
+	kill -INT "$pid" 2>/dev/null
+	wait "$pid"
+	rc=$?
+	[ "$rc" -eq 130 ]
+	report $? "fake: second Ctrl-C: exit 130 (exit $rc)"
+	has "$tmp/err" "point 1 \(load rand 64 B\): aborted, not written" "fake: aborted point named"
+	[ "$(wc -l <"$tmp/hang.csv")" -eq 1 ]
+	report $? "fake: the aborted point is not written"
+
 	if command -v script >/dev/null; then
 		# the fake reports 500/1000 on its first two polls
 		LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" script -qec \
 			"'$ctl' run --samples 1000" /dev/null >"$tmp/tty" 2>&1
 		grep -q "lattester-ctl run: 500/1000 samples (50.0%)" "$tmp/tty"
 		report $? "fake: progress line on a terminal"
+		LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" script -qec \
+			"'$ctl' sweep --size 64,128 --samples 1000 --out '$tmp/tty.csv'" \
+			/dev/null >"$tmp/tty" 2>&1
+		grep -q '\[#*\.*\] [0-9]/2 points .* ETA ' "$tmp/tty"
+		report $? "fake: sweep progress bar with an ETA on a terminal"
 	else
 		skip "no script(1) for a terminal"
 	fi

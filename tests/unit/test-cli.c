@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test-cli.c - host unit test of lattester-ctl's option parsers (parse.c)
- * and latency math (stats.c): no module, no root.  TAP-like output, a
+ * test-cli.c - host unit test of lattester-ctl's option parsers (parse.c),
+ * latency math (stats.c), outlier statistics (outstats.c), sweep grid
+ * (grid.c), CSV (csv.c) and --resume's reading of sweep files
+ * (sweep-file.c): no module, no root.  TAP-like output, a
  * closing "cli: N passed, N failed" line, non-zero exit on a failure.
  *
  *   make -C user test-cli && ./user/test-cli
@@ -11,9 +13,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <stdlib.h>
+#include <unistd.h>
+
 #include <lattester/hist.h>
+#include "csv.h"
+#include "grid.h"
+#include "outstats.h"
 #include "parse.h"
 #include "stats.h"
+#include "sweep-file.h"
 #include "../tap.h"
 
 typedef int (*parse_u64_fn)(const char *, __u64 *);
@@ -343,6 +352,333 @@ static void test_stats(void)
 	      "no samples: all zero");
 }
 
+
+static void t_thr(const char *s, int rc, enum threshold_kind kind,
+		  double value)
+{
+	struct threshold_spec t = { THR_CYCLES, -1, "unset" };
+	int got = parse_threshold(s, &t);
+
+	check(got == rc && (rc || (t.kind == kind && near(t.value, value) &&
+				   !strcmp(t.text, s))),
+	      "threshold(\"%s\") = %d, kind %d, %g", s, got, t.kind, t.value);
+}
+
+static void test_thresholds(void)
+{
+	struct threshold_spec t;
+
+	t_thr("2000", 0, THR_CYCLES, 2000);
+	t_thr("0x7d0", 0, THR_CYCLES, 2000);
+	t_thr("0", 0, THR_OFF, 0);
+	t_thr("500ns", 0, THR_NS, 500);
+	t_thr("2us", 0, THR_NS, 2000);
+	t_thr("2\xc2\xb5s", 0, THR_NS, 2000);
+	t_thr("1.5us", 0, THR_NS, 1500);
+	t_thr(".5us", 0, THR_NS, 500);
+	t_thr("1ms", 0, THR_NS, 1e6);
+	t_thr("0us", 0, THR_OFF, 0);
+	t_thr("10x", 0, THR_MEDIAN, 10);
+	t_thr("2.5x", 0, THR_MEDIAN, 2.5);
+	t_thr("0x", -EINVAL, 0, 0);
+	t_thr("0.0x", -ERANGE, 0, 0);
+	t_thr("2000000x", -ERANGE, 0, 0);
+	t_thr("2000001s", -EINVAL, 0, 0);
+	t_thr("2000000000ms", -ERANGE, 0, 0);
+	t_thr("1.5", -EINVAL, 0, 0);
+	t_thr("-5", -EINVAL, 0, 0);
+	t_thr("10 x", -EINVAL, 0, 0);
+	t_thr("x", -EINVAL, 0, 0);
+	t_thr("us", -EINVAL, 0, 0);
+	t_thr("", -EINVAL, 0, 0);
+	t_thr("5s", -EINVAL, 0, 0);
+	t_thr("18446744073709551616", -ERANGE, 0, 0);
+	t_thr("123456789012345678901234567890123x", -EINVAL, 0, 0);
+
+	parse_threshold("2000", &t);
+	check(threshold_cycles(&t, 3000000, 0) == 2000, "cycles stay cycles");
+	parse_threshold("2us", &t);
+	check(threshold_cycles(&t, 3000000, 0) == 6000, "2us at 3 GHz: 6000");
+	parse_threshold("500ns", &t);
+	check(threshold_cycles(&t, 2100000, 0) == 1050, "500ns at 2.1 GHz: 1050");
+	parse_threshold("0.1ns", &t);
+	check(threshold_cycles(&t, 1000000, 0) == 1, "a tiny time: at least 1");
+	parse_threshold("10x", &t);
+	check(threshold_cycles(&t, 2000000, 180) == 1800, "10x of 180: 1800");
+	check(threshold_cycles(&t, 2000000, 0) == 1, "10x of 0: at least 1");
+	parse_threshold("2.5x", &t);
+	check(threshold_cycles(&t, 2000000, 101) == 253, "2.5x of 101: 252.5 rounds to 253");
+	parse_threshold("0", &t);
+	check(threshold_cycles(&t, 2000000, 180) == 0, "off: 0");
+}
+
+static void t_spacing(__u64 *g, size_t n, __u64 value, __u64 count,
+		      const char *what)
+{
+	struct latt_spacing s;
+
+	latt_spacing_mode(g, n, &s);
+	check(s.value == value && s.count == count && s.of == n,
+	      "spacing %s: %llu (%llu of %llu), want %llu (%llu)", what,
+	      (unsigned long long)s.value, (unsigned long long)s.count,
+	      (unsigned long long)s.of, (unsigned long long)value,
+	      (unsigned long long)count);
+}
+
+static void test_outliers(void)
+{
+	static struct latt_outlier rec[64];
+	struct outlier_summary s;
+	__u64 g[16];
+	size_t i, n = 0;
+
+	t_spacing(g, 0, 0, 0, "of nothing");
+	g[0] = 7;
+	t_spacing(g, 1, 7, 1, "of one gap");
+	/* a timer: 4 ms +- 0.2% jitter, among stray gaps */
+	for (i = 0; i < 8; i++)
+		g[i] = 8000000 + (i % 3) * 8000 - 8000;
+	g[8] = 100;
+	g[9] = 2500000;
+	g[10] = 123;
+	t_spacing(g, 11, 8000000, 8, "of a jittery period");
+	/* exact small gaps: 5 wins over 1 and 300 */
+	__u64 h[] = { 5, 5, 5, 1, 300, 5, 9 };
+	t_spacing(h, 7, 5, 4, "of small exact gaps");
+	/* a tie goes to the smaller gaps */
+	__u64 k[] = { 1000, 50, 1000, 50 };
+	t_spacing(k, 4, 50, 2, "tie");
+
+	/* records every 1000 samples (2 us apart), one of them with an NMI,
+	 * and a burst of 3 consecutive samples */
+	for (i = 0; i < 10; i++) {
+		memset(&rec[n], 0, sizeof(rec[n]));
+		rec[n].sample = 500 + i * 1000;
+		rec[n].tsc = rec[n].sample * 4;
+		rec[n].flags = i == 3 ? LATT_OUT_NMI : 0;
+		n++;
+	}
+	for (i = 0; i < 3; i++) {
+		memset(&rec[n], 0, sizeof(rec[n]));
+		rec[n].sample = 20000 + i;
+		rec[n].tsc = rec[n].sample * 4;
+		rec[n].flags = LATT_OUT_NMI;
+		n++;
+	}
+	check(!outlier_summarize(&s, rec, n, 20, 7, 100000),
+	      "summarize 13 records");
+	check(s.count == 20 && s.recorded == 13 && s.dropped == 7,
+	      "counts: 20 outliers, 13 recorded, 7 dropped");
+	check(near(s.rate, 0.0002), "rate 20 / 100000");
+	check(s.nmi == 4, "4 records in NMI windows: %llu",
+	      (unsigned long long)s.nmi);
+	check(s.samples.value == 1000 && s.samples.count == 9 &&
+	      s.samples.of == 12, "spacing 1000 samples, 9 of 12 gaps");
+	check(s.cycles.value == 4000 && s.cycles.count == 9,
+	      "spacing 4000 cycles, 9 of 12");
+	check(!outlier_summarize(&s, rec, 1, 1, 0, 0) && s.rate == 0 &&
+	      s.samples.of == 0 && s.samples.value == 0,
+	      "one record, no samples: no spacing, rate 0");
+}
+
+static void t_list(const char *s, enum list_kind kind, int rc,
+		   const __u64 *want, size_t n)
+{
+	struct u64_list l = { 0 };
+	int got = parse_u64_list(s, kind, &l);
+	bool same = got == rc && (rc || l.n == n);
+	size_t i;
+
+	for (i = 0; same && !rc && i < n; i++)
+		same = l.v[i] == want[i];
+	check(same, "list(\"%s\") = %d, %zu values", s, got, l.n);
+	u64_list_free(&l);
+}
+
+static void test_grid(void)
+{
+	static const __u64 geo[] = { 64, 128, 256, 512, 1024, 2048, 4096 };
+	static const __u64 ari[] = { 64, 192, 320, 448 };
+	static const __u64 mix[] = { 8, 4096, 16384, 65536, 100 };
+	static const __u64 cpus[] = { 0, 1, 2, 3, 7 };
+	static const __u64 big[] = { 1ULL << 20, 4ULL << 20 };
+	struct sweep_grid g = { 0 };
+	struct str_list sl = { 0 };
+	struct u64_list v = { 0 };
+	struct grid_point p;
+	char key[512];
+
+	t_list("64..4096x2", LIST_SIZES, 0, geo, 7);
+	t_list("64..5000x2", LIST_SIZES, 0, geo, 7);
+	t_list("64..512+128", LIST_SIZES, 0, ari, 4);
+	t_list("8,4K..64Kx4,100", LIST_SIZES, 0, mix, 5);
+	t_list("1M..4MiBx4", LIST_SIZES, 0, big, 2);
+	t_list("0..3,7", LIST_NUMBERS, 0, cpus, 5);
+	t_list("64", LIST_SIZES, 0, geo, 1);
+	t_list("64..4096", LIST_SIZES, -EINVAL, NULL, 0);
+	t_list("64..4096x1", LIST_SIZES, -ERANGE, NULL, 0);
+	t_list("64..4096+0", LIST_SIZES, -ERANGE, NULL, 0);
+	t_list("4096..64x2", LIST_SIZES, -ERANGE, NULL, 0);
+	t_list("0..64x2", LIST_SIZES, -ERANGE, NULL, 0);
+	t_list("64,,128", LIST_SIZES, -EINVAL, NULL, 0);
+	t_list("64,", LIST_SIZES, -EINVAL, NULL, 0);
+	t_list("1..1000000", LIST_NUMBERS, -E2BIG, NULL, 0);
+	t_list("0x1", LIST_NUMBERS, -EINVAL, NULL, 0);
+	t_list("18446744073709551615..18446744073709551615+1", LIST_NUMBERS,
+	       0, (const __u64[]){ ~0ULL }, 1);
+	t_list("1..18446744073709551615x4294967296", LIST_NUMBERS, 0,
+	       (const __u64[]){ 1, 1ULL << 32 }, 2);
+
+	check(!parse_str_list("load,store-clwb,nt-store", &sl) && sl.n == 3 &&
+	      !strcmp(sl.v[2], "nt-store") && str_list_has(&sl, "store-clwb"),
+	      "string list");
+	check(parse_str_list("a,,b", &sl) == -EINVAL, "empty item refused");
+	str_list_free(&sl);
+
+	parse_str_list("dram:0,dram:1", &g.targets);
+	parse_u64_list("0", LIST_NUMBERS, &g.cpus);
+	parse_str_list("load,nt-store", &g.ops);
+	parse_str_list("default", &g.fences);
+	parse_str_list("seq", &g.patterns);
+	parse_u64_list("4K,64K", LIST_SIZES, &v);
+	grid_add_pattern_values(&g, "hotspot", &v);
+	u64_list_free(&v);
+	parse_u64_list("64..256x2", LIST_SIZES, &g.sizes);
+	check(g.patterns.n == 3 && !strcmp(g.patterns.v[1], "hotspot:4096") &&
+	      !strcmp(g.patterns.v[2], "hotspot:65536"),
+	      "--hotspot adds hotspot:V patterns");
+	check(grid_size(&g) == 2 * 1 * 2 * 1 * 3 * 3, "2x2x3x3 = 36 points");
+	grid_point(&g, 0, &p);
+	check(!strcmp(p.target, "dram:0") && !strcmp(p.op, "load") &&
+	      !strcmp(p.pattern, "seq") && p.size == 64, "point 0");
+	grid_point(&g, 1, &p);
+	check(p.size == 128 && !strcmp(p.pattern, "seq"), "size varies fastest");
+	grid_point(&g, 3, &p);
+	check(p.size == 64 && !strcmp(p.pattern, "hotspot:4096"),
+	      "then the pattern");
+	grid_point(&g, 9, &p);
+	check(!strcmp(p.op, "nt-store") && p.size == 64, "then the op");
+	grid_point(&g, 35, &p);
+	check(!strcmp(p.target, "dram:1") && !strcmp(p.op, "nt-store") &&
+	      !strcmp(p.pattern, "hotspot:65536") && p.size == 256 &&
+	      p.index == 35, "the last point");
+	grid_point_key(key, sizeof(key), &p, "samples=1000");
+	check(!strcmp(key, "target=dram:1;cpu=0;op=nt-store;fence=default;"
+		      "pattern=hotspot:65536;size=256;samples=1000"),
+	      "key: %s", key);
+	str_list_free(&g.patterns);
+	check(grid_size(&g) == 0, "an empty dimension: no points");
+	grid_free(&g);
+}
+
+static void test_csv(void)
+{
+	char line[] = "a,\"b,c\",\"say \"\"hi\"\"\",,last\n";
+	char bad[] = "a,\"open";
+	char *f[8];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	int n;
+
+	n = csv_split(line, f, 8);
+	check(n == 5 && !strcmp(f[0], "a") && !strcmp(f[1], "b,c") &&
+	      !strcmp(f[2], "say \"hi\"") && !strcmp(f[3], "") &&
+	      !strcmp(f[4], "last"), "csv_split: quotes, empty, newline");
+	check(csv_split(bad, f, 8) == -1, "unterminated quote refused");
+	check(csv_column(f, n, "last") == 4 && csv_column(f, n, "x") == -1,
+	      "csv_column");
+	m = open_memstream(&buf, &len);
+	csv_put(m, "plain", 0);
+	csv_put(m, "a,b", 0);
+	csv_put(m, "q\"q", 1);
+	fclose(m);
+	check(!strcmp(buf, "plain,\"a,b\",\"q\"\"q\"\n"), "csv_put quotes: %s",
+	      buf);
+	free(buf);
+}
+
+/* --resume: the keys of a CSV and a JSON lines file. */
+static void test_resume(void)
+{
+	char dir[] = "/tmp/latt-test-XXXXXX", csv[64], jl[64], why[256];
+	struct key_set k = { 0 };
+	enum sweep_format fmt;
+	FILE *f;
+	int rc;
+
+	check(!sweep_format_of("a.csv", &fmt) && fmt == SWEEP_CSV &&
+	      !sweep_format_of("a.jsonl", &fmt) && fmt == SWEEP_JSONL &&
+	      sweep_format_of("a.json", &fmt) == -EINVAL &&
+	      sweep_format_of(".csv", &fmt) == -EINVAL, "file formats");
+	if (!mkdtemp(dir)) {
+		skip("no temporary directory");
+		return;
+	}
+	snprintf(csv, sizeof(csv), "%s/s.csv", dir);
+	snprintf(jl, sizeof(jl), "%s/s.jsonl", dir);
+
+	check(!sweep_load_keys(csv, SWEEP_CSV, &k, why, sizeof(why)) && !k.n,
+	      "a missing file holds no keys");
+	/* a row's key is its last column; a row cut short is run again */
+	f = fopen(csv, "w");
+	sweep_csv_header(f);
+	for (int r = 0; r < 2; r++) {
+		for (int c = 0; c < 56; c++)
+			fputs("0,", f);
+		fprintf(f, "\"target=dram;op=load;size=%d\"\n", 64 << r);
+	}
+	for (int c = 0; c < 20; c++)
+		fputs("0,", f);		/* cut short by a crash */
+	fclose(f);
+	rc = sweep_load_keys(csv, SWEEP_CSV, &k, why, sizeof(why));
+	check(!rc && k.n == 2, "CSV: 2 complete rows, the cut one ignored "
+	      "(%d, %zu)", rc, k.n);
+	check(key_set_has(&k, "target=dram;op=load;size=128") &&
+	      !key_set_has(&k, "target=dram;op=load;size=256") &&
+	      !key_set_has(&k, "target=dram;op=load"), "CSV keys match exactly");
+	key_set_free(&k);
+
+	f = fopen(csv, "w");
+	fputs("point,op,key\n0,load,k\n", f);
+	fclose(f);
+	rc = sweep_load_keys(csv, SWEEP_CSV, &k, why, sizeof(why));
+	check(rc == -EINVAL && strstr(why, "not the header"),
+	      "a foreign CSV refused: %s", why);
+	key_set_free(&k);
+
+	f = fopen(jl, "w");
+	fputs("{\"schema\": \"lattester-sweep/1\", \"key\": \"a;b\"}\n", f);
+	fputs("\n{\"key\": \"c;d\", \"point\": 1}\n", f);
+	fputs("{\"key\": \"e;", f);	/* cut short */
+	fclose(f);
+	rc = sweep_load_keys(jl, SWEEP_JSONL, &k, why, sizeof(why));
+	check(!rc && k.n == 2 && key_set_has(&k, "a;b") &&
+	      key_set_has(&k, "c;d") && !key_set_has(&k, "e;"),
+	      "JSON lines: 2 keys, the cut line ignored");
+	key_set_free(&k);
+	f = fopen(jl, "w");
+	fputs("{\"point\": 1}\n", f);
+	fclose(f);
+	rc = sweep_load_keys(jl, SWEEP_JSONL, &k, why, sizeof(why));
+	check(rc == -EINVAL && strstr(why, "no \"key\""),
+	      "a line without a key refused: %s", why);
+	key_set_free(&k);
+	for (int i = 0; i < 1000; i++) {
+		snprintf(why, sizeof(why), "key%d", i);
+		key_set_add(&k, why);
+	}
+	check(k.n == 1000 && key_set_has(&k, "key999") &&
+	      key_set_has(&k, "key0") && !key_set_has(&k, "key1000"),
+	      "a key set of 1000");
+	key_set_add(&k, "late");
+	check(key_set_has(&k, "late"), "a key added after a lookup");
+	key_set_free(&k);
+	unlink(csv);
+	unlink(jl);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_numbers();
@@ -352,5 +688,10 @@ int main(void)
 	test_offsets();
 	test_cpulist();
 	test_stats();
+	test_thresholds();
+	test_outliers();
+	test_grid();
+	test_csv();
+	test_resume();
 	return tap_done("cli");
 }

@@ -28,3 +28,14 @@ show lattester-ctl run --target /dev/pmem0 --cpu 0 --op load --pattern rand $com
 show lattester-ctl run --target /dev/pmem0 --cpu 0 --op store-clwb --size 256 \
 	--pattern seq --force $common
 }
+echo
+echo "Data for the plots (tools/demo draws them on the host): a run's"
+echo "histogram and outliers, and two small sweeps."
+show lattester-ctl run --quiet --op nt-store --size 256 --pattern hotspot:4096 \
+	--threshold 5x --region 64M --samples 50000 --hist "$OUT/hotspot.hist" \
+	--outliers "$OUT/hotspot-outliers.csv"
+show lattester-ctl sweep --quiet --op load,nt-store --pattern rand \
+	--size 64..64Kx4 --samples 2000 --region 64M --out "$OUT/size.csv"
+show lattester-ctl sweep --quiet --op load,nt-load,store-clwb,nt-store \
+	--pattern seq,rand --size 64,256 --samples 2000 --region 64M \
+	--out "$OUT/basic.csv"

@@ -1,0 +1,55 @@
+#!/bin/sh
+# lattester-ctl sweep: a small grid into CSV and JSON lines (checked on the
+# host by 70-sweep.check); --resume finds every point done; a sweep stopped
+# by one Ctrl-C keeps the points it finished, exits 130, and --resume
+# completes it without repeating one.
+set -u
+fail() { echo "FAIL: $*"; exit 1; }
+
+lattester-ctl sweep --quiet --op load,nt-store --size 64,128 \
+	--pattern seq,rand --samples 2000 --region 16M --threshold 10x \
+	--out "$OUT/sweep.csv" --out "$OUT/sweep.jsonl" >"$OUT/sweep.txt" 2>&1
+rc=$?
+cat "$OUT/sweep.txt"
+[ $rc -eq 0 ] || fail "sweep exit status $rc"
+
+lattester-ctl sweep --quiet --op load,nt-store --size 64,128 \
+	--pattern seq,rand --samples 2000 --region 16M --threshold 10x \
+	--out "$OUT/sweep.csv" --out "$OUT/sweep.jsonl" --resume \
+	>"$OUT/resume.txt" 2>&1
+rc=$?
+cat "$OUT/resume.txt"
+[ $rc -eq 0 ] || fail "resume exit status $rc"
+grep -q "0 measured, 0 failed, 8 already in the files" "$OUT/resume.txt" ||
+	fail "resume ran points again"
+
+# without --resume an existing file is refused
+lattester-ctl sweep --quiet --samples 100 --out "$OUT/sweep.csv" \
+	>"$OUT/exists.txt" 2>&1
+rc=$?
+[ $rc -eq 1 ] || fail "existing --out file: exit status $rc, want 1"
+grep -q "exists: add --resume" "$OUT/exists.txt" || fail "no --resume hint"
+
+# Ctrl-C once: the point in progress finishes and is written, then stop
+grid="--op load,nt-store --pattern seq,rand --size 64..4096x4"
+# shellcheck disable=SC2086
+lattester-ctl sweep --quiet $grid --samples 1000000 --region 16M \
+	--out "$OUT/stopped.csv" >"$OUT/stopped.txt" 2>&1 &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+cat "$OUT/stopped.txt"
+[ $rc -eq 130 ] || fail "stopped sweep: exit status $rc, want 130"
+grep -q "stopping after this point" "$OUT/stopped.txt" || fail "no stop notice"
+rows=$(($(wc -l <"$OUT/stopped.csv") - 1))
+echo "stopped after $rows of 16 points"
+if [ "$rows" -lt 1 ] || [ "$rows" -ge 16 ]; then fail "$rows rows after the stop"; fi
+# shellcheck disable=SC2086
+lattester-ctl sweep --quiet $grid --samples 1000000 --region 16M \
+	--out "$OUT/stopped.csv" --resume >"$OUT/finished.txt" 2>&1
+rc=$?
+cat "$OUT/finished.txt"
+[ $rc -eq 0 ] || fail "resumed sweep: exit status $rc"
+exit 0

@@ -1,0 +1,907 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-sweep.c - lattester-ctl sweep: run a grid of points (target × cpu ×
+ * op × fence × pattern × size, size varying fastest), each one a run
+ * through runner.c like `run`, and append one row per point to CSV and/or
+ * JSON lines files.
+ *
+ * A point is written only once it is done: Ctrl-C stops after the current
+ * point (a second Ctrl-C, or SIGTERM, aborts it), and what is in the files
+ * stays.  Every row carries the point's key (its configuration as asked
+ * for); --resume skips the points whose key every output file already
+ * holds.  Points the options make impossible (sfence with a load, a
+ * hotspot smaller than the access, ...) are skipped and counted; a point
+ * whose run fails is reported and the sweep goes on (exit status 1).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+#include "builtin.h"
+#include "csv.h"
+#include "grid.h"
+#include "host.h"
+#include "json-out.h"
+#include "lib.h"
+#include "log.h"
+#include "parse.h"
+#include "run.h"
+#include "sweep-file.h"
+
+#define SWEEP_HELP	(-1)
+#define MAX_OUT		2	/* one .csv and one .jsonl */
+#define BAR_WIDTH	24
+#define MAX_REASONS	8	/* distinct reasons to skip, listed */
+#define KEY_LEN		1024
+
+enum sweep_opt_id {
+	OPT_STRIDE = OPT_RUN_LAST,
+	OPT_HOTSPOT,
+	OPT_OUT,
+	OPT_RESUME,
+	OPT_DRY_RUN,
+};
+
+static const struct cmd_opt sweep_options[] = {
+	{ "target", OPT_TARGET, "LIST",
+	  "targets, as for run: dram[:NODE], /dev/pmemN, /dev/daxX.Y, "
+	  "namespaceX.Y (default: dram)", -1 },
+	{ "cpu", OPT_CPU, "LIST", "CPUs, e.g. 0,2 or 0..3 (default: 0)", -1 },
+	{ "op", OPT_OP, "LIST", "accesses (default: load)", NAMES_OP },
+	{ "fence", OPT_FENCE, "LIST", "fences (default: default)",
+	  NAMES_FENCE },
+	{ "pattern", OPT_PATTERN, "LIST",
+	  "patterns, e.g. seq,rand,stride:256 (default: rand, unless "
+	  "--stride or --hotspot is given)", NAMES_PATTERN },
+	{ "size", OPT_SIZE, "LIST",
+	  "bytes per access: values and ranges A..BxK (times K) or A..B+S "
+	  "(plus S), e.g. 64..4096x2 (default: 64)", -1 },
+	{ "stride", OPT_STRIDE, "LIST",
+	  "add the patterns stride:V for each value, e.g. 64..64Kx4", -1 },
+	{ "hotspot", OPT_HOTSPOT, "LIST",
+	  "add the patterns hotspot:V for each value, e.g. 4K..1Mx4", -1 },
+	{ "samples", OPT_SAMPLES, "N",
+	  "samples per point (default: 100000)", -1 },
+	{ "region", OPT_REGION, "BYTES",
+	  "memory the accesses spread over, as for run (default: 1GiB)", -1 },
+	{ "offset", OPT_OFFSET, "BYTES", "pmem: as for run", -1 },
+	{ "force", OPT_FORCE, NULL,
+	  "pmem: allow store ops and chase, which overwrite the target", -1 },
+	{ "seed", OPT_SEED, "S", "address generator seed, every point", -1 },
+	{ "chain", OPT_CHAIN, "K", "dependent loads per sample (chase)", -1 },
+	{ "threshold", OPT_THRESHOLD, "T",
+	  "outlier threshold for every point: cycles, a time (2us) or a "
+	  "multiple of each point's median (10x)", -1 },
+	{ "max-outliers", OPT_MAX_OUTLIERS, "N", "outlier records kept", -1 },
+	{ "window-us", OPT_WINDOW_US, "US", "interrupt-off window", -1 },
+	{ "width", OPT_WIDTH, "auto|8|16|32|64", "access width in bytes", -1 },
+	{ "warm", OPT_WARM, NULL, "measure cache hits (as for run)", -1 },
+	{ "out", OPT_OUT, "FILE",
+	  "append one row per point to FILE.csv or FILE.jsonl (JSON lines); "
+	  "give it twice for both", -1 },
+	{ "resume", OPT_RESUME, NULL,
+	  "continue the files: skip the points they already hold", -1 },
+	{ "dry-run", OPT_DRY_RUN, NULL,
+	  "list the points (and what --resume would skip), run nothing", -1 },
+	{ "quiet", OPT_QUIET, NULL, "no progress bar", -1 },
+	{ NULL, 0, NULL, NULL, -1 }
+};
+
+static const struct cmd_usage sweep_usage = {
+	.cmd = "sweep",
+	.synopsis = "[GRID OPTIONS] [RUN OPTIONS] --out FILE.csv|FILE.jsonl",
+	.about = "Run a grid of measurements, one run per point (root only): "
+		 "every combination of the\n"
+		 "LIST options, size varying fastest.  One line per point on "
+		 "stdout, one row per\n"
+		 "point in each --out file; Ctrl-C stops after the current "
+		 "point (twice: at once).\n"
+		 "Exit status: 0 done, 1 error or a failed point, 2 usage, "
+		 "130 interrupted.",
+	.opts = sweep_options,
+};
+
+struct sweep_out {
+	const char *path;
+	enum sweep_format fmt;
+	FILE *f;
+	struct key_set keys;	/* rows already there (--resume) */
+};
+
+struct sweep {
+	struct run_opts base;		/* the options every point shares */
+	struct sweep_grid grid;
+	struct sweep_out out[MAX_OUT];
+	int nout;
+	bool resume, dry_run, quiet;
+	char fixed[512];		/* the shared part of every key */
+	const struct cmd_ctx *ctx;
+	/* progress */
+	bool bar;
+	size_t total, to_run, ran;
+	struct timespec t0;
+	double point_frac;
+	const char *point_desc;
+	bool told_stop;
+};
+
+static int bad_value(const char *opt, const char *v, int rc,
+		     const char *expected)
+{
+	return cmd_usage_error(&sweep_usage, "--%s: '%s': %s (expected %s)",
+			       opt, v, parse_strerror(rc), expected);
+}
+
+/* Check every item of a list option with run's parser for it. */
+static int check_items(int id, const char *opt, const struct str_list *l,
+		       size_t from, const char *expected)
+{
+	struct run_opts o;
+	size_t i;
+	int rc;
+
+	for (i = from; i < l->n; i++) {
+		run_defaults(&o);
+		rc = run_set_option(&o, id, l->v[i]);
+		if (rc)
+			return bad_value(opt, l->v[i], rc, expected);
+	}
+	return 0;
+}
+
+static int add_list(struct sweep *s, int id, const char *v)
+{
+	struct sweep_grid *g = &s->grid;
+	struct u64_list vals = { 0 };
+	struct str_list *l;
+	size_t from, i;
+	const char *opt, *expected;
+	int rc;
+
+	switch (id) {
+	case OPT_TARGET: l = &g->targets; opt = "target";
+		expected = "a list of dram[:NODE], device paths or namespaceX.Y";
+		break;
+	case OPT_OP: l = &g->ops; opt = "op";
+		expected = latt_name_list(NAMES_OP); break;
+	case OPT_FENCE: l = &g->fences; opt = "fence";
+		expected = latt_name_list(NAMES_FENCE); break;
+	case OPT_PATTERN: l = &g->patterns; opt = "pattern";
+		expected = latt_name_list(NAMES_PATTERN); break;
+	case OPT_CPU:
+		rc = parse_u64_list(v, LIST_NUMBERS, &g->cpus);
+		for (i = 0; !rc && i < g->cpus.n; i++)
+			if (g->cpus.v[i] > 0xffffffffULL)
+				rc = -ERANGE;
+		return rc ? bad_value("cpu", v, rc, "CPU numbers and ranges "
+				      "such as 0,2 or 0..3") : 0;
+	case OPT_SIZE:
+		rc = parse_u64_list(v, LIST_SIZES, &g->sizes);
+		for (i = 0; !rc && i < g->sizes.n; i++)
+			if (!g->sizes.v[i] || g->sizes.v[i] % LATT_LINE)
+				rc = -EDOM;
+		return rc ? bad_value("size", v, rc, "sizes and ranges such as "
+				      "64,256 or 64..4096x2 or 64..512+64") : 0;
+	case OPT_STRIDE:
+	case OPT_HOTSPOT:
+		opt = id == OPT_STRIDE ? "stride" : "hotspot";
+		rc = parse_u64_list(v, LIST_SIZES, &vals);
+		for (i = 0; !rc && i < vals.n; i++)
+			if (!vals.v[i] || vals.v[i] % LATT_LINE)
+				rc = -EDOM;
+		if (!rc)
+			rc = grid_add_pattern_values(g, opt, &vals);
+		u64_list_free(&vals);
+		return rc ? bad_value(opt, v, rc, "sizes and ranges such as "
+				      "4K..1Mx4") : 0;
+	default:
+		return -EINVAL;
+	}
+	from = l->n;
+	rc = parse_str_list(v, l);
+	if (rc)
+		return bad_value(opt, v, rc, expected);
+	return check_items(id, opt, l, from, expected);
+}
+
+static int add_out(struct sweep *s, const char *path)
+{
+	struct sweep_out *o;
+	enum sweep_format fmt;
+	int i;
+
+	if (sweep_format_of(path, &fmt))
+		return cmd_usage_error(&sweep_usage, "--out: '%s': the name "
+				       "must end in .csv or .jsonl", path);
+	for (i = 0; i < s->nout; i++)
+		if (s->out[i].fmt == fmt)
+			return cmd_usage_error(&sweep_usage, "--out: one .csv "
+					       "and one .jsonl file at most");
+	o = &s->out[s->nout++];
+	o->path = path;
+	o->fmt = fmt;
+	return 0;
+}
+
+static int set_option(struct sweep *s, int id, const char *v)
+{
+	const struct cmd_opt *opt = sweep_options;
+	int rc;
+
+	switch (id) {
+	case OPT_TARGET: case OPT_CPU: case OPT_OP: case OPT_FENCE:
+	case OPT_PATTERN: case OPT_SIZE: case OPT_STRIDE: case OPT_HOTSPOT:
+		return add_list(s, id, v);
+	case OPT_OUT:
+		return add_out(s, v);
+	case OPT_RESUME:
+		s->resume = true;
+		return 0;
+	case OPT_DRY_RUN:
+		s->dry_run = true;
+		return 0;
+	case OPT_QUIET:
+		s->quiet = true;
+		return 0;
+	}
+	rc = run_set_option(&s->base, id, v);
+	if (!rc)
+		return 0;
+	while (opt->name && opt->id != id)
+		opt++;
+	if (id == OPT_THRESHOLD)
+		return bad_value("threshold", v, rc, "cycles such as 2000, a "
+				 "time such as 500ns or 2us, or a multiple of "
+				 "the median such as 10x");
+	return bad_value(opt->name, v, rc, opt->arg);
+}
+
+static int defaults(struct sweep *s)
+{
+	struct sweep_grid *g = &s->grid;
+	int rc = 0;
+
+	if (!g->targets.n)
+		rc = str_list_add(&g->targets, "dram");
+	if (!rc && !g->cpus.n)
+		rc = parse_u64_list("0", LIST_NUMBERS, &g->cpus);
+	if (!rc && !g->ops.n)
+		rc = str_list_add(&g->ops, "load");
+	if (!rc && !g->fences.n)
+		rc = str_list_add(&g->fences, "default");
+	if (!rc && !g->patterns.n)
+		rc = str_list_add(&g->patterns, "rand");
+	if (!rc && !g->sizes.n)
+		rc = parse_u64_list("64", LIST_SIZES, &g->sizes);
+	if (rc) {
+		log_err("out of memory");
+		return 1;
+	}
+	return 0;
+}
+
+/* The options every point shares, as the tail of every key. */
+static void fixed_key(struct sweep *s)
+{
+	const struct run_opts *o = &s->base;
+	const struct latt_config *c = &o->cfg;
+	char region[32];
+
+	if (o->region_set)
+		snprintf(region, sizeof(region), "%llu",
+			 (unsigned long long)c->region);
+	else
+		snprintf(region, sizeof(region), "default");
+	snprintf(s->fixed, sizeof(s->fixed), "samples=%llu;region=%s;"
+		 "offset=%llu;seed=%llu;chain=%u;threshold=%s;max_outliers=%u;"
+		 "window_us=%u;width=%u;warm=%d;force=%d",
+		 (unsigned long long)c->samples, region,
+		 (unsigned long long)o->tgt.offset,
+		 (unsigned long long)c->seed, c->chain, o->thr.text,
+		 c->max_outliers, c->window_us, c->width,
+		 !!(c->flags & LATT_CFG_WARM), o->force);
+}
+
+static int sweep_parse(int argc, char **argv, struct sweep *s)
+{
+	const char *why;
+	int id, rc;
+
+	run_defaults(&s->base);
+	optind = 0;
+	while ((id = cmd_getopt(argc, argv, &sweep_usage)) != -1) {
+		if (id == OPT_BAD)
+			return EXIT_USAGE;
+		if (id == OPT_HELP) {
+			cmd_print_usage(stdout, &sweep_usage);
+			return SWEEP_HELP;
+		}
+		rc = set_option(s, id, optarg);
+		if (rc)
+			return rc;
+	}
+	if (!s->nout && !s->dry_run)
+		return cmd_usage_error(&sweep_usage, "--out FILE.csv or "
+				       "--out FILE.jsonl is needed (or "
+				       "--dry-run)");
+	if (defaults(s))
+		return 1;
+	/* what no point can change: checked once, on the defaults' point */
+	why = run_args_problem(&s->base);
+	if (why && (strstr(why, "--samples") || strstr(why, "--chain") ||
+		    strstr(why, "--max-outliers") || strstr(why, "--window-us")))
+		return cmd_usage_error(&sweep_usage, "%s", why);
+	if (grid_size(&s->grid) > GRID_MAX_POINTS)
+		return cmd_usage_error(&sweep_usage, "the grid has more than %d "
+				       "points", GRID_MAX_POINTS);
+	fixed_key(s);
+	return 0;
+}
+
+/* @o: the base options with the point's values; its reason or NULL. */
+static const char *point_opts(const struct sweep *s,
+			      const struct grid_point *p, struct run_opts *o)
+{
+	char num[32];
+
+	*o = s->base;
+	snprintf(num, sizeof(num), "%u", p->cpu);
+	if (run_set_option(o, OPT_TARGET, p->target) ||
+	    run_set_option(o, OPT_CPU, num) ||
+	    run_set_option(o, OPT_OP, p->op) ||
+	    run_set_option(o, OPT_FENCE, p->fence) ||
+	    run_set_option(o, OPT_PATTERN, p->pattern))
+		return "invalid value";	/* checked while parsing */
+	o->cfg.size = p->size;
+	return run_args_problem(o);
+}
+
+/* "load, rand, 64 B" and the values that vary in the grid besides. */
+static void describe(char *buf, size_t len, const struct sweep *s,
+		     const struct grid_point *p)
+{
+	const struct sweep_grid *g = &s->grid;
+	char size[32];
+	int n;
+
+	fmt_bytes(size, sizeof(size), p->size);
+	n = snprintf(buf, len, "%s %s %s", p->op, p->pattern, size);
+	if (n > 0 && (size_t)n < len && g->fences.n > 1)
+		n += snprintf(buf + n, len - n, " fence %s", p->fence);
+	if (n > 0 && (size_t)n < len && g->cpus.n > 1)
+		n += snprintf(buf + n, len - n, " cpu %u", p->cpu);
+	if (n > 0 && (size_t)n < len && g->targets.n > 1)
+		snprintf(buf + n, len - n, " %s", p->target);
+}
+
+/* ---- progress ---- */
+
+static double since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) +
+	       (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void fmt_eta(char *buf, size_t len, double secs)
+{
+	unsigned long s = (unsigned long)(secs + 0.5);
+
+	if (s >= 3600)
+		snprintf(buf, len, "%luh%02lum", s / 3600, s / 60 % 60);
+	else if (s >= 60)
+		snprintf(buf, len, "%lum%02lus", s / 60, s % 60);
+	else
+		snprintf(buf, len, "%lus", s);
+}
+
+static void draw_bar(struct sweep *s)
+{
+	double frac = s->to_run ? ((double)s->ran + s->point_frac) /
+				  (double)s->to_run : 1.0;
+	double el = since(&s->t0);
+	char bar[BAR_WIDTH + 1], eta[32];
+	int i, fill = (int)(frac * BAR_WIDTH);
+
+	for (i = 0; i < BAR_WIDTH; i++)
+		bar[i] = i < fill ? '#' : '.';
+	bar[BAR_WIDTH] = '\0';
+	if (frac > 0.001)
+		fmt_eta(eta, sizeof(eta), el * (1 - frac) / frac);
+	else
+		snprintf(eta, sizeof(eta), "?");
+	fprintf(stderr, "\r\033[K[%s] %zu/%zu points %3.0f%% ETA %s  %s", bar,
+		s->ran, s->to_run, 100 * frac, eta,
+		s->point_desc ? s->point_desc : "");
+}
+
+static void clear_bar(const struct sweep *s)
+{
+	if (s->bar)
+		fputs("\r\033[K", stderr);
+}
+
+static void tell_stop(struct sweep *s)
+{
+	if (run_stops < 1 || s->told_stop || run_stops >= 2)
+		return;
+	s->told_stop = true;
+	clear_bar(s);
+	log_warn("stopping after this point (Ctrl-C again aborts it); what "
+		 "is written stays");
+}
+
+static void on_progress(void *arg, const struct latt_status *st)
+{
+	struct sweep *s = arg;
+
+	tell_stop(s);
+	if (!s->bar)
+		return;
+	s->point_frac = st->samples_total ? (double)st->samples_done /
+					    (double)st->samples_total : 0;
+	draw_bar(s);
+}
+
+/* ---- rows ---- */
+
+static void put_u64(FILE *f, __u64 v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	csv_put(f, buf, 0);
+}
+
+static void put_fmt(FILE *f, const char *fmt, double v)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), fmt, v);
+	csv_put(f, buf, 0);
+}
+
+static void put_time(FILE *f, const struct timespec *ts)
+{
+	char buf[64];
+	struct tm tm;
+
+	gmtime_r(&ts->tv_sec, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	csv_put(f, buf, 0);
+}
+
+static void write_csv_row(FILE *f, const struct grid_point *p,
+			  const struct run_report *r, const char *key)
+{
+	const struct latt_result *s = &r->res;
+	const struct latt_config *c = &s->config;
+	const struct outlier_summary *o = &r->osum;
+	__u64 khz = r->info->tsc_khz;
+	__u64 dur = s->tsc_end > s->tsc_start ? s->tsc_end - s->tsc_start : 0;
+	char buf[32];
+	int i;
+
+	put_u64(f, p->index);
+	csv_put(f, p->target, 0);
+	csv_put(f, r->target->kind, 0);
+	snprintf(buf, sizeof(buf), "%lld", c->node == LATT_NODE_LOCAL ? -1LL :
+		 (long long)c->node);
+	csv_put(f, buf, 0);
+	put_u64(f, c->cpu);
+	csv_put(f, latt_name(NAMES_OP, c->op), 0);
+	csv_put(f, latt_name(NAMES_FENCE, c->fence), 0);
+	csv_put(f, latt_name(NAMES_PATTERN, c->pattern), 0);
+	put_u64(f, c->pattern == LATT_PAT_STRIDE ? c->stride : 0);
+	put_u64(f, c->pattern == LATT_PAT_HOTSPOT ? c->stride : 0);
+	put_u64(f, c->size);
+	put_u64(f, c->region);
+	put_u64(f, c->chain ? c->chain : 1);
+	put_u64(f, s->width);
+	put_u64(f, !!(c->flags & LATT_CFG_WARM));
+	put_u64(f, r->samples_asked);
+	put_u64(f, c->seed);
+	put_u64(f, c->window_us);
+	csv_put(f, r->thr.spec.text, 0);
+	put_u64(f, c->threshold);
+	put_u64(f, khz);
+	put_time(f, &r->start);
+	csv_put(f, latt_name(NAMES_STATE, s->state), 0);
+	put_u64(f, s->count);
+	csv_put(f, r->sum.per_load ? "load" : "access", 0);
+	put_u64(f, s->overhead);
+	put_u64(f, s->windows);
+	put_u64(f, s->nmi_windows);
+	put_u64(f, (__u64)(latt_ns((double)dur, khz) + 0.5));
+	put_u64(f, s->outliers);
+	put_u64(f, s->outliers_dropped);
+	put_fmt(f, "%.9f", s->count ? (double)s->outliers / (double)s->count :
+		0.0);
+	put_u64(f, o->nmi);
+	put_u64(f, o->samples.value);
+	put_fmt(f, "%.3f", latt_ns((double)o->cycles.value, khz));
+	if (c->threshold && r->smi.ok)
+		put_u64(f, r->smi.after - r->smi.before);
+	else
+		csv_put(f, "", 0);
+	for (i = 0; i < NR_STATS; i++)
+		put_fmt(f, i == STAT_MEAN ? "%.1f" : "%.0f", r->sum.cycles[i]);
+	for (i = 0; i < NR_STATS; i++)
+		put_fmt(f, "%.3f", r->sum.ns[i]);
+	csv_put(f, key, 1);
+}
+
+static void write_jsonl_row(FILE *f, const struct grid_point *p,
+			    const struct run_report *r, const char *key)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_add_str(o, "schema", SWEEP_SCHEMA);
+	json_add_u64(o, "point", p->index);
+	json_add_str(o, "key", key);
+	json_object_object_add(o, "provenance", json_run_provenance(r));
+	json_object_object_add(o, "target", json_run_target(r));
+	json_object_object_add(o, "config", json_run_config(r));
+	json_object_object_add(o, "result", json_run_result(r));
+	json_object_object_add(o, "latency", r->res.count ?
+			       json_run_latency(r) : NULL);
+	json_object_object_add(o, "outlier_summary",
+			       json_run_outlier_summary(r));
+	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+					     JSON_C_TO_STRING_NOSLASHESCAPE), f);
+	fputc('\n', f);
+	json_object_put(o);
+}
+
+static int write_rows(struct sweep *s, const struct grid_point *p,
+		      const struct run_report *r, const char *key)
+{
+	struct sweep_out *o;
+	int i, rc = 0;
+
+	for (i = 0; i < s->nout; i++) {
+		o = &s->out[i];
+		if (key_set_has(&o->keys, key))
+			continue;
+		if (o->fmt == SWEEP_CSV)
+			write_csv_row(o->f, p, r, key);
+		else
+			write_jsonl_row(o->f, p, r, key);
+		if (fflush(o->f) || ferror(o->f)) {
+			log_err("%s: %s", o->path, strerror(errno));
+			rc = 1;
+		}
+	}
+	return rc;
+}
+
+/* ---- files ---- */
+
+static bool has_content(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && st.st_size > 0;
+}
+
+static int load_keys(struct sweep *s)
+{
+	char why[256];
+	int i, rc;
+
+	for (i = 0; i < s->nout; i++) {
+		if (!s->resume) {
+			if (has_content(s->out[i].path)) {
+				log_err("%s exists: add --resume to continue "
+					"it, or remove it", s->out[i].path);
+				return 1;
+			}
+			continue;
+		}
+		rc = sweep_load_keys(s->out[i].path, s->out[i].fmt,
+				     &s->out[i].keys, why, sizeof(why));
+		if (rc) {
+			log_err("%s: %s", s->out[i].path, why);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int open_outputs(struct sweep *s)
+{
+	struct sweep_out *o;
+	bool fresh;
+	int i;
+
+	for (i = 0; i < s->nout; i++) {
+		o = &s->out[i];
+		fresh = !has_content(o->path);
+		o->f = fopen(o->path, "ae");
+		if (!o->f) {
+			log_err("%s: %s", o->path, strerror(errno));
+			return 1;
+		}
+		if (fresh && o->fmt == SWEEP_CSV)
+			sweep_csv_header(o->f);
+		if (fflush(o->f)) {
+			log_err("%s: %s", o->path, strerror(errno));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int close_outputs(struct sweep *s)
+{
+	int i, rc = 0;
+
+	for (i = 0; i < s->nout; i++) {
+		if (s->out[i].f && fclose(s->out[i].f)) {
+			log_err("%s: %s", s->out[i].path, strerror(errno));
+			rc = 1;
+		}
+		s->out[i].f = NULL;
+		key_set_free(&s->out[i].keys);
+	}
+	return rc;
+}
+
+static bool point_done(struct sweep *s, const char *key)
+{
+	int i;
+
+	if (!s->nout)
+		return false;
+	for (i = 0; i < s->nout; i++)
+		if (!key_set_has(&s->out[i].keys, key))
+			return false;
+	return true;
+}
+
+/* ---- checks before the first point ---- */
+
+static int check_grid_host(struct sweep *s)
+{
+	const struct sweep_grid *g = &s->grid;
+	struct target_spec t;
+	bool writes = false;
+	char online[HOST_STR];
+	size_t i, j;
+	__u32 op, pat;
+	__u64 arg;
+
+	for (i = 0; i < g->cpus.n; i++) {
+		if (!host_cpu_online((unsigned int)g->cpus.v[i])) {
+			host_cpus_online(online, sizeof(online));
+			log_err("--cpu %llu: CPU not online (online: %s)",
+				(unsigned long long)g->cpus.v[i], online);
+			return 1;
+		}
+	}
+	for (i = 0; i < g->ops.n; i++)
+		if (!parse_op(g->ops.v[i], &op) && op_is_store(op))
+			writes = true;
+	for (j = 0; j < g->patterns.n; j++)
+		if (!parse_pattern(g->patterns.v[j], &pat, &arg) &&
+		    pat == LATT_PAT_CHASE)
+			writes = true;
+	for (i = 0; i < g->targets.n && writes && !s->base.force; i++) {
+		if (!parse_target(g->targets.v[i], &t) && t.kind != TARGET_DRAM) {
+			log_err("%s: the sweep has store ops or chase, which "
+				"overwrite the target's data; add --force to "
+				"allow it", g->targets.v[i]);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int check_module_present(void)
+{
+	struct latt_dev d;
+	int rc = latt_dev_open(&d);
+
+	if (rc) {
+		log_err("%s: %s", latt_dev_path(), latt_open_strerror(rc));
+		return 1;
+	}
+	latt_dev_close(&d);
+	return 0;
+}
+
+/* ---- the sweep ---- */
+
+struct reasons {
+	const char *why[MAX_REASONS];
+	size_t count[MAX_REASONS];
+	size_t n, other;
+};
+
+static void count_reason(struct reasons *rs, const char *why)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n; i++) {
+		if (!strcmp(rs->why[i], why)) {
+			rs->count[i]++;
+			return;
+		}
+	}
+	if (rs->n == MAX_REASONS) {
+		rs->other++;
+		return;
+	}
+	rs->why[rs->n] = strdup(why);
+	if (rs->why[rs->n])
+		rs->count[rs->n++] = 1;
+}
+
+static void print_point(const struct sweep *s, const struct grid_point *p,
+			const char *desc, const struct run_report *r)
+{
+	const struct latt_summary *m = &r->sum;
+
+	printf("%*zu/%zu  %-36s  p50 %10.1f ns  p99 %10.1f ns  p99.99 %10.1f "
+	       "ns  max %10.1f ns", (int)snprintf(NULL, 0, "%zu", s->total),
+	       p->index + 1, s->total, desc, m->ns[STAT_P50], m->ns[STAT_P99],
+	       m->ns[STAT_P9999], m->ns[STAT_MAX]);
+	if (r->res.config.threshold)
+		printf("  outliers %llu", (unsigned long long)r->res.outliers);
+	putchar('\n');
+	fflush(stdout);
+}
+
+/* Run one point; 0 written, 1 failed, EXIT_INTERRUPTED aborted. */
+static int run_point(struct sweep *s, const struct grid_point *p,
+		     struct run_opts *o, const char *key, const char *desc)
+{
+	struct run_report r = { .ctx = s->ctx };
+	struct run_hooks h = { .abort_at = 2, .progress = on_progress,
+			       .arg = s };
+	int rc;
+
+	s->point_frac = 0;
+	s->point_desc = desc;
+	if (s->bar)
+		draw_bar(s);
+	rc = run_measure(o, &r, &h);
+	clear_bar(s);
+	if (!rc && r.interrupted) {
+		log_warn("point %zu (%s): aborted, not written", p->index + 1,
+			 desc);
+		rc = EXIT_INTERRUPTED;
+	} else if (!rc && r.res.state != LATT_STATE_DONE) {
+		rc = run_exit_status(o, &r);
+		log_err("point %zu (%s): not written", p->index + 1, desc);
+		rc = 1;
+	} else if (!rc) {
+		print_point(s, p, desc, &r);
+		rc = write_rows(s, p, &r, key);
+	} else if (rc != EXIT_INTERRUPTED) {
+		log_err("point %zu (%s): failed, not written", p->index + 1,
+			desc);
+	}
+	run_report_free(&r);
+	return rc;
+}
+
+static int run_grid(struct sweep *s)
+{
+	struct reasons rs = { 0 };
+	struct grid_point p;
+	struct run_opts o;
+	char key[KEY_LEN], desc[160];
+	const char *why;
+	size_t i, skipped = 0, done = 0, failed = 0, measured = 0;
+	int rc, status = 0;
+
+	s->total = grid_size(&s->grid);
+	/* first count what will run, for the bar and the summary */
+	for (i = 0; i < s->total; i++) {
+		grid_point(&s->grid, i, &p);
+		grid_point_key(key, sizeof(key), &p, s->fixed);
+		why = point_opts(s, &p, &o);
+		if (why) {
+			count_reason(&rs, why);
+			skipped++;
+		} else if (point_done(s, key)) {
+			done++;
+		} else {
+			s->to_run++;
+		}
+		if (s->dry_run) {
+			printf("%zu %s %s%s%s\n", i + 1, why ? "skip" :
+			       point_done(s, key) ? "done" : "run", key,
+			       why ? " # " : "", why ? why : "");
+		}
+	}
+	for (i = 0; i < rs.n; i++) {
+		log_warn("%zu point%s skipped: %s", rs.count[i],
+			 rs.count[i] == 1 ? "" : "s", rs.why[i]);
+		free((void *)rs.why[i]);
+	}
+	if (rs.other)
+		log_warn("%zu more points skipped for other reasons", rs.other);
+	if (skipped == s->total) {
+		log_err("no point of the grid can run");
+		return 1;
+	}
+	if (done)
+		log_info("%zu points already in the files: skipped", done);
+	if (s->dry_run)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &s->t0);
+	for (i = 0; i < s->total; i++) {
+		if (run_stops) {
+			tell_stop(s);
+			status = EXIT_INTERRUPTED;
+			break;
+		}
+		grid_point(&s->grid, i, &p);
+		grid_point_key(key, sizeof(key), &p, s->fixed);
+		if (point_opts(s, &p, &o) || point_done(s, key))
+			continue;
+		describe(desc, sizeof(desc), s, &p);
+		rc = run_point(s, &p, &o, key, desc);
+		s->ran++;
+		if (rc == EXIT_INTERRUPTED) {
+			status = EXIT_INTERRUPTED;
+			break;
+		}
+		if (rc) {
+			failed++;
+			status = status ? status : 1;
+		} else {
+			measured++;
+		}
+	}
+	/* a Ctrl-C after the last point's last poll stopped nothing */
+	if (run_stops && !status && measured + failed < s->to_run)
+		status = EXIT_INTERRUPTED;
+	fprintf(stderr, "%s sweep: %zu points: %zu measured, %zu failed, %zu "
+		"already in the files, %zu skipped, %zu not run\n", LATT_PROG,
+		s->total, measured, failed, done, skipped,
+		s->to_run - measured - failed);
+	return status;
+}
+
+int cmd_sweep(int argc, char **argv, const struct cmd_ctx *ctx)
+{
+	struct sweep *s = calloc(1, sizeof(*s));
+	int rc;
+
+	if (!s) {
+		log_err("out of memory");
+		return 1;
+	}
+	s->ctx = ctx;
+	rc = sweep_parse(argc, argv, s);
+	if (rc) {
+		rc = rc == SWEEP_HELP ? 0 : rc;
+		goto out;
+	}
+	s->bar = !s->quiet && !s->dry_run && isatty(STDERR_FILENO);
+	run_catch_signals();
+	rc = load_keys(s);
+	if (!rc && !s->dry_run)
+		rc = check_grid_host(s);
+	if (!rc && !s->dry_run)
+		rc = check_module_present();
+	if (!rc && !s->dry_run)
+		rc = open_outputs(s);
+	if (!rc)
+		rc = run_grid(s);
+	if (close_outputs(s) && !rc)
+		rc = 1;
+out:
+	grid_free(&s->grid);
+	free(s);
+	return rc;
+}

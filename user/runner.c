@@ -1,0 +1,736 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * runner.c - one run of the module: check the options, start the run,
+ * follow it, fetch its result.  `run` does this once, `sweep` once per
+ * point of its grid (run.h).
+ *
+ * Everything the tool can check (syntax, ranges, the CPU, the NUMA node,
+ * the node's free memory, the CPU's features) is checked before START, with
+ * a message naming the option; the module checks everything again, and its
+ * errors are reported with a hint.  The device stays open until the result
+ * is read: closing it would abort the run.
+ *
+ * A pmem or device-DAX target is resolved through libndctl/libdaxctl
+ * (pmem.c) to the device that claims it and its physical range.  The tool
+ * refuses, before the module is asked, a device with a mounted filesystem
+ * (for every op) and, without --force, every op that writes to it.  The
+ * claim (a block device opened O_EXCL, or the device-DAX device) is passed
+ * to the module, which holds it for the run.
+ *
+ * A threshold given as a multiple of the median ("10x") needs the median
+ * before START: a calibration pass of RUN_CALIBRATION_SAMPLES samples (or
+ * --samples, if fewer) with the same configuration and no threshold comes
+ * first, on the same open device and claim, and its corrected p50 times
+ * the multiple becomes the threshold.  With a threshold, MSR_SMI_COUNT of
+ * the measuring CPU is read before and after the run (msr.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <lattester/hist.h>
+#include <lattester/pattern.h>
+#include "host.h"
+#include "lib.h"
+#include "log.h"
+#include "run.h"
+
+#define POLL_MS			100	/* the longest interval between polls */
+#define POLL_FIRST_US		1000	/* the first: short runs end quickly */
+#define CLAMP_ALIGN		(4ULL << 20)	/* the module's DRAM chunk */
+#define PMEM_ALIGN		(4ULL << 20)	/* the module's chunk, too */
+
+volatile sig_atomic_t run_stops;
+
+static void on_stop(int sig)
+{
+	if (sig == SIGTERM)
+		run_stops = run_stops < 2 ? 2 : run_stops + 1;
+	else
+		run_stops++;
+}
+
+/** run_catch_signals() - count SIGINT/SIGTERM; no SA_RESTART, so a signal
+ * cuts the poll's sleep short */
+void run_catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+void run_defaults(struct run_opts *o)
+{
+	struct latt_config *c = &o->cfg;
+
+	memset(o, 0, sizeof(*o));
+	c->target = LATT_TARGET_DRAM;
+	c->node = LATT_NODE_LOCAL;
+	c->op = LATT_OP_LOAD;
+	c->fence = LATT_FENCE_DEFAULT;
+	c->pattern = LATT_PAT_RAND;
+	c->size = RUN_DEFAULT_SIZE;
+	c->samples = RUN_DEFAULT_SAMPLES;
+	c->region = RUN_DEFAULT_REGION;
+	c->seed = RUN_DEFAULT_SEED;
+	c->chain = 1;
+	c->max_outliers = RUN_DEFAULT_MAX_OUTLIERS;
+	c->width = LATT_WIDTH_AUTO;
+	o->thr = (struct threshold_spec){ THR_OFF, 0, "0" };
+	o->spec = (struct target_spec){ TARGET_DRAM, LATT_NODE_LOCAL, NULL };
+	snprintf(o->target, sizeof(o->target), "dram");
+}
+
+static bool is_pmem(const struct run_opts *o)
+{
+	return o->spec.kind != TARGET_DRAM;
+}
+
+static int set_target(struct run_opts *o, const char *v)
+{
+	int rc = parse_target(v, &o->spec);
+
+	if (rc)
+		return rc;
+	if (strlen(v) >= sizeof(o->target))
+		return -ERANGE;
+	o->cfg.node = o->spec.node;
+	snprintf(o->target, sizeof(o->target), "%s", v);
+	return 0;
+}
+
+/**
+ * run_set_option() - one option of run's table into @o
+ *
+ * @v must outlive @o (a target's name points into it).  Returns 0 or the
+ * parser's negative errno.
+ */
+int run_set_option(struct run_opts *o, int id, const char *v)
+{
+	struct latt_config *c = &o->cfg;
+
+	switch (id) {
+	case OPT_TARGET:	return set_target(o, v);
+	case OPT_CPU:		return parse_u32(v, &c->cpu);
+	case OPT_OP:		return parse_op(v, &c->op);
+	case OPT_FENCE:		return parse_fence(v, &c->fence);
+	case OPT_PATTERN:	return parse_pattern(v, &c->pattern, &c->stride);
+	case OPT_SIZE:		return parse_line_size(v, &c->size);
+	case OPT_SAMPLES:	return parse_u64(v, &c->samples);
+	case OPT_REGION:	o->region_set = true;
+				return parse_size(v, &c->region);
+	case OPT_OFFSET:	o->offset_set = true;
+				return parse_offset(v, &o->tgt.offset);
+	case OPT_FORCE:		o->force = true; return 0;
+	case OPT_SEED:		return parse_u64(v, &c->seed);
+	case OPT_CHAIN:		return parse_u32(v, &c->chain);
+	case OPT_THRESHOLD:	return parse_threshold(v, &o->thr);
+	case OPT_MAX_OUTLIERS:	return parse_u32(v, &c->max_outliers);
+	case OPT_WINDOW_US:	return parse_u32(v, &c->window_us);
+	case OPT_WIDTH:		return parse_width(v, &c->width);
+	case OPT_WARM:		c->flags |= LATT_CFG_WARM; return 0;
+	case OPT_JSON:		o->json = v; return 0;
+	case OPT_HIST:		o->hist = v; return 0;
+	case OPT_OUTLIERS:	o->outliers = v; return 0;
+	case OPT_QUIET:		o->quiet = true; return 0;
+	}
+	return -EINVAL;
+}
+
+/* Why size, stride or hotspot and region don't fit together, or NULL. */
+static const char *pattern_problem(const struct latt_config *c)
+{
+	struct latt_pattern p;
+
+	if (!latt_pattern_init(&p, c->pattern, c->size, c->stride, c->region,
+			       c->seed))
+		return NULL;
+	switch (c->pattern) {
+	case LATT_PAT_STRIDE:
+		return "the stride must be smaller than --region";
+	case LATT_PAT_HOTSPOT:
+		return "the hotspot must be at least --size and at most --region";
+	default:
+		return "--region must hold at least one access of --size bytes";
+	}
+}
+
+static const char *range_problem(char *buf, size_t len, const char *opt,
+				 __u64 v, __u64 min, __u64 max)
+{
+	if (v >= min && v <= max)
+		return NULL;
+	snprintf(buf, len, "--%s: %llu is out of range %llu..%llu", opt,
+		 (unsigned long long)v, (unsigned long long)min,
+		 (unsigned long long)max);
+	return buf;
+}
+
+/**
+ * run_args_problem() - why the options can't make a run (a usage error), or
+ * NULL; the message is in a static buffer
+ */
+const char *run_args_problem(const struct run_opts *o)
+{
+	static char buf[PATH_MAX + 256];
+	const struct latt_config *c = &o->cfg;
+	const char *why;
+
+	/* a pmem target's default region is known once it is resolved */
+	bool region_known = !is_pmem(o) || o->region_set;
+
+	if ((why = range_problem(buf, sizeof(buf), "samples", c->samples, 1,
+				 LATT_MAX_SAMPLES)) ||
+	    (why = range_problem(buf, sizeof(buf), "size", c->size,
+				 LATT_MIN_SIZE, LATT_MAX_SIZE)) ||
+	    (region_known &&
+	     (why = range_problem(buf, sizeof(buf), "region", c->region,
+				  c->size, LATT_MAX_REGION))) ||
+	    (why = range_problem(buf, sizeof(buf), "chain", c->chain, 1,
+				 LATT_MAX_CHAIN)) ||
+	    (why = range_problem(buf, sizeof(buf), "max-outliers",
+				 c->max_outliers, 0, LATT_MAX_OUTLIERS)) ||
+	    (c->window_us &&
+	     (why = range_problem(buf, sizeof(buf), "window-us", c->window_us,
+				  LATT_MIN_WINDOW_US, LATT_MAX_WINDOW_US))))
+		return why;
+	if (c->chain > 1 && c->pattern != LATT_PAT_CHASE)
+		return "--chain needs --pattern chase";
+	if (c->fence == LATT_FENCE_SFENCE && !op_is_store(c->op)) {
+		snprintf(buf, sizeof(buf), "--fence sfence is for store ops; "
+			 "--op %s is a load", latt_name(NAMES_OP, c->op));
+		return buf;
+	}
+	if (o->offset_set && !is_pmem(o)) {
+		snprintf(buf, sizeof(buf), "--offset is for pmem and device-DAX "
+			 "targets, not %s", o->target);
+		return buf;
+	}
+	if (!region_known)
+		return NULL;
+	return pattern_problem(c);
+}
+
+/*
+ * Keep the region to half the node's free memory, in whole 4 MiB chunks,
+ * so that the run doesn't push the node into reclaim or the OOM killer.
+ * The warning is given once per clamped size (a sweep repeats it).
+ */
+static int clamp_region(struct run_opts *o, unsigned int node)
+{
+	static __u64 warned;
+	struct latt_config *c = &o->cfg;
+	long long size, free;
+	__u64 half;
+	const char *why;
+
+	if (host_node_mem(node, &size, &free)) {
+		log_dbg("node %u: free memory unknown, region not checked", node);
+		return 0;
+	}
+	if (size <= 0) {
+		log_err("%s: node %u has no memory", o->target, node);
+		return 1;
+	}
+	half = free > 0 ? (__u64)free / 2 : 0;
+	if (c->region <= half)
+		return 0;
+	half &= ~(CLAMP_ALIGN - 1);
+	if (!half) {
+		log_err("%s: node %u has only %lld MiB free", o->target, node,
+			free >> 20);
+		return 1;
+	}
+	if (warned != half)
+		log_warn("region clamped to %llu MiB: node %u has only %lld "
+			 "MiB free", (unsigned long long)(half >> 20), node,
+			 free >> 20);
+	warned = half;
+	c->region = half;
+	why = pattern_problem(c);
+	if (why) {
+		log_err("%s: after the clamp, %s", o->target, why);
+		return 1;
+	}
+	return 0;
+}
+
+/* "namespace0.0 (fsdax, region0)": what a pmem run would write to. */
+static void describe_pmem(char *buf, size_t len, const struct pmem_target *t)
+{
+	const char *slash = strrchr(t->device, '/');
+
+	if (t->namespace[0])
+		snprintf(buf, len, "%s (%s, %s)", t->namespace, t->mode,
+			 t->region);
+	else
+		snprintf(buf, len, "%s (%s, %s)", slash ? slash + 1 : t->device,
+			 t->mode, t->region);
+}
+
+/* Say that @t holds a mounted filesystem, prefixed by the spec if it differs. */
+static void refuse_mounted(const struct run_opts *o, const struct pmem_target *t)
+{
+	bool same = !strcmp(o->target, t->device);
+
+	log_err("%s%s%s holds a mounted filesystem (%s): refusing (a run "
+		"claims the whole device; umount it first)", same ? "" : o->target,
+		same ? "" : ": ", t->device, t->mount);
+}
+
+/*
+ * Resolve a pmem or device-DAX target, refuse what must not run on it, and
+ * fill the configuration: physical address, region, node, --force.
+ */
+static int check_pmem(struct run_opts *o)
+{
+	struct latt_config *c = &o->cfg;
+	struct pmem_target *t = &o->tgt.pm;
+	__u64 avail, offset = o->tgt.offset;
+	char what[PATH_MAX + 3 * PMEM_NAME], b1[32], b2[64], b3[32];
+	const char *why;
+
+	if (pmem_resolve(o->spec.name, o->spec.kind == TARGET_PATH, t))
+		return 1;
+	if (t->mount[0]) {
+		refuse_mounted(o, t);
+		return 1;
+	}
+	describe_pmem(what, sizeof(what), t);
+	fmt_bytes(b1, sizeof(b1), t->phys_size);
+	/* " from --offset 8 MiB on", or nothing */
+	b2[0] = '\0';
+	if (offset) {
+		fmt_bytes(b3, sizeof(b3), offset);
+		snprintf(b2, sizeof(b2), " from --offset %s on", b3);
+	}
+	if (t->phys_start % LATT_PAGE) {
+		log_err("%s: %s starts at 0x%llx, not on a page boundary",
+			o->target, what, t->phys_start);
+		return 1;
+	}
+	if (offset >= t->phys_size) {
+		fmt_bytes(b3, sizeof(b3), offset);
+		log_err("%s: --offset %s is beyond the %s of %s", o->target, b3,
+			b1, what);
+		return 1;
+	}
+	avail = t->phys_size - offset;
+	fmt_bytes(b3, sizeof(b3), avail);
+	if (!o->region_set) {
+		c->region = avail >= PMEM_ALIGN ? avail & ~(PMEM_ALIGN - 1) :
+			    avail & ~(LATT_PAGE - 1);
+		if (c->region < c->size) {
+			fmt_bytes(b1, sizeof(b1), c->size);
+			log_err("%s: %s has only %s%s, less than one access of "
+				"--size %s", o->target, what, b3, b2, b1);
+			return 1;
+		}
+	} else if (c->region > avail) {
+		fmt_bytes(b1, sizeof(b1), c->region);
+		log_err("%s: --region %s exceeds the %s of %s%s", o->target, b1,
+			b3, what, b2);
+		return 1;
+	}
+	why = pattern_problem(c);
+	if (why) {
+		fmt_bytes(b1, sizeof(b1), c->region);
+		log_err("%s: with the region of %s: %s", o->target, b1, why);
+		return 1;
+	}
+	if (!o->force && (op_is_store(c->op) || c->pattern == LATT_PAT_CHASE)) {
+		fmt_bytes(b1, sizeof(b1), c->region);
+		if (op_is_store(c->op))
+			log_err("%s: %s would overwrite %s of %s; add --force to "
+				"allow it", o->target, latt_name(NAMES_OP, c->op),
+				b1, what);
+		else
+			log_err("%s: --pattern chase writes its pointers into the "
+				"target: it would overwrite %s of %s; add --force "
+				"to allow it", o->target, b1, what);
+		return 1;
+	}
+	snprintf(o->tgt.kind, sizeof(o->tgt.kind), "%s", t->kind);
+	c->target = LATT_TARGET_PMEM;
+	c->phys_addr = t->phys_start + offset;
+	c->node = t->numa_node >= 0 ? (__u32)t->numa_node : LATT_NODE_LOCAL;
+	if (o->force)
+		c->flags |= LATT_CFG_FORCE;
+	return 0;
+}
+
+static int check_host(struct run_opts *o)
+{
+	struct latt_config *c = &o->cfg;
+	char online[HOST_STR];
+	int node;
+
+	if (!host_cpu_online(c->cpu)) {
+		host_cpus_online(online, sizeof(online));
+		log_err("--cpu %u: CPU not online (online: %s)", c->cpu, online);
+		return 1;
+	}
+	snprintf(o->tgt.spec, sizeof(o->tgt.spec), "%s", o->target);
+	if (is_pmem(o))
+		return check_pmem(o);
+	snprintf(o->tgt.kind, sizeof(o->tgt.kind), "dram");
+	if (c->node != LATT_NODE_LOCAL && !host_node_exists(c->node)) {
+		log_err("dram:%u: no such NUMA node (highest node: %d)",
+			c->node, host_max_node());
+		return 1;
+	}
+	node = c->node == LATT_NODE_LOCAL ? host_node_of_cpu(c->cpu) :
+	       (int)c->node;
+	if (node < 0) {
+		log_dbg("cpu %u: node unknown, region not checked", c->cpu);
+		return 0;
+	}
+	snprintf(o->target, sizeof(o->target), "dram:%d", node);
+	return clamp_region(o, (unsigned int)node);
+}
+
+static int check_module(const struct run_opts *o, const struct latt_info *in)
+{
+	const struct latt_config *c = &o->cfg;
+	const struct {
+		const char *opt;
+		__u64 val, max;
+	} lim[] = {
+		{ "cpu",	  c->cpu,	   in->nr_cpu_ids - 1ULL },
+		{ "size",	  c->size,	   in->max_size },
+		{ "region",	  c->region,	   in->max_region },
+		{ "chain",	  c->chain,	   in->max_chain },
+		{ "max-outliers", c->max_outliers, in->max_outliers },
+	};
+	__u64 missing = op_features(c->op) & ~in->features;
+	size_t i;
+
+	if (!latt_abi_compatible(in)) {
+		log_err("module ABI %u.%u (%u buckets) does not match the tool's "
+			"%d.%d (%u buckets): rebuild one of them",
+			in->abi_version >> 16, in->abi_version & 0xffff,
+			in->hist_buckets, LATT_ABI_MAJOR, LATT_ABI_MINOR,
+			LATT_HIST_BUCKETS);
+		return 1;
+	}
+	if (c->target == LATT_TARGET_PMEM &&
+	    ((in->abi_version & 0xffff) < 1 || !(in->features & LATT_FEAT_PMEM))) {
+		log_err("%s: this lattester module (ABI %u.%u) cannot measure "
+			"persistent memory: it needs ABI 1.1 with the pmem "
+			"feature", o->target, in->abi_version >> 16,
+			in->abi_version & 0xffff);
+		return 1;
+	}
+	if (missing) {
+		log_err("--op %s needs the %s instruction, which this CPU lacks",
+			latt_name(NAMES_OP, c->op),
+			latt_name(NAMES_FEATURE, __builtin_ctzll(missing)));
+		return 1;
+	}
+	if (c->width && !(in->widths & c->width)) {
+		log_err("--width %u: not usable on this CPU", c->width);
+		return 1;
+	}
+	for (i = 0; i < sizeof(lim) / sizeof(lim[0]); i++) {
+		if (lim[i].val > lim[i].max) {
+			log_err("--%s %llu: above the module's limit %llu",
+				lim[i].opt, (unsigned long long)lim[i].val,
+				(unsigned long long)lim[i].max);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Poll STATUS until the run stops; once run_stops reaches @h->abort_at,
+ * ABORT it.  The interval starts at 1 ms and doubles up to POLL_MS, so that
+ * a short run doesn't wait 100 ms for nothing.  *aborted says whether this
+ * side aborted it.
+ */
+static int wait_run(struct latt_dev *d, const struct run_hooks *h,
+		    bool *aborted)
+{
+	long us = POLL_FIRST_US;
+	struct timespec poll;
+	struct latt_status st;
+	int rc;
+
+	*aborted = false;
+	for (;;) {
+		rc = latt_dev_status(d, &st);
+		if (rc || st.state != LATT_STATE_RUNNING)
+			break;
+		if (run_stops >= h->abort_at && !*aborted) {
+			rc = latt_dev_abort(d);
+			*aborted = !rc;
+			log_dbg("abort: %s", rc ? strerror(-rc) : "sent");
+		}
+		if (h->progress)
+			h->progress(h->arg, &st);
+		poll = (struct timespec){ us / 1000000, (us % 1000000) * 1000 };
+		nanosleep(&poll, NULL);
+		us = us * 2 > POLL_MS * 1000L ? POLL_MS * 1000L : us * 2;
+	}
+	return rc;
+}
+
+static int run_alloc(const struct run_opts *o, struct run_report *r)
+{
+	__u32 nout = o->thr.kind != THR_OFF ? o->cfg.max_outliers : 0;
+
+	r->hist = calloc(LATT_HIST_BUCKETS, sizeof(*r->hist));
+	r->outliers = nout ? calloc(nout, sizeof(*r->outliers)) : NULL;
+	if (!r->hist || (nout && !r->outliers)) {
+		log_err("out of memory");
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Open the device that claims a pmem target: a block device O_EXCL (so that
+ * nothing mounts it during the run), a device-DAX device plainly.  Returns
+ * the descriptor (never 0: 0 means "no fd" to the module) or -1.
+ */
+static int claim_pmem(const struct run_opts *o)
+{
+	const struct pmem_target *t = &o->tgt.pm;
+	struct pmem_target again = *t;
+	struct stat st;
+	int fd, err, fd2;
+
+	fd = open(t->device, O_RDWR | O_CLOEXEC | (t->block ? O_EXCL : 0));
+	if (fd < 0) {
+		err = errno;
+		if (err == EBUSY && t->block && !stat(t->device, &st) &&
+		    pmem_mount_of(st.st_rdev, again.mount,
+				  sizeof(again.mount)) > 0)
+			refuse_mounted(o, &again);
+		else if (err == EBUSY)
+			log_err("%s: %s is in use (mounted, or claimed by "
+				"another program): refusing", o->target,
+				t->device);
+		else
+			log_err("%s: cannot open %s: %s", o->target, t->device,
+				strerror(err));
+		return -1;
+	}
+	if (fd == 0) {
+		fd2 = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		close(fd);
+		if (fd2 < 0)
+			log_err("%s: %s: %s", o->target, t->device,
+				strerror(errno));
+		fd = fd2;
+	}
+	return fd;
+}
+
+static int report_start_error(const struct run_opts *o,
+			      const struct latt_config *c, int rc)
+{
+	const char *hint = latt_start_hint(rc);
+	char pmem_hint[256];
+
+	if (c->target == LATT_TARGET_PMEM && rc == -EINVAL) {
+		snprintf(pmem_hint, sizeof(pmem_hint), "the module rejected the "
+			 "configuration or the physical range 0x%llx-0x%llx",
+			 (unsigned long long)c->phys_addr,
+			 (unsigned long long)(c->phys_addr + c->region - 1));
+		hint = pmem_hint;
+	} else if (c->target == LATT_TARGET_PMEM && rc == -EPERM) {
+		hint = "the module wants --force for this op on pmem";
+	} else if (c->target == LATT_TARGET_PMEM && rc == -EBUSY) {
+		hint = "another run is in progress, or the device is claimed";
+	}
+
+	if (rc == -EINTR && run_stops) {
+		log_err("%s: interrupted before the run started", o->target);
+		return EXIT_INTERRUPTED;
+	}
+	log_err("%s: start failed: %s%s%s%s", o->target, strerror(-rc),
+		hint ? " (" : "", hint ? hint : "", hint ? ")" : "");
+	return 1;
+}
+
+/* START @c, wait, fetch into @r; 0, 1 or EXIT_INTERRUPTED. */
+static int measure(struct latt_dev *d, const struct run_opts *o,
+		   const struct latt_config *c, struct run_report *r,
+		   const struct run_hooks *h)
+{
+	__u32 nout = r->outliers && c->threshold ? c->max_outliers : 0;
+	bool aborted;
+	int rc;
+
+	clock_gettime(CLOCK_REALTIME, &r->start);
+	rc = latt_dev_start(d, c);
+	if (rc)
+		return report_start_error(o, c, rc);
+	log_info("%s: started, seed 0x%llx, threshold %llu cycles", o->target,
+		 (unsigned long long)c->seed, (unsigned long long)c->threshold);
+	rc = wait_run(d, h, &aborted);
+	if (rc) {
+		log_err("%s: status failed: %s", o->target, strerror(-rc));
+		return 1;
+	}
+	rc = latt_dev_result(d, &r->res, r->hist, LATT_HIST_BUCKETS,
+			     r->outliers, nout);
+	clock_gettime(CLOCK_REALTIME, &r->end);
+	if (rc) {
+		log_err("%s: result failed: %s", o->target, strerror(-rc));
+		return 1;
+	}
+	r->interrupted = aborted;
+	return 0;
+}
+
+/*
+ * The threshold in cycles: a time needs tsc_khz, a multiple of the median
+ * needs a calibration pass first (same configuration, no threshold).
+ */
+static int resolve_threshold(struct latt_dev *d, struct run_opts *o,
+			     struct run_report *r, const struct run_hooks *h)
+{
+	struct run_threshold *t = &r->thr;
+	struct latt_config cal = o->cfg;
+	__u64 raw;
+	int rc;
+
+	t->spec = o->thr;
+	if (o->thr.kind != THR_MEDIAN) {
+		t->cycles = threshold_cycles(&o->thr, d->info.tsc_khz, 0);
+		o->cfg.threshold = t->cycles;
+		return 0;
+	}
+	cal.samples = o->cfg.samples < RUN_CALIBRATION_SAMPLES ?
+		      o->cfg.samples : RUN_CALIBRATION_SAMPLES;
+	cal.threshold = 0;
+	log_info("%s: calibration pass of %llu samples for --threshold %s",
+		 o->target, (unsigned long long)cal.samples, o->thr.text);
+	rc = measure(d, o, &cal, r, h);
+	if (rc)
+		return rc;
+	if (r->interrupted) {
+		log_err("%s: interrupted during the calibration pass",
+			o->target);
+		return EXIT_INTERRUPTED;
+	}
+	if (r->res.state != LATT_STATE_DONE || !r->res.count) {
+		log_err("%s: the calibration pass ended %s%s%s", o->target,
+			latt_name(NAMES_STATE, r->res.state),
+			r->res.error ? ": " : "",
+			r->res.error ? strerror(-r->res.error) : "");
+		return 1;
+	}
+	raw = latt_hist_percentile(r->hist, r->res.count, r->res.min,
+				   r->res.max, 500000);
+	t->calibration = r->res.count;
+	t->median = latt_correct(raw, r->res.overhead);
+	t->cycles = threshold_cycles(&o->thr, d->info.tsc_khz, t->median);
+	o->cfg.threshold = t->cycles;
+	log_info("%s: median %llu cycles, threshold %llu cycles", o->target,
+		 (unsigned long long)t->median, (unsigned long long)t->cycles);
+	return 0;
+}
+
+/**
+ * run_measure() - check @o, run it in the module, fetch the result into @r
+ *
+ * Returns 0 when a result was fetched (whatever its state: see
+ * run_exit_status()), else the exit status: 1 after an error (said on
+ * stderr), EXIT_INTERRUPTED if stopped before the run began.  @r is to be
+ * released with run_report_free() either way.
+ */
+int run_measure(struct run_opts *o, struct run_report *r,
+		const struct run_hooks *h)
+{
+	struct latt_dev dev;
+	int rc;
+
+	rc = check_host(o);
+	if (rc)
+		return rc;
+	rc = latt_dev_open(&dev);
+	if (rc) {
+		log_err("%s: %s", latt_dev_path(), latt_open_strerror(rc));
+		return 1;
+	}
+	r->info_copy = dev.info;
+	r->info = &r->info_copy;
+	r->target = &o->tgt;
+	rc = check_module(o, &dev.info);
+	if (!rc)
+		rc = run_alloc(o, r);
+	if (!rc && o->cfg.target == LATT_TARGET_PMEM) {
+		o->cfg.fd = claim_pmem(o);
+		if (o->cfg.fd < 0) {
+			o->cfg.fd = 0;
+			rc = 1;
+		}
+	}
+	if (!rc)
+		rc = resolve_threshold(&dev, o, r, h);
+	if (!rc && o->cfg.threshold)
+		smi_begin(&r->smi, o->cfg.cpu);
+	if (!rc)
+		rc = measure(&dev, o, &o->cfg, r, h);
+	if (!rc && o->cfg.threshold)
+		smi_end(&r->smi);
+	latt_dev_close(&dev);
+	if (o->cfg.fd > 0)
+		close(o->cfg.fd);
+	o->cfg.fd = 0;
+	if (rc)
+		return rc;
+	r->samples_asked = o->cfg.samples;
+	latt_summarize(&r->sum, &r->res, r->hist, r->info->tsc_khz);
+	if (o->cfg.threshold &&
+	    outlier_summarize(&r->osum, r->outliers, r->res.outlier_len,
+			      r->res.outliers, r->res.outliers_dropped,
+			      r->res.count)) {
+		log_err("out of memory");
+		return 1;
+	}
+	return 0;
+}
+
+/** run_exit_status() - the exit status a fetched result earns */
+int run_exit_status(const struct run_opts *o, const struct run_report *r)
+{
+	const struct latt_result *s = &r->res;
+
+	if (r->interrupted) {
+		log_warn("%s: interrupted: run %s, %llu of %llu samples",
+			 o->target, latt_name(NAMES_STATE, s->state),
+			 (unsigned long long)s->count,
+			 (unsigned long long)r->samples_asked);
+		return EXIT_INTERRUPTED;
+	}
+	switch (s->state) {
+	case LATT_STATE_DONE:
+		return 0;
+	case LATT_STATE_FAILED:
+		log_err("%s: run failed: %s", o->target, strerror(-s->error));
+		return 1;
+	default:
+		log_err("%s: run ended %s", o->target,
+			latt_name(NAMES_STATE, s->state));
+		return 1;
+	}
+}
+
+void run_report_free(struct run_report *r)
+{
+	free(r->hist);
+	free(r->outliers);
+	r->hist = NULL;
+	r->outliers = NULL;
+}
