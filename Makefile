@@ -8,7 +8,9 @@
 #                   linux-source-6.1 (tools/debug-kernel, ~30 min, cached)
 #   make sparse     the module under sparse (make check does this too)
 #   make install    module into /lib/modules/KVER/extra (+ depmod),
-#                   lattester-ctl into $(PREFIX)/bin; make uninstall
+#                   lattester-ctl into $(PREFIX)/bin, its man pages into
+#                   $(MANDIR)/man1, its bash completion into
+#                   $(BASHCOMPDIR); make uninstall
 #   make dkms-install   the module through DKMS for every installed kernel
 #                   with headers; make dkms-uninstall
 #
@@ -32,6 +34,10 @@ TOP := $(CURDIR)
 VERSION := $(shell cat $(TOP)/VERSION)
 PREFIX ?= /usr/local
 DESTDIR ?=
+MANDIR ?= $(PREFIX)/share/man
+# bash-completion also looks here (XDG_DATA_DIRS); a Debian package would
+# use PREFIX=/usr, so /usr/share/bash-completion/completions
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # the release of the kernel KDIR builds for (install goes there)
 KVER = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 DKMS_SRC = $(DESTDIR)/usr/src/lattester-$(VERSION)
@@ -84,11 +90,18 @@ install: all
 	install -D -m 0644 kmod/lattester.ko $(DESTDIR)/lib/modules/$$kver/extra/lattester.ko && \
 	if [ -z "$(DESTDIR)" ]; then depmod -a $$kver; fi
 	install -D -m 0755 user/lattester-ctl $(DESTDIR)$(PREFIX)/bin/lattester-ctl
+	install -d $(DESTDIR)$(MANDIR)/man1
+	install -m 0644 build/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -D -m 0644 build/completion/lattester-ctl \
+		$(DESTDIR)$(BASHCOMPDIR)/lattester-ctl
 
 uninstall:
 	@kver="$(KVER)"; rm -f $(DESTDIR)/lib/modules/$$kver/extra/lattester.ko; \
 	if [ -z "$(DESTDIR)" ] && [ -n "$$kver" ]; then depmod -a $$kver; fi
 	rm -f $(DESTDIR)$(PREFIX)/bin/lattester-ctl
+	rm -f $(DESTDIR)$(MANDIR)/man1/lattester-ctl.1 \
+		$(DESTDIR)$(MANDIR)/man1/lattester-ctl-*.1
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/lattester-ctl
 
 # DKMS rebuilds the module for each kernel the system installs later.
 dkms-install:

@@ -13,7 +13,7 @@ pkgs=(
 	qemu-system-x86 busybox-static cpio kmod ndctl daxctl
 	libndctl-dev libdaxctl-dev libnuma-dev libjson-c-dev
 	build-essential bc sparse xz-utils zstd pkg-config python3 numactl
-	e2fsprogs gnuplot-nox
+	e2fsprogs gnuplot-nox groff-base
 	linux-headers-amd64 dkms
 )
 # Debian 12's 6.12 kernel line, generic and PREEMPT_RT; the exact names

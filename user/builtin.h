@@ -7,6 +7,7 @@
 #define _LATT_BUILTIN_H
 
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #ifndef LATT_TOOL_VERSION
@@ -42,15 +43,49 @@ struct cmd_opt {
 };
 
 /**
- * struct cmd_usage - a command's --help: synopsis, description, options
+ * struct cmd_usage - a command's --help, man page and completion
  * @opts: ends with an entry whose name is NULL; --help is added to it
+ * @description: the man page's DESCRIPTION after @about: paragraphs
+ *	separated by an empty line, plain text (doc.c escapes it), or NULL
+ * @examples: man page EXAMPLES: command line, explanation, ..., NULL
+ * @see_also: extra SEE ALSO references ("ndctl-list(1), gnuplot(1)")
+ * @words: the positional words completion offers ("hist|tail"), or NULL
+ * @words_are_commands: the positional word is a command name (help)
+ *
+ * Every page, --help and the bash completion are generated from these
+ * (doc.c; lattester-ctl __man, __completion): tests/unit/test-docs.sh
+ * checks that they agree.
  */
 struct cmd_usage {
 	const char *cmd;
 	const char *synopsis;
 	const char *about;
 	const struct cmd_opt *opts;
+	const char *description;
+	const char *const *examples;
+	const char *see_also;
+	const char *words;
+	int words_are_commands;
 };
+
+extern const struct cmd_usage info_usage, list_usage, run_usage,
+	sweep_usage, plot_usage;
+
+/* main.c's commands table */
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv, const struct cmd_ctx *ctx);
+	const char *help;
+	const struct cmd_usage *usage;
+};
+
+extern const struct command commands[];
+extern const size_t nr_commands;
+extern const struct cmd_opt help_opt;
+
+/* doc.c: hidden commands that print the man pages and the completion */
+int doc_man(int argc, char **argv);
+int doc_completion(int argc, char **argv);
 
 #define OPT_HELP	'h'
 #define OPT_BAD		'?'

@@ -24,7 +24,14 @@ static const struct cmd_opt info_options[] = {
 	{ NULL, 0, NULL, NULL, -1 }
 };
 
-static const struct cmd_usage info_usage = {
+static const char *const info_examples[] = {
+	"sudo lattester-ctl info", "the module's ABI, TSC and features",
+	"lattester-ctl info --json | jq .host.nodes",
+	"the NUMA nodes, as JSON (no root needed)",
+	NULL
+};
+
+const struct cmd_usage info_usage = {
 	.cmd = "info",
 	.synopsis = "[--json]",
 	.about = "Show the module's ABI, state, TSC frequency, features and "
@@ -32,6 +39,19 @@ static const struct cmd_usage info_usage = {
 		 "and NUMA nodes.  Exit status 1 if the module can't be "
 		 "opened (the host part is\nstill shown).",
 	.opts = info_options,
+	.description =
+		"Prints the host: CPU model (/proc/cpuinfo), online CPUs, "
+		"kernel release, and every NUMA node with its CPUs, memory size "
+		"and free memory.  Then, if /dev/lattester opens, what the "
+		"module reports: its ABI version and whether its major matches "
+		"the tool's, the run state, tsc_khz, the CPU features by name, "
+		"the usable access widths, the limits (size, region, chain, "
+		"outliers) and the default interrupt-off window.\n\n"
+		"--json prints a lattester-info/1 document: schema, "
+		"tool_version, tool_abi_version, host and module (or module "
+		"null and module_error when the device can't be opened).",
+	.examples = info_examples,
+	.see_also = "the module's parameters under /sys/module/lattester",
 };
 
 struct node_info {

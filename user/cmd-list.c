@@ -25,7 +25,14 @@ static const struct cmd_opt list_options[] = {
 	{ NULL, 0, NULL, NULL, -1 }
 };
 
-static const struct cmd_usage list_usage = {
+static const char *const list_examples[] = {
+	"lattester-ctl list", "the nodes, namespaces and devices, as tables",
+	"lattester-ctl list --json | jq -r '.regions[].namespaces[].target'",
+	"the namespaces run can measure",
+	NULL
+};
+
+const struct cmd_usage list_usage = {
 	.cmd = "list",
 	.synopsis = "[--json]",
 	.about = "List what 'lattester-ctl run --target' can measure: NUMA "
@@ -36,6 +43,21 @@ static const struct cmd_usage list_usage = {
 		 "only) and any\n"
 		 "filesystem mounted on it.  No module needed.",
 	.opts = list_options,
+	.description =
+		"NUMA nodes come from libnuma, with their CPUs, memory, free "
+		"memory and distances; a node with memory and no CPUs (a CXL "
+		"memory expander, say) is marked memory only.  Persistent "
+		"memory regions and their namespaces come from libndctl: mode "
+		"(fsdax, devdax, raw, sector), capacity, NUMA node, device, the "
+		"usable physical range and the mount point of a filesystem on "
+		"it.  Device-DAX devices come from libdaxctl.  A machine without "
+		"NVDIMMs or device-DAX shows empty lists; as another user than "
+		"root the physical ranges are shown as ?.\n\n"
+		"--json prints a lattester-list/1 document with numa_nodes, "
+		"regions (with their namespaces) and dax_devices.  Exit status: "
+		"0 done, 1 if libndctl or libdaxctl failed, 2 usage.",
+	.examples = list_examples,
+	.see_also = "ndctl-list(1), daxctl-list(1)",
 };
 
 static unsigned int list_nodes(unsigned int *nodes)

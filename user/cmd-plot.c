@@ -94,7 +94,17 @@ static const struct cmd_opt plot_options[] = {
 	{ NULL, 0, NULL, NULL, -1 }
 };
 
-static const struct cmd_usage plot_usage = {
+static const char *const plot_examples[] = {
+	"lattester-ctl plot tail --in run.hist",
+	"latency against percentile, into run-tail.png",
+	"lattester-ctl plot sweep --in ops.csv --out ops.svg --stat p50,p99.9",
+	"two percentiles against size, as SVG",
+	"lattester-ctl plot bars --in ops.csv --group pattern",
+	"one group of bars per pattern, of the median",
+	NULL
+};
+
+const struct cmd_usage plot_usage = {
 	.cmd = "plot",
 	.synopsis = "hist|tail|outliers|sweep|bars --in FILE [--out "
 		    "FILE.png|FILE.svg] [OPTIONS]",
@@ -107,6 +117,20 @@ static const struct cmd_usage plot_usage = {
 		 "Prints the picture's name.  Exit status: 0 drawn, 1 error "
 		 "(no gnuplot, bad data),\n2 usage.",
 	.opts = plot_options,
+	.description =
+		"The gnuplot scripts are built into lattester-ctl; plot needs "
+		"neither the module nor root.  hist and tail read a run --hist "
+		"file, outliers a run --outliers CSV file, sweep and bars a "
+		"sweep --out CSV file.  For sweep, every column other than the "
+		"x axis that varies over the rows (target, cpu, op, pattern, "
+		"...) makes a series; bars groups the rows by --group.\n\n"
+		"Environment: LATTESTER_GNUPLOT, the gnuplot to run (default: "
+		"gnuplot on PATH); LATTESTER_PLOTS, a directory whose KIND.gp "
+		"replace the built-in scripts; LATTESTER_PLOT_KEEP, keep the "
+		"temporary files after an error.",
+	.examples = plot_examples,
+	.see_also = "gnuplot(1)",
+	.words = "hist|tail|outliers|sweep|bars",
 };
 
 struct plot {

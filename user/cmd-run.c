@@ -72,7 +72,19 @@ static const struct cmd_opt run_options[] = {
 	{ NULL, 0, NULL, NULL, -1 }
 };
 
-static const struct cmd_usage run_usage = {
+static const char *const run_examples[] = {
+	"lattester-ctl run --target dram:1 --cpu 0 --samples 1000000 --json run.json",
+	"loads from node 1's DRAM, measured from CPU 0, saved as JSON",
+	"lattester-ctl run --pattern chase --chain 64 --region 4G --hist chase.dat",
+	"dependent loads over 4 GiB, with a histogram for plot hist",
+	"lattester-ctl run --op store-clwb --fence sfence --size 256 --threshold 2000",
+	"flushed stores, outliers above 2000 cycles",
+	"lattester-ctl run --target namespace0.1 --op nt-store --size 256 --force --offset 1G --region 64M",
+	"non-temporal stores to a pmem namespace, overwriting its data",
+	NULL
+};
+
+const struct cmd_usage run_usage = {
 	.cmd = "run",
 	.synopsis = "[OPTIONS]",
 	.about = "Measure the latency of single memory accesses with the "
@@ -82,6 +94,25 @@ static const struct cmd_usage run_usage = {
 		 "unless --json or --hist writes to it.  Exit status: 0 done, "
 		 "1 error, 2 usage, 130 interrupted.",
 	.opts = run_options,
+	.description =
+		"run asks the lattester kernel module (/dev/lattester) to time "
+		"--samples single accesses of --size bytes to the target's "
+		"memory from a kernel thread bound to --cpu, with interrupts off "
+		"only inside bounded windows, then prints the latency "
+		"percentiles in corrected cycles, nanoseconds and raw cycles.  "
+		"Every value is checked before the module is asked, and the "
+		"module checks again.\n\n"
+		"DRAM targets (dram[:NODE]) are pages the module allocates: "
+		"nothing of yours is touched.  Persistent memory (/dev/pmemN, "
+		"/dev/daxX.Y, namespaceX.Y) is measured in place: a device "
+		"holding a mounted filesystem is refused, and ops that write "
+		"(the store ops, --pattern chase) need --force.\n\n"
+		"Cycles are corrected by the calibrated timer overhead; with "
+		"--pattern chase and --chain K they are per load.  SIGINT or "
+		"SIGTERM aborts the run, prints the partial result and exits "
+		"130.  --threshold records outliers (time, offset, whether an "
+		"NMI hit their window) for --outliers and the summary.",
+	.examples = run_examples,
 };
 
 static int bad_value(int id, const char *v, int rc)

@@ -91,7 +91,17 @@ static const struct cmd_opt sweep_options[] = {
 	{ NULL, 0, NULL, NULL, -1 }
 };
 
-static const struct cmd_usage sweep_usage = {
+static const char *const sweep_examples[] = {
+	"lattester-ctl sweep --op load,store-clwb,nt-store --size 64..4096x2 --pattern seq,rand --out ops.csv",
+	"three ops, seven sizes, two patterns: 42 points",
+	"lattester-ctl sweep --target dram:0,dram:1 --samples 1000000 --out numa.csv --out numa.jsonl",
+	"local against remote DRAM, into CSV and JSON lines",
+	"lattester-ctl sweep --op nt-store --size 256 --hotspot 4K..16Mx4 --threshold 10x --out tail.csv --resume",
+	"continue a sweep that was stopped",
+	NULL
+};
+
+const struct cmd_usage sweep_usage = {
 	.cmd = "sweep",
 	.synopsis = "[GRID OPTIONS] [RUN OPTIONS] --out FILE.csv|FILE.jsonl",
 	.about = "Run a grid of measurements, one run per point (root only): "
@@ -103,6 +113,20 @@ static const struct cmd_usage sweep_usage = {
 		 "Exit status: 0 done, 1 error or a failed point, 2 usage, "
 		 "130 interrupted.",
 	.opts = sweep_options,
+	.description =
+		"sweep measures every combination of the values given to the "
+		"LIST options, one run per point, exactly as run would with the "
+		"same options, and appends one row per point to each --out "
+		"file.  The dimensions, outermost first: target, CPU, op, fence, "
+		"pattern, size.  --stride V and --hotspot V add the patterns "
+		"stride:V and hotspot:V.\n\n"
+		"Lists are comma-separated; numbers and sizes also take ranges: "
+		"A..BxK (A, A*K, ... up to B), A..B+S (A, A+S, ... up to B) and, "
+		"for --cpu, A..B.  Points that can't run by run's rules are "
+		"skipped and counted on stderr.  --resume skips the points the "
+		"files already hold (a point is its key: every option's value).",
+	.examples = sweep_examples,
+	.see_also = "Documentation/reproducing.md in lattester's sources",
 };
 
 struct sweep_out {

@@ -16,27 +16,51 @@
 #include "log.h"
 #include "parse.h"
 
-struct command {
-	const char *name;
-	int (*fn)(int argc, char **argv, const struct cmd_ctx *ctx);
-	const char *help;
-};
-
 static int cmd_help(int argc, char **argv, const struct cmd_ctx *ctx);
 static int cmd_version(int argc, char **argv, const struct cmd_ctx *ctx);
 
-static const struct command commands[] = {
-	{ "info",	cmd_info,	"show the module, the CPU and the NUMA nodes" },
-	{ "list",	cmd_list,	"list NUMA nodes, pmem namespaces and device-DAX devices" },
-	{ "run",	cmd_run,	"measure the latency of single memory accesses" },
-	{ "sweep",	cmd_sweep,	"run a grid of measurements into CSV / JSON lines" },
-	{ "plot",	cmd_plot,	"draw a histogram, tail, outlier or sweep plot (gnuplot)" },
-	{ "help",	cmd_help,	"show a command's help: help CMD" },
-	{ "version",	cmd_version,	"show the tool's version and ABI" },
+static const struct cmd_opt no_options[] = {
+	{ NULL, 0, NULL, NULL, -1 }
+};
+
+static const char *const help_examples[] = {
+	"lattester-ctl help run", "the same as lattester-ctl run --help",
+	NULL
+};
+
+static const struct cmd_usage help_usage = {
+	.cmd = "help",
+	.synopsis = "[COMMAND]",
+	.about = "Show the help of COMMAND, as 'lattester-ctl COMMAND --help' "
+		 "does, or without COMMAND\nthe list of commands.",
+	.opts = no_options,
+	.examples = help_examples,
+	.words_are_commands = 1,
+};
+
+static const struct cmd_usage version_usage = {
+	.cmd = "version",
+	.synopsis = "",
+	.about = "Show the tool's version and the ABI version of the module "
+		 "interface it was built\nfor, as 'lattester-ctl --version' "
+		 "does.",
+	.opts = no_options,
+};
+
+const struct command commands[] = {
+	{ "info",	cmd_info,	"show the module, the CPU and the NUMA nodes", &info_usage },
+	{ "list",	cmd_list,	"list NUMA nodes, pmem namespaces and device-DAX devices", &list_usage },
+	{ "run",	cmd_run,	"measure the latency of single memory accesses", &run_usage },
+	{ "sweep",	cmd_sweep,	"run a grid of measurements into CSV / JSON lines", &sweep_usage },
+	{ "plot",	cmd_plot,	"draw a histogram, tail, outlier or sweep plot (gnuplot)", &plot_usage },
+	{ "help",	cmd_help,	"show a command's help: help CMD", &help_usage },
+	{ "version",	cmd_version,	"show the tool's version and ABI", &version_usage },
 };
 
 #define NR_COMMANDS	(sizeof(commands) / sizeof(commands[0]))
 #define MAX_OPTS	32
+
+const size_t nr_commands = NR_COMMANDS;
 
 static const struct command *find_command(const char *name)
 {
@@ -64,9 +88,16 @@ static void main_usage(FILE *f)
 
 static int cmd_version(int argc, char **argv, const struct cmd_ctx *ctx)
 {
-	(void)argc;
-	(void)argv;
+	int id;
+
 	(void)ctx;
+	while ((id = cmd_getopt(argc, argv, &version_usage)) != -1) {
+		if (id == OPT_HELP) {
+			cmd_print_usage(stdout, &version_usage);
+			return 0;
+		}
+		return EXIT_USAGE;
+	}
 	printf("%s %s (ABI %d.%d)\n", LATT_PROG, LATT_TOOL_VERSION,
 	       LATT_ABI_MAJOR, LATT_ABI_MINOR);
 	return 0;
@@ -78,10 +109,20 @@ static int cmd_help(int argc, char **argv, const struct cmd_ctx *ctx)
 	char help[] = "--help";
 	char *args[] = { NULL, help, NULL };
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+	if (argc < 2) {
 		main_usage(stdout);
 		return 0;
 	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		cmd_print_usage(stdout, &help_usage);
+		return 0;
+	}
+	if (argv[1][0] == '-')
+		return cmd_usage_error(&help_usage, "unknown option '%s'",
+				       argv[1]);
+	if (argc > 2)
+		return cmd_usage_error(&help_usage, "unexpected argument '%s'",
+				       argv[2]);
 	c = find_command(argv[1]);
 	if (!c || c->fn == cmd_help) {
 		log_err("'%s' is not a command; see '%s --help'", argv[1],
@@ -135,6 +176,11 @@ static int dispatch(int argc, char **argv)
 		return cmd_help(1, argv + 1, &ctx);
 	if (!strcmp(argv[1], "--version"))
 		return cmd_version(1, argv + 1, &ctx);
+	/* hidden: what the build turns into man pages and the completion */
+	if (!strcmp(argv[1], "__man"))
+		return doc_man(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "__completion"))
+		return doc_completion(argc - 1, argv + 1);
 	c = find_command(argv[1]);
 	if (!c) {
 		log_err("'%s' is not a command; see '%s --help'", argv[1],
@@ -153,7 +199,7 @@ int main(int argc, char **argv)
 
 /* ---- the option parser shared by the commands ---- */
 
-static const struct cmd_opt help_opt = {
+const struct cmd_opt help_opt = {
 	"help", OPT_HELP, NULL, "show this help", -1
 };
 
@@ -172,8 +218,8 @@ void cmd_print_usage(FILE *f, const struct cmd_usage *u)
 {
 	const struct cmd_opt *o;
 
-	fprintf(f, "usage: %s %s %s\n\n%s\n\noptions:\n", LATT_PROG, u->cmd,
-		u->synopsis, u->about);
+	fprintf(f, "usage: %s %s%s%s\n\n%s\n\noptions:\n", LATT_PROG, u->cmd,
+		u->synopsis[0] ? " " : "", u->synopsis, u->about);
 	for (o = u->opts; o->name; o++)
 		print_opt(f, o);
 	print_opt(f, &help_opt);

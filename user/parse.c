@@ -133,6 +133,22 @@ const char *latt_name_list(enum latt_names t)
 	return b;
 }
 
+/**
+ * latt_name_at() - the @i-th name of a table, NULL past its end
+ * @has_arg: set when the name takes ":BYTES" (stride, hotspot)
+ */
+const char *latt_name_at(enum latt_names t, unsigned int i, bool *has_arg)
+{
+	const struct latt_name *n = tables[t];
+	unsigned int k;
+
+	for (k = 0; k < i && n->name; k++)
+		n++;
+	if (has_arg)
+		*has_arg = n->name && n->aux && t == NAMES_PATTERN;
+	return n->name;
+}
+
 bool op_is_store(__u32 op)
 {
 	return op >= LATT_OP_STORE && op <= LATT_OP_MAX;

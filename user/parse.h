@@ -86,6 +86,7 @@ enum latt_names {
 
 const char *latt_name(enum latt_names table, __u32 val);
 const char *latt_name_list(enum latt_names table);
+const char *latt_name_at(enum latt_names table, unsigned int i, bool *has_arg);
 
 bool op_is_store(__u32 op);
 __u64 op_features(__u32 op);
