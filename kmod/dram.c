@@ -93,8 +93,11 @@ void latt_region_free(struct latt_region *r)
 	u64 i;
 
 	if (r->chunks)
-		for (i = 0; i < r->nchunks; i++)
+		for (i = 0; i < r->nchunks; i++) {
 			__free_pages(r->chunks[i], LATT_CHUNK_ORDER);
+			if (!(i & 63))
+				cond_resched();
+		}
 	if (r->map)
 		memunmap(r->map);
 	if (r->claim)
@@ -111,13 +114,15 @@ static inline struct latt_chase_node *latt_node(struct latt_run *run,
 					latt_slot_offset(slot, size));
 }
 
-/* Every 64Ki nodes: let others run, and notice a stop. */
-static bool latt_chase_yield(struct latt_run *run, u64 i)
+/* Every 64Ki nodes: let others run, and notice a stop or a device gone. */
+static int latt_chase_yield(struct latt_run *run, u64 i)
 {
 	if (i & 0xffff)
-		return false;
+		return 0;
 	cond_resched();
-	return kthread_should_stop() || READ_ONCE(run->abort);
+	if (kthread_should_stop() || READ_ONCE(run->abort))
+		return -EINTR;
+	return latt_region_gone(&run->region) ? -ENODEV : 0;
 }
 
 /**
@@ -127,22 +132,25 @@ static bool latt_chase_yield(struct latt_run *run, u64 i)
  *
  * Sattolo's algorithm, run in place: each node first holds its own index,
  * the shuffle leaves in node i the index of its successor in a single cycle
- * through all the slots, and a last pass turns indices into addresses.  No
+ * through all the slots, and a last pass turns indices into addresses (into
+ * offsets on PMEM, which other processes may write meanwhile).  No
  * memory beyond the region itself.  Sleeps between batches and gives up with
- * -EINTR when the run is stopped.
+ * -EINTR when the run is stopped, -ENODEV when its device went away.
  */
 int latt_chase_build(struct latt_run *run, struct latt_pattern *pat)
 {
 	u64 n = pat->nslots, size = pat->size, i;
 	struct latt_chase_node *a, *b;
 	u64 tmp;
+	int ret;
 
 	for (i = 0; i < n; i++) {
 		a = latt_node(run, i, size);
 		a->next = (char *)(uintptr_t)i;
 		a->offset = latt_slot_offset(i, size);
-		if (latt_chase_yield(run, i))
-			return -EINTR;
+		ret = latt_chase_yield(run, i);
+		if (ret)
+			return ret;
 	}
 	for (i = n - 1; i > 0; i--) {
 		a = latt_node(run, i, size);
@@ -150,14 +158,21 @@ int latt_chase_build(struct latt_run *run, struct latt_pattern *pat)
 		tmp = (u64)(uintptr_t)a->next;
 		a->next = b->next;
 		b->next = (char *)(uintptr_t)tmp;
-		if (latt_chase_yield(run, i))
-			return -EINTR;
+		ret = latt_chase_yield(run, i);
+		if (ret)
+			return ret;
 	}
 	for (i = 0; i < n; i++) {
 		a = latt_node(run, i, size);
-		a->next = (char *)latt_node(run, (u64)(uintptr_t)a->next, size);
-		if (latt_chase_yield(run, i))
-			return -EINTR;
+		if (run->region.map)	/* PMEM: offsets, see access.h */
+			a->next = (char *)(uintptr_t)latt_slot_offset(
+					(u64)(uintptr_t)a->next, size);
+		else
+			a->next = (char *)latt_node(run,
+					(u64)(uintptr_t)a->next, size);
+		ret = latt_chase_yield(run, i);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

@@ -12,6 +12,8 @@
 #include <linux/refcount.h>
 #include <linux/sched.h>
 #include <uapi/lattester.h>
+
+struct dax_device;
 #include <lattester/pattern.h>
 
 /*
@@ -48,6 +50,7 @@ struct latt_region {
 	void *map;		/* PMEM: the mapping */
 	struct file *claim;	/* PMEM: the owner's file, held */
 	struct block_device *bdev; /* PMEM on a block device */
+	struct dax_device *dax;	/* PMEM on a device-DAX device */
 	bool dax_checked;	/* PMEM range matched the device's DAX range */
 };
 
@@ -67,6 +70,7 @@ struct latt_run {
 	u64 window_cycles;
 
 	refcount_t refs;		/* latt_cur's, and RESULT's copies */
+	struct mutex stop_lock;		/* serializes latt_run_stop() */
 	struct task_struct *task;
 	bool abort;			/* READ_ONCE/WRITE_ONCE */
 	atomic_t state;			/* LATT_STATE_* */
@@ -109,7 +113,8 @@ struct latt_chase_node {
 int latt_chase_build(struct latt_run *run, struct latt_pattern *pat);
 
 /* pmem.c */
-int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd);
+int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd,
+		  bool writes, bool chase);
 bool latt_region_gone(const struct latt_region *r);
 
 /* run.c */

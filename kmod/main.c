@@ -181,6 +181,7 @@ static long latt_ioctl_start(struct file *file, void __user *arg)
 	if (!run)
 		return -ENOMEM;
 	refcount_set(&run->refs, 1);
+	mutex_init(&run->stop_lock);
 	if (copy_from_user(&run->cfg, arg, sizeof(run->cfg))) {
 		kfree(run);
 		return -EFAULT;
@@ -209,7 +210,10 @@ static long latt_ioctl_start(struct file *file, void __user *arg)
 
 	if (run->cfg.target == LATT_TARGET_PMEM)
 		ret = latt_pmem_map(&run->region, run->cfg.phys_addr,
-				    run->cfg.region, run->cfg.fd);
+				    run->cfg.region, run->cfg.fd,
+				    latt_op_is_store(run->cfg.op) ||
+				    run->cfg.pattern == LATT_PAT_CHASE,
+				    run->cfg.pattern == LATT_PAT_CHASE);
 	else
 		ret = latt_region_alloc(&run->region, run->cfg.region,
 					run->cfg.node);
@@ -312,6 +316,32 @@ out:
 	return ret;
 }
 
+/**
+ * latt_stop_current() - stop the current run and wait for it
+ * @owner: stop it only if this file started it (and forget the owner), or
+ *	NULL to stop it whoever did
+ *
+ * The wait happens on a reference, outside the module's lock.
+ */
+static void latt_stop_current(struct file *owner)
+{
+	struct latt_run *run = NULL;
+
+	mutex_lock(&latt_lock);
+	if (!owner || latt_owner == owner) {
+		run = latt_cur;
+		if (run)
+			refcount_inc(&run->refs);
+		if (owner)
+			latt_owner = NULL;
+	}
+	mutex_unlock(&latt_lock);
+	if (run) {
+		latt_run_stop(run);
+		latt_run_put(run);
+	}
+}
+
 static long latt_ioctl(struct file *file, unsigned int cmd, unsigned long a)
 {
 	void __user *arg = (void __user *)a;
@@ -350,10 +380,7 @@ static long latt_ioctl(struct file *file, unsigned int cmd, unsigned long a)
 		return copy_to_user(arg, &st, sizeof(st)) ? -EFAULT : 0;
 	case LATT_IOC_ABORT:
 		/* stops the run, whoever started it; 0 if none was running */
-		mutex_lock(&latt_lock);
-		if (latt_cur)
-			latt_run_stop(latt_cur);
-		mutex_unlock(&latt_lock);
+		latt_stop_current(NULL);
 		return 0;
 	case LATT_IOC_RESULT:
 		return latt_ioctl_result(arg);
@@ -371,13 +398,7 @@ static int latt_open(struct inode *inode, struct file *file)
 
 static int latt_release(struct inode *inode, struct file *file)
 {
-	mutex_lock(&latt_lock);
-	if (latt_owner == file) {
-		if (latt_cur)
-			latt_run_stop(latt_cur);
-		latt_owner = NULL;
-	}
-	mutex_unlock(&latt_lock);
+	latt_stop_current(file);
 	return 0;
 }
 

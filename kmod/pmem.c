@@ -20,14 +20,15 @@
  *
  * Then the range is mapped with memremap(MEMREMAP_WB): a mapping of the
  * module's own, which stays valid whatever happens to the device meanwhile;
- * a run whose block device goes away (namespace disabled) stops with
- * -ENODEV at the next window.
+ * a run whose device goes away (a device-DAX namespace disabled under it)
+ * stops with -ENODEV at the next window.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/blkdev.h>
 #include <linux/dax.h>
 #include <linux/device.h>
+#include <linux/cdev.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/io.h>
@@ -58,16 +59,24 @@ static bool latt_is_pmem_disk(struct block_device *bdev)
 	       strncmp(dev_name(parent), "btt", 3);
 }
 
+/* drivers/dax/super.c exports it, no public header declares it */
+struct dax_device *inode_dax(struct inode *inode);
+
 /*
- * A device-DAX character device: its file operations are device_dax's.
- * Where device_dax is built in, they have no owner to tell by, and the
- * device node's name ("daxX.Y") has to do.
+ * A device-DAX character device: device_dax adds its cdev with
+ * cdev_device_add(), which makes the dax device (on the "dax" bus) the
+ * cdev's parent -- whether device_dax is a module or built in.  Nothing
+ * else (a node made with mknod for another driver) passes.
  */
 static bool latt_is_dax_cdev(struct file *f)
 {
-	if (f->f_op->owner)
-		return !strcmp(module_name(f->f_op->owner), "device_dax");
-	return !strncmp(f->f_path.dentry->d_name.name, "dax", 3);
+	struct cdev *cdev = file_inode(f)->i_cdev;
+	struct device *dev;
+
+	if (!cdev || !cdev->kobj.parent)
+		return false;
+	dev = kobj_to_dev(cdev->kobj.parent);
+	return dev->bus && !strcmp(dev->bus->name, "dax");
 }
 
 struct latt_cover {
@@ -116,7 +125,13 @@ static bool latt_touches_ram(u64 start, u64 size)
  * @start: out: its first byte
  * @size: out: its bytes
  *
- * Return: 0, or -EOPNOTSUPP when the device has no DAX (a raw namespace).
+ * pmem is linear: the first page's address and the disk's size give the
+ * range, so only the first page is asked for (a bad block elsewhere does
+ * not matter here).
+ *
+ * Return: 0; -EOPNOTSUPP when the device has no DAX at all (a raw
+ * namespace); any other error of dax_direct_access() as it is, so that the
+ * caller fails rather than skip the check.
  */
 static int latt_dax_range(struct block_device *bdev, u64 *start, u64 *size)
 {
@@ -131,15 +146,14 @@ static int latt_dax_range(struct block_device *bdev, u64 *start, u64 *size)
 	if (!dax)
 		return -EOPNOTSUPP;
 	id = dax_read_lock();
-	avail = dax_direct_access(dax, PHYS_PFN(start_off),
-				  PHYS_PFN(bdev_nr_bytes(bdev)), DAX_ACCESS,
+	avail = dax_direct_access(dax, PHYS_PFN(start_off), 1, DAX_ACCESS,
 				  &kaddr, &pfn);
 	dax_read_unlock(id);
 	fs_put_dax(dax, NULL);
-	if (avail <= 0)
-		return avail ? (int)avail : -EOPNOTSUPP;
+	if (avail < 1)
+		return avail < 0 ? (int)avail : -EIO;
 	*start = pfn_t_to_phys(pfn);
-	*size = (u64)avail << PAGE_SHIFT;
+	*size = bdev_nr_bytes(bdev) - start_off;
 	return 0;
 }
 
@@ -149,8 +163,13 @@ static int latt_check_claim(struct file *f, struct latt_region *r)
 	struct inode *inode = file_inode(f);
 	struct block_device *bdev;
 
-	if (S_ISCHR(inode->i_mode))
-		return latt_is_dax_cdev(f) ? 0 : -EINVAL;
+	if (S_ISCHR(inode->i_mode)) {
+		if (!latt_is_dax_cdev(f))
+			return -EINVAL;
+		/* valid while the file is open: it pins the device */
+		r->dax = inode_dax(inode);
+		return 0;
+	}
 	if (!S_ISBLK(inode->i_mode))
 		return -EINVAL;
 	bdev = I_BDEV(f->f_mapping->host);
@@ -169,13 +188,19 @@ static int latt_check_claim(struct file *f, struct latt_region *r)
  * @phys: first byte
  * @size: bytes
  * @fd: the claim, in the caller's file table
+ * @writes: the run will overwrite the range (stores, chase)
+ * @chase: the run chases pointers (offsets, here) through the range
  *
- * Return: 0; -EBADF for a bad @fd; -EINVAL for a file that is not a pmem or
+ * Return: 0; -EBADF for a bad @fd, or one not open for writing when
+ * @writes; -EIO (or another error of DAX) when the device's DAX range can't
+ * be read; -EINVAL for a chase over a size that is not a power of two, or
+ * for a file that is not a pmem or
  * device-DAX device, or a range outside what it may reach; -EBUSY for a
  * block device not opened with O_EXCL by this file, or a range that is
  * System RAM; -ENOMEM when the mapping fails.
  */
-int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd)
+int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd,
+		  bool writes, bool chase)
 {
 	u64 dstart, dsize, i;
 	int ret;
@@ -185,6 +210,9 @@ int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd)
 	r->claim = fget(fd);
 	if (!r->claim)
 		return -EBADF;
+	ret = -EBADF;		/* overwriting takes a claim opened for it */
+	if (writes && !(r->claim->f_mode & FMODE_WRITE))
+		goto fail;
 	ret = latt_check_claim(r->claim, r);
 	if (ret)
 		goto fail;
@@ -199,11 +227,22 @@ int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd)
 		ret = -EBUSY;
 		goto fail;
 	}
-	if (r->bdev && !latt_dax_range(r->bdev, &dstart, &dsize)) {
-		if (phys < dstart || phys + size > dstart + dsize)
-			goto fail;
-		r->dax_checked = true;
+	if (r->bdev) {
+		ret = latt_dax_range(r->bdev, &dstart, &dsize);
+		if (!ret) {
+			ret = -EINVAL;
+			if (phys < dstart || phys + size > dstart + dsize)
+				goto fail;
+			r->dax_checked = true;
+		} else if (ret != -EOPNOTSUPP) {
+			goto fail;	/* fail closed: no check, no run */
+		}
 	}
+
+	/* chase on PMEM masks its offsets: a power of two keeps them inside */
+	ret = -EINVAL;
+	if (chase && !is_power_of_2(size))
+		goto fail;
 
 	r->nchunks = DIV_ROUND_UP(size, LATT_CHUNK);
 	r->addr = kvcalloc(r->nchunks, sizeof(*r->addr), GFP_KERNEL);
@@ -224,10 +263,24 @@ fail:
 }
 
 /**
- * latt_region_gone() - has the block device behind a PMEM run gone away?
+ * latt_region_gone() - has the device behind a PMEM run gone away?
  * @r: the region
+ *
+ * A pmem disk can't be taken away while the run holds it open (disabling
+ * its namespace fails with EBUSY), but a device-DAX device can: its file
+ * stays open, the device dies.  Called between windows; may sleep.
  */
 bool latt_region_gone(const struct latt_region *r)
 {
-	return r->bdev && test_bit(GD_DEAD, &r->bdev->bd_disk->state);
+	bool alive;
+	int id;
+
+	if (r->bdev)
+		return test_bit(GD_DEAD, &r->bdev->bd_disk->state);
+	if (!r->dax)
+		return false;
+	id = dax_read_lock();
+	alive = dax_alive(r->dax);
+	dax_read_unlock(id);
+	return !alive;
 }

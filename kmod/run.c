@@ -73,7 +73,7 @@ static int latt_calibrate(struct latt_run *run)
 {
 	char *base = run->region.addr[0], *pos = base;
 	unsigned long fl;
-	u64 *v, w0;
+	u64 *v, w0, opos = 0;
 	u32 i = 0;
 
 	v = kmalloc_array(LATT_CALIB_SAMPLES, sizeof(*v), GFP_KERNEL);
@@ -83,7 +83,9 @@ static int latt_calibrate(struct latt_run *run)
 		latt_window_enter(run, &fl);
 		w0 = rdtsc();
 		do {
-			if (run->cfg.pattern == LATT_PAT_CHASE)
+			if (run->cfg.pattern == LATT_PAT_CHASE && run->region.map)
+				v[i] = latt_sample_chase_off(base, 0, &opos, 0);
+			else if (run->cfg.pattern == LATT_PAT_CHASE)
 				v[i] = latt_sample_chase(&pos, 0);
 			else
 				v[i] = run->fn(base, 0);
@@ -91,9 +93,9 @@ static int latt_calibrate(struct latt_run *run)
 			 rdtsc() - w0 < run->window_cycles);
 		latt_window_leave(run, fl);
 		cond_resched();
-		if (latt_should_stop(run)) {
+		if (latt_should_stop(run) || latt_region_gone(&run->region)) {
 			kfree(v);
-			return -EINTR;
+			return latt_should_stop(run) ? -EINTR : -ENODEV;
 		}
 	}
 	sort(v, LATT_CALIB_SAMPLES, sizeof(*v), latt_cmp_u64, NULL);
@@ -152,7 +154,10 @@ static int latt_measure(struct latt_run *run, struct latt_pattern *pat)
 	const bool warm = run->cfg.flags & LATT_CFG_WARM;
 	const int opt = static_cpu_has(X86_FEATURE_CLFLUSHOPT);
 	char *pos = run->region.addr[0], *start, *addr;
-	u64 done = 0, w0, now, off, cyc;
+	/* PMEM chase: offsets, masked (see latt_sample_chase_off()) */
+	const bool chase_off = chase && run->region.map;
+	const u64 mask = (run->cfg.region - 1) & ~7ULL;
+	u64 done = 0, w0, now, off, cyc, opos = 0;
 	unsigned int nmi0, nmi1;
 	unsigned long fl;
 	u32 first, i;
@@ -168,7 +173,12 @@ static int latt_measure(struct latt_run *run, struct latt_pattern *pat)
 		nmi0 = this_cpu_read(irq_stat.__nmi_count);
 		w0 = now = rdtsc();
 		do {
-			if (chase) {
+			if (chase_off) {
+				off = opos;
+				cyc = latt_sample_chase_off(run->region.map,
+							    mask, &opos,
+							    run->cfg.chain);
+			} else if (chase) {
 				start = pos;
 				cyc = latt_sample_chase(&pos, run->cfg.chain);
 				/* read after timing: the node is cached now */
@@ -281,10 +291,13 @@ int latt_run_start(struct latt_run *run)
  * @run: the run
  *
  * Returns within one window (or one batch of the chase setup).  Safe to call
- * more than once and on a run that has ended by itself.
+ * more than once, from several tasks at once (the second waits for the
+ * first), and on a run that has ended by itself.  Callers hold a reference,
+ * not the module's lock: STATUS and sysfs answer meanwhile.
  */
 void latt_run_stop(struct latt_run *run)
 {
+	mutex_lock(&run->stop_lock);
 	if (run->task) {
 		WRITE_ONCE(run->abort, true);
 		kthread_stop(run->task);
@@ -295,6 +308,7 @@ void latt_run_stop(struct latt_run *run)
 	latt_region_free(&run->region);
 	if (atomic_read(&run->state) == LATT_STATE_RUNNING)
 		atomic_set(&run->state, LATT_STATE_ABORTED);
+	mutex_unlock(&run->stop_lock);
 }
 
 /**

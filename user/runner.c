@@ -339,6 +339,20 @@ static int check_pmem(struct run_opts *o)
 			b3, what, b2);
 		return 1;
 	}
+	/*
+	 * chase on pmem keeps masked offsets, not pointers (others may write
+	 * the device meanwhile): the module wants a power-of-two region
+	 */
+	if (c->pattern == LATT_PAT_CHASE && (c->region & (c->region - 1))) {
+		if (o->region_set) {
+			fmt_bytes(b1, sizeof(b1), c->region);
+			log_err("%s: --pattern chase on persistent memory needs "
+				"a power-of-two --region, not %s", o->target, b1);
+			return 1;
+		}
+		while (c->region & (c->region - 1))
+			c->region &= c->region - 1;
+	}
 	why = pattern_problem(c);
 	if (why) {
 		fmt_bytes(b1, sizeof(b1), c->region);

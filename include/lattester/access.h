@@ -224,4 +224,34 @@ latt_sample_chase(char **pos, __u32 chain)
 	return t1 - t0;
 }
 
+/**
+ * latt_sample_chase_off() - chase through offsets instead of pointers
+ * @base: the region's first byte
+ * @mask: region size - 1 (a power of two), less the low 3 bits
+ * @pos: in: the first node's offset; out: the next sample's
+ * @chain: loads to time
+ *
+ * For memory others can write while the run goes (a shared device): each
+ * node's first word holds the next node's offset, masked before use, so
+ * whatever the memory holds the loads stay inside [base, base + mask + 8).
+ * The mask and the add are in the timed loop: one more dependent ALU
+ * operation (or two) per load than latt_sample_chase().
+ */
+static LATT_NOINLINE __attribute__((unused)) __u64
+latt_sample_chase_off(char *base, __u64 mask, __u64 *pos, __u32 chain)
+{
+	__u64 off = *pos, t0, t1;
+	__u32 i;
+
+	__asm__ __volatile__("mfence\n\tlfence" : : : "memory");
+	t0 = latt_rdtscp();
+	__asm__ __volatile__("lfence" : : : "memory");
+	for (i = 0; i < chain; i++)
+		off = *(volatile __u64 *)(base + off) & mask;
+	t1 = latt_rdtscp();
+	__asm__ __volatile__("lfence" : : : "memory");
+	*pos = off;
+	return t1 - t0;
+}
+
 #endif /* _LATTESTER_ACCESS_H */

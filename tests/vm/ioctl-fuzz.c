@@ -402,7 +402,8 @@ static dev_t pmem_rdev;
 
 /*
  * What the module makes of @fd as a claim, looked up in this process's
- * file table as the module does: EBADF, EINVAL (not a pmem disk or a
+ * file table as the module does: EBADF (also for a read-only file when the
+ * run would write), EINVAL (not a pmem disk or a
  * device-DAX device), EBUSY (pmem0, but not opened O_EXCL by that file) or
  * F_EXCL.
  */
@@ -429,6 +430,10 @@ static int model_pmem(const struct latt_config *c)
 		return -EINVAL;
 	kind = claim_kind(c->fd);
 	if (kind == F_BAD)
+		return -EBADF;
+	/* overwriting takes a claim opened for writing */
+	if ((c->op >= LATT_OP_STORE || c->pattern == LATT_PAT_CHASE) &&
+	    (fcntl(c->fd, F_GETFL) & O_ACCMODE) == O_RDONLY)
 		return -EBADF;
 	if (kind == F_WRONG)
 		return -EINVAL;

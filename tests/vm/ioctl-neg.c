@@ -199,7 +199,7 @@ static void test_pmem(int fd)
 	struct latt_config c = base();
 	struct latt_result r;
 	__u64 start, size;
-	int excl, shared, null, ret;
+	int excl, shared, null, rdonly, ret;
 
 	if (ns_range("namespace0.0", &start, &size) ||
 	    access("/dev/pmem0", F_OK)) {
@@ -209,6 +209,7 @@ static void test_pmem(int fd)
 	excl = open("/dev/pmem0", O_RDWR | O_EXCL);
 	shared = open("/dev/pmem0", O_RDWR);
 	null = open("/dev/null", O_RDWR);
+	rdonly = open("/dev/pmem0", O_RDONLY);
 	check(excl >= 0 && shared >= 0 && null >= 0, "open pmem0 and /dev/null");
 	c.target = LATT_TARGET_PMEM;
 	c.node = LATT_NODE_LOCAL;
@@ -233,9 +234,24 @@ static void test_pmem(int fd)
 	c.phys_addr = start;
 	c.op = LATT_OP_STORE_CLWB;
 	check(start_errno(fd, c) == -EPERM, "PMEM store without FORCE -> EPERM");
+	c.flags = LATT_CFG_FORCE;
+	c.fd = rdonly;
+	check(start_errno(fd, c) == -EBADF,
+	      "PMEM store with FORCE through a read-only claim -> EBADF");
+	c.fd = excl;
+	c.flags = 0;
 	c.op = LATT_OP_LOAD;
 	c.pattern = LATT_PAT_CHASE;
 	check(start_errno(fd, c) == -EPERM, "PMEM chase without FORCE -> EPERM");
+	c.flags = LATT_CFG_FORCE;
+	c.region = 12 << 20;
+	check(start_errno(fd, c) == -EINVAL,
+	      "PMEM chase over a region not a power of two -> EINVAL");
+	c.region = 16 << 20;
+	check(xioctl(fd, LATT_IOC_START, &c) == 0 &&
+	      wait_done(fd) == LATT_STATE_DONE,
+	      "PMEM chase with FORCE over 16 MiB runs (offsets, masked)");
+	c.flags = 0;
 	c.pattern = LATT_PAT_RAND;
 	c.node = 1U << 20;
 	check(start_errno(fd, c) == -EINVAL, "PMEM with a bad node -> EINVAL");
@@ -257,6 +273,7 @@ static void test_pmem(int fd)
 	close(excl);
 	close(shared);
 	close(null);
+	close(rdonly);
 }
 
 static void test_offline_cpu(int fd)
