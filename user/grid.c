@@ -71,28 +71,44 @@ bool str_list_has(const struct str_list *l, const char *s)
 	return false;
 }
 
-/** parse_str_list() - "a,b,c" appended to @l; empty items are refused */
-int parse_str_list(const char *s, struct str_list *l)
+/*
+ * split_list() - @fn on each item of "a,b,c", copied into @item (@size
+ * bytes); an empty item or one that doesn't fit is -EINVAL
+ */
+static int split_list(const char *s, char *item, size_t size,
+		      int (*fn)(char *item, void *ctx), void *ctx)
 {
 	const char *p = s, *comma;
-	char item[4096];
 	size_t len;
 	int rc;
 
 	for (;;) {
 		comma = strchr(p, ',');
 		len = comma ? (size_t)(comma - p) : strlen(p);
-		if (!len || len >= sizeof(item))
+		if (!len || len >= size)
 			return -EINVAL;
 		memcpy(item, p, len);
 		item[len] = '\0';
-		rc = str_list_add(l, item);
+		rc = fn(item, ctx);
 		if (rc)
 			return rc;
 		if (!comma)
 			return 0;
 		p = comma + 1;
 	}
+}
+
+static int add_str_item(char *item, void *l)
+{
+	return str_list_add(l, item);
+}
+
+/** parse_str_list() - "a,b,c" appended to @l; empty items are refused */
+int parse_str_list(const char *s, struct str_list *l)
+{
+	char item[4096];
+
+	return split_list(s, item, sizeof(item), add_str_item, l);
 }
 
 static int parse_value(const char *s, enum list_kind kind, __u64 *v)
@@ -152,6 +168,18 @@ static int parse_item(char *item, enum list_kind kind, struct u64_list *l)
 	return 0;
 }
 
+struct u64_item_ctx {
+	enum list_kind kind;
+	struct u64_list *l;
+};
+
+static int add_u64_item(char *item, void *arg)
+{
+	struct u64_item_ctx *ctx = arg;
+
+	return parse_item(item, ctx->kind, ctx->l);
+}
+
 /**
  * parse_u64_list() - comma-separated values and ranges appended to @l:
  * "64,256", "64..4096x2" (64, 128, ... 4096: times 2 while not above the
@@ -159,25 +187,10 @@ static int parse_item(char *item, enum list_kind kind, struct u64_list *l)
  */
 int parse_u64_list(const char *s, enum list_kind kind, struct u64_list *l)
 {
-	const char *p = s, *comma;
+	struct u64_item_ctx ctx = { kind, l };
 	char item[128];
-	size_t len;
-	int rc;
 
-	for (;;) {
-		comma = strchr(p, ',');
-		len = comma ? (size_t)(comma - p) : strlen(p);
-		if (!len || len >= sizeof(item))
-			return -EINVAL;
-		memcpy(item, p, len);
-		item[len] = '\0';
-		rc = parse_item(item, kind, l);
-		if (rc)
-			return rc;
-		if (!comma)
-			return 0;
-		p = comma + 1;
-	}
+	return split_list(s, item, sizeof(item), add_u64_item, &ctx);
 }
 
 /** grid_add_pattern_values() - "NAME:V" for each of @values */

@@ -43,8 +43,8 @@
 #include <uapi/lattester.h>
 #include <lattester/pattern.h>
 #include "../tap.h"
+#include "vmtest.h"
 
-#define DEV		"/dev/lattester"
 #define MAX_NUMNODES	1024	/* sizes the bitmaps: Debian's NODES_SHIFT=10 */
 #define MAX_CPUS	256
 #define NDEV		4	/* /dev/lattester files per worker */
@@ -673,11 +673,6 @@ static const char *mutate(struct latt_config *c)
 
 /* --- checking and counting ------------------------------------------------ */
 
-static int xioctl(int fd, unsigned long cmd, void *arg)
-{
-	return ioctl(fd, cmd, arg) ? -errno : 0;
-}
-
 static const char *ename(int e)
 {
 	const char *n;
@@ -766,16 +761,6 @@ void bad_output(const char *fmt, ...)
 
 static int devs[NDEV];
 
-static int open_dev(void)
-{
-	int fd = open(DEV, O_RDWR | O_CLOEXEC);
-
-	if (fd < 0) {
-		printf("Bail out! open %s: %s\n", DEV, strerror(errno));
-		exit(1);
-	}
-	return fd;
-}
 
 static int a_dev(void)
 {
@@ -1192,29 +1177,6 @@ static void read_list(const char *path, unsigned char *set, unsigned int n)
 	}
 }
 
-static int ns_range(__u64 *start, __u64 *size)
-{
-	const char *attr[2] = { "resource", "size" };
-	unsigned long long v[2] = { 0, 0 };
-	char path[128];
-	FILE *f;
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path),
-			 "/sys/bus/nd/devices/namespace0.0/%s", attr[i]);
-		f = fopen(path, "r");
-		if (!f)
-			return -1;
-		if (fscanf(f, "%lli", &v[i]) != 1)
-			v[i] = 0;
-		fclose(f);
-	}
-	*start = v[0];
-	*size = v[1];
-	return v[1] ? 0 : -1;
-}
-
 static void add_claim(int fd)
 {
 	if (nclaims < (int)(sizeof(claims) / sizeof(claims[0])))
@@ -1272,7 +1234,7 @@ static void setup_env(void)
 		}
 	}
 
-	have_pmem = !ns_range(&ns_start, &ns_size) &&
+	have_pmem = !ns_range("namespace0.0", &ns_start, &ns_size) &&
 		    !access("/dev/pmem0", F_OK);
 	if (have_pmem) {
 		struct stat ps;

@@ -15,25 +15,9 @@
 #include <unistd.h>
 #include <uapi/lattester.h>
 #include "../tap.h"
+#include "vmtest.h"
 
-static const char *dev = "/dev/lattester";
-
-/* Returns 0 or -errno of the ioctl. */
-static int xioctl(int fd, unsigned long cmd, void *arg)
-{
-	return ioctl(fd, cmd, arg) ? -errno : 0;
-}
-
-static int open_dev(void)
-{
-	int fd = open(dev, O_RDWR | O_CLOEXEC);
-
-	if (fd < 0) {
-		printf("Bail out! open %s: %s\n", dev, strerror(errno));
-		exit(1);
-	}
-	return fd;
-}
+static const char *dev = LATT_DEV_PATH;
 
 /* A small valid configuration: 16 MiB on CPU 0's node, 1000 loads. */
 static struct latt_config base(void)
@@ -167,30 +151,6 @@ static void test_validation(int fd)
 	EXPECT_START(fd, c.target = 3, EINVAL);
 	check(xioctl(fd, LATT_IOC_START, (void *)8) == -EFAULT,
 	      "START with a bad pointer -> EFAULT");
-}
-
-/* First byte and size of a namespace, from its sysfs attributes. */
-static int ns_range(const char *ns, __u64 *start, __u64 *size)
-{
-	char path[128];
-	unsigned long long v[2];
-	const char *attr[2] = { "resource", "size" };
-	FILE *f;
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "/sys/bus/nd/devices/%s/%s", ns,
-			 attr[i]);
-		f = fopen(path, "r");
-		if (!f)
-			return -1;
-		if (fscanf(f, "%lli", &v[i]) != 1)
-			v[i] = 0;
-		fclose(f);
-	}
-	*start = v[0];
-	*size = v[1];
-	return v[1] ? 0 : -1;
 }
 
 /* LATT_TARGET_PMEM: the claim and the range are checked; a load run works. */

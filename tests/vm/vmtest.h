@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vmtest.h - helpers shared by the C programs of the VM tests (ioctl-neg,
+ * ioctl-fuzz): the device, an ioctl that returns -errno, and where a
+ * namespace lives.  Header-only.
+ */
+#ifndef _LATTESTER_VMTEST_H
+#define _LATTESTER_VMTEST_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <linux/types.h>
+
+#define LATT_DEV_PATH	"/dev/lattester"
+
+/* xioctl() - 0 or -errno of the ioctl */
+static inline int xioctl(int fd, unsigned long cmd, void *arg)
+{
+	return ioctl(fd, cmd, arg) ? -errno : 0;
+}
+
+/* open_dev() - /dev/lattester read-write, or bail out of the whole test */
+static inline int open_dev(void)
+{
+	int fd = open(LATT_DEV_PATH, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		printf("Bail out! open %s: %s\n", LATT_DEV_PATH,
+		       strerror(errno));
+		exit(1);
+	}
+	return fd;
+}
+
+/* ns_range() - first byte and size of namespace @ns, from sysfs; 0 or -1 */
+static inline int ns_range(const char *ns, __u64 *start, __u64 *size)
+{
+	const char *attr[2] = { "resource", "size" };
+	unsigned long long v[2] = { 0, 0 };
+	char path[128];
+	FILE *f;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "/sys/bus/nd/devices/%s/%s", ns,
+			 attr[i]);
+		f = fopen(path, "r");
+		if (!f)
+			return -1;
+		if (fscanf(f, "%lli", &v[i]) != 1)
+			v[i] = 0;
+		fclose(f);
+	}
+	*start = v[0];
+	*size = v[1];
+	return v[1] ? 0 : -1;
+}
+
+#endif /* _LATTESTER_VMTEST_H */
