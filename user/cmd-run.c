@@ -19,6 +19,10 @@
 #define STR(x)	STR_(x)
 
 static const struct cmd_opt run_options[] = {
+	{ "engine", OPT_ENGINE, "user|kernel",
+	  "who takes the samples: kernel, the module (default; root), or "
+	  "user, a thread of this program pinned to --cpu (dram targets "
+	  "only; no module, no root; interrupts not kept out)", -1 },
 	{ "target", OPT_TARGET, "TARGET",
 	  "memory to measure: dram[:NODE] (DRAM of NUMA node NODE; default: "
 	  "dram, the node of --cpu), /dev/pmemN, /dev/daxX.Y or namespaceX.Y "
@@ -62,6 +66,9 @@ static const struct cmd_opt run_options[] = {
 	  "interrupt-off window, 10..100000 (default: 0, the module's)", -1 },
 	{ "width", OPT_WIDTH, "auto|8|16|32|64",
 	  "access width in bytes (default: auto, the widest)", -1 },
+	{ "hugepages", OPT_HUGEPAGES, NULL,
+	  "--engine user: ask for transparent huge pages for the region "
+	  "(MADV_HUGEPAGE)", -1 },
 	{ "warm", OPT_WARM, NULL,
 	  "touch the lines before each sample instead of flushing them", -1 },
 	{ "json", OPT_JSON, "FILE|-",
@@ -88,7 +95,8 @@ const struct cmd_usage run_usage = {
 	.cmd = "run",
 	.synopsis = "[OPTIONS]",
 	.about = "Measure the latency of single memory accesses with the "
-		 "lattester module (root only).\n"
+		 "lattester module (root only), or from userspace with "
+		 "--engine user.\n"
 		 "BYTES take a binary suffix: K, M, G, T or KiB, MiB, GiB, "
 		 "TiB.  The table goes to stdout\n"
 		 "unless --json or --hist writes to it.  Exit status: 0 done, "
@@ -235,7 +243,7 @@ static int write_outputs(const struct run_opts *o, const struct run_report *r)
 int cmd_run(int argc, char **argv, const struct cmd_ctx *ctx)
 {
 	struct run_report r = { .ctx = ctx };
-	struct run_hooks h = { .abort_at = 1 };
+	struct run_hooks h = { .abort_at = 1, .engine_hint = true };
 	struct run_opts o;
 	bool progress;
 	int rc, out;

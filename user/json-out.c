@@ -106,7 +106,7 @@ struct json_object *json_run_provenance(const struct run_report *r)
 	host_cpu_model(buf, sizeof(buf));
 	json_add_str(o, "cpu_model", buf);
 	json_add_u64(o, "tsc_khz", r->info->tsc_khz);
-	json_add_str(o, "engine", "kernel");
+	json_add_str(o, "engine", r->user_engine ? "user" : "kernel");
 	add_time(o, "start", &r->start);
 	add_time(o, "end", &r->end);
 	return o;

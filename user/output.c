@@ -198,10 +198,18 @@ static void print_header(FILE *f, const struct run_report *r)
 	     (unsigned long long)s->overhead,
 	     (unsigned long long)s->overhead_min,
 	     (unsigned long long)s->overhead_max);
-	line(f, "windows:", "%llu of %u us, %llu with an NMI, longest %.1f us",
-	     (unsigned long long)s->windows, c->window_us,
-	     (unsigned long long)s->nmi_windows,
-	     latt_ns((double)s->window_cycles_max, r->info->tsc_khz) / 1000);
+	if (r->user_engine)
+		line(f, "windows:", "%llu of %u us, longest %.1f us (user "
+		     "engine: bookkeeping only, interrupts not kept out)",
+		     (unsigned long long)s->windows, c->window_us,
+		     latt_ns((double)s->window_cycles_max, r->info->tsc_khz) /
+		     1000);
+	else
+		line(f, "windows:", "%llu of %u us, %llu with an NMI, longest "
+		     "%.1f us", (unsigned long long)s->windows, c->window_us,
+		     (unsigned long long)s->nmi_windows,
+		     latt_ns((double)s->window_cycles_max, r->info->tsc_khz) /
+		     1000);
 	if (c->threshold)
 		print_outliers(f, r);
 	else

@@ -54,6 +54,8 @@ enum run_opt_id {
 	OPT_FORCE,
 	OPT_OFFSET,
 	OPT_OUTLIERS,
+	OPT_ENGINE,
+	OPT_HUGEPAGES,
 	OPT_RUN_LAST,		/* sweep's own options follow */
 };
 
@@ -87,6 +89,9 @@ struct run_opts {
 	bool force;
 	bool region_set;	/* --region given */
 	bool offset_set;	/* --offset given */
+	bool user_engine;	/* --engine user */
+	bool engine_set;	/* --engine given */
+	bool hugepages;		/* --hugepages (user engine) */
 	struct target_spec spec;
 	struct run_target tgt;	/* resolved */
 	char target[PATH_MAX];
@@ -115,6 +120,7 @@ struct run_report {
 	struct latt_summary sum;
 	struct timespec start, end;	/* CLOCK_REALTIME around the run */
 	bool interrupted;		/* SIGINT/SIGTERM aborted it */
+	bool user_engine;		/* measured by --engine user */
 	struct latt_info info_copy;	/* what @info points to */
 	struct run_threshold thr;
 	struct outlier_summary osum;	/* with a threshold */
@@ -132,11 +138,14 @@ void run_catch_signals(void);
  * struct run_hooks - how run_measure() behaves inside a command
  * @abort_at: run_stops at which the run is aborted (run: 1, sweep: 2)
  * @progress: called at every poll while a run goes (NULL: none)
+ * @engine_hint: without the module and --engine, suggest --engine user
  */
 struct run_hooks {
 	int abort_at;
 	void (*progress)(void *arg, const struct latt_status *st);
 	void *arg;
+	bool engine_hint;	/* the command has --engine: name it when
+				 * the module is missing */
 };
 
 void run_defaults(struct run_opts *o);

@@ -37,6 +37,7 @@
 #include "lib.h"
 #include "log.h"
 #include "run.h"
+#include "engine-user.h"
 
 #define POLL_MS			100	/* the longest interval between polls */
 #define POLL_FIRST_US		1000	/* the first: short runs end quickly */
@@ -140,6 +141,13 @@ int run_set_option(struct run_opts *o, int id, const char *v)
 	case OPT_HIST:		o->hist = v; return 0;
 	case OPT_OUTLIERS:	o->outliers = v; return 0;
 	case OPT_QUIET:		o->quiet = true; return 0;
+	case OPT_HUGEPAGES:	o->hugepages = true; return 0;
+	case OPT_ENGINE:
+		if (strcmp(v, "user") && strcmp(v, "kernel"))
+			return -EINVAL;
+		o->engine_set = true;
+		o->user_engine = !strcmp(v, "user");
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -208,6 +216,9 @@ const char *run_args_problem(const struct run_opts *o)
 			 "--op %s is a load", latt_name(NAMES_OP, c->op));
 		return buf;
 	}
+	if (o->hugepages && !o->user_engine)
+		return "--hugepages is for --engine user (the module backs "
+		       "DRAM with 4 MiB blocks of its own)";
 	if (o->offset_set && !is_pmem(o)) {
 		snprintf(buf, sizeof(buf), "--offset is for pmem and device-DAX "
 			 "targets, not %s", o->target);
@@ -575,7 +586,8 @@ static int report_start_error(const struct run_opts *o,
 	return 1;
 }
 
-/* START @c, wait, fetch into @r; 0, 1 or EXIT_INTERRUPTED. */
+/* START @c, wait, fetch into @r; 0, 1 or EXIT_INTERRUPTED.  @d NULL: the
+ * user engine instead of the module. */
 static int measure(struct latt_dev *d, const struct run_opts *o,
 		   const struct latt_config *c, struct run_report *r,
 		   const struct run_hooks *h)
@@ -584,6 +596,8 @@ static int measure(struct latt_dev *d, const struct run_opts *o,
 	bool aborted;
 	int rc;
 
+	if (!d)
+		return user_engine_measure(o, c, r, h);
 	clock_gettime(CLOCK_REALTIME, &r->start);
 	rc = latt_dev_start(d, c);
 	if (rc)
@@ -620,7 +634,7 @@ static int resolve_threshold(struct latt_dev *d, struct run_opts *o,
 
 	t->spec = o->thr;
 	if (o->thr.kind != THR_MEDIAN) {
-		t->cycles = threshold_cycles(&o->thr, d->info.tsc_khz, 0);
+		t->cycles = threshold_cycles(&o->thr, r->info->tsc_khz, 0);
 		o->cfg.threshold = t->cycles;
 		return 0;
 	}
@@ -648,7 +662,7 @@ static int resolve_threshold(struct latt_dev *d, struct run_opts *o,
 				   r->res.max, 500000);
 	t->calibration = r->res.count;
 	t->median = latt_correct(raw, r->res.overhead);
-	t->cycles = threshold_cycles(&o->thr, d->info.tsc_khz, t->median);
+	t->cycles = threshold_cycles(&o->thr, r->info->tsc_khz, t->median);
 	o->cfg.threshold = t->cycles;
 	log_info("%s: median %llu cycles, threshold %llu cycles", o->target,
 		 (unsigned long long)t->median, (unsigned long long)t->cycles);
@@ -666,21 +680,41 @@ static int resolve_threshold(struct latt_dev *d, struct run_opts *o,
 int run_measure(struct run_opts *o, struct run_report *r,
 		const struct run_hooks *h)
 {
-	struct latt_dev dev;
+	struct latt_dev dev = { .fd = -1 }, *d = &dev;
 	int rc;
 
+	if (o->user_engine && is_pmem(o)) {
+		log_err("%s: --engine user measures dram[:NODE] targets only; "
+			"pmem and device-DAX are not yet supported (use "
+			"--engine kernel)", o->target);
+		return 1;
+	}
 	rc = check_host(o);
 	if (rc)
 		return rc;
-	rc = latt_dev_open(&dev);
-	if (rc) {
-		log_err("%s: %s", latt_dev_path(), latt_open_strerror(rc));
-		return 1;
+	if (o->user_engine) {
+		d = NULL;
+		user_engine_info(&r->info_copy);
+	} else {
+		rc = latt_dev_open(&dev);
+		if (rc) {
+			log_err("%s: %s", latt_dev_path(),
+				latt_open_strerror(rc));
+			if (h->engine_hint && !o->engine_set && (rc == -ENOENT || rc == -ENXIO ||
+					       rc == -ENODEV || rc == -EACCES ||
+					       rc == -EPERM))
+				log_err("or measure without the module, from "
+					"userspace: add '--engine user' (dram "
+					"targets, no root; interrupts are not "
+					"kept out)");
+			return 1;
+		}
+		r->info_copy = dev.info;
 	}
-	r->info_copy = dev.info;
+	r->user_engine = o->user_engine;
 	r->info = &r->info_copy;
 	r->target = &o->tgt;
-	rc = check_module(o, &dev.info);
+	rc = check_module(o, r->info);
 	if (!rc)
 		rc = run_alloc(o, r);
 	if (!rc && o->cfg.target == LATT_TARGET_PMEM) {
@@ -691,14 +725,15 @@ int run_measure(struct run_opts *o, struct run_report *r,
 		}
 	}
 	if (!rc)
-		rc = resolve_threshold(&dev, o, r, h);
+		rc = resolve_threshold(d, o, r, h);
 	if (!rc && o->cfg.threshold)
 		smi_begin(&r->smi, o->cfg.cpu);
 	if (!rc)
-		rc = measure(&dev, o, &o->cfg, r, h);
+		rc = measure(d, o, &o->cfg, r, h);
 	if (!rc && o->cfg.threshold)
 		smi_end(&r->smi);
-	latt_dev_close(&dev);
+	if (d)
+		latt_dev_close(d);
 	if (o->cfg.fd > 0)
 		close(o->cfg.fd);
 	o->cfg.fd = 0;

@@ -1,0 +1,312 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-engine-user.sh - lattester-ctl run --engine user, for real on this
+# host: no module, no root.
+#  - every op x pattern (seq, rand, stride:4096, hotspot:65536, chase) on
+#    dram with --samples 2000 --region 16M: exit 0, and a well-formed JSON
+#    (samples as asked, min <= p50 <= ... <= max, the overhead recorded,
+#    provenance engine "user", state done); chase also with --chain 8;
+#  - the same seed gives the kernel engine's address sequence: with every
+#    sample an outlier (--threshold 1), the recorded offsets are those of
+#    include/lattester/pattern.h, built here into a small program (for
+#    chase: the module's Sattolo cycle, walked from slot 0);
+#  - --threshold: outlier records, and their count matches the summary;
+#  - the table, --hist and --outliers work; an op the CPU lacks (if any)
+#    is refused by name; pmem targets are "not yet"; without the module
+#    and without --engine, the error names both ways forward.
+#
+#   make -C user && bash tests/unit/test-engine-user.sh
+#
+# TAP-like lines, then "engine-user: N passed, N failed[, N skipped]".
+
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+ctl=${LATTESTER_CTL:-$top/user/lattester-ctl}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+n=0
+passed=0
+failed=0
+skipped=0
+
+report()
+{
+	local status=$1
+
+	shift
+	n=$((n + 1))
+	if [ "$status" -eq 0 ]; then
+		passed=$((passed + 1))
+		echo "ok $n - $*"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $*"
+	fi
+}
+
+skip()
+{
+	n=$((n + 1))
+	skipped=$((skipped + 1))
+	echo "ok $n - # SKIP $*"
+}
+
+finish()
+{
+	if [ "$skipped" -eq 0 ]; then
+		echo "engine-user: $passed passed, $failed failed"
+	else
+		echo "engine-user: $passed passed, $failed failed, $skipped skipped"
+	fi
+	[ "$failed" -eq 0 ]
+	exit
+}
+
+if [ ! -x "$ctl" ]; then
+	report 1 "$ctl not built (make -C user)"
+	finish
+fi
+if ! command -v python3 >/dev/null; then
+	skip "python3 missing: nothing checked"
+	finish
+fi
+
+export LATTESTER_DEV=/nonexistent
+unset LATTESTER_LOG LD_PRELOAD
+
+# check JSON SAMPLES [CHAIN]: the JSON document is well formed
+check()
+{
+	python3 - "$@" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+samples = int(sys.argv[2])
+chain = int(sys.argv[3]) if len(sys.argv) > 3 else None
+res, lat, cfg = d["result"], d["latency"], d["config"]
+why = []
+if d["provenance"]["engine"] != "user":
+    why.append("engine %r" % d["provenance"]["engine"])
+if res["state"] != "done":
+    why.append("state %r" % res["state"])
+if res["samples"] != samples or cfg["samples"] != samples:
+    why.append("samples %r of %r" % (res["samples"], samples))
+oh = res["overhead_cycles"]
+if not (0 < oh["min"] <= oh["median"] <= oh["max"]):
+    why.append("overhead %r" % oh)
+if res["windows"] < 1 or res["nmi_windows"] != 0:
+    why.append("windows %r/%r" % (res["windows"], res["nmi_windows"]))
+if chain is not None and cfg["chain"] != chain:
+    why.append("chain %r" % cfg["chain"])
+keys = ["min", "p50", "p90", "p99", "p99.9", "p99.99", "p99.999",
+        "p99.9999", "max"]
+for unit in ("cycles", "raw_cycles", "ns"):
+    v = [lat[unit][k] for k in keys]
+    if v != sorted(v):
+        why.append("%s not ordered: %r" % (unit, v))
+    if not (lat[unit]["min"] <= lat[unit]["mean"] <= lat[unit]["max"]):
+        why.append("%s mean outside [min, max]" % unit)
+if lat["raw_cycles"]["min"] <= 0:
+    why.append("raw min %r" % lat["raw_cycles"]["min"])
+if why:
+    print("#  " + "; ".join(why))
+    sys.exit(1)
+EOF
+}
+
+# runjson NAME ARGS...: run --engine user with ARGS into $tmp/NAME.json
+runjson()
+{
+	local name=$1
+
+	shift
+	"$ctl" run --engine user --quiet --json "$tmp/$name.json" "$@" \
+		>"$tmp/out" 2>"$tmp/err"
+}
+
+ops="load nt-load store store-clwb store-clflushopt store-clflush nt-store"
+flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null)
+lacks()	# op: the CPU flag it needs is missing
+{
+	case $1 in
+	nt-load) f=sse4_1 ;;
+	store-clwb) f=clwb ;;
+	store-clflushopt) f=clflushopt ;;
+	*) return 1 ;;
+	esac
+	! grep -qw "$f" <<<"$flags"
+}
+
+# ---- every op x pattern ----
+missing=
+for op in $ops; do
+	if lacks "$op"; then
+		missing=$op
+		skip "--op $op: the CPU lacks its instruction"
+		continue
+	fi
+	for pat in seq rand stride:4096 hotspot:65536 chase; do
+		name=$op-${pat%%:*}
+		if [ "$pat" = chase ] && [ "$op" != load ]; then
+			# chase is dependent loads whatever the op: once is enough
+			continue
+		fi
+		runjson "$name" --op "$op" --pattern "$pat" --samples 2000 \
+			--region 16M
+		rc=$?
+		[ $rc -eq 0 ] || sed 's/^/#  /' "$tmp/err"
+		report $rc "--op $op --pattern $pat runs"
+		[ $rc -eq 0 ] && check "$tmp/$name.json" 2000
+		[ $rc -eq 0 ] && report $? "--op $op --pattern $pat: JSON well formed"
+	done
+done
+runjson chain8 --pattern chase --chain 8 --samples 2000 --region 16M
+report $? "--pattern chase --chain 8 runs"
+check "$tmp/chain8.json" 2000 8
+report $? "--pattern chase --chain 8: JSON well formed, chain 8"
+runjson warm --warm --samples 2000 --region 16M --size 256 --width 16
+report $? "--warm --size 256 --width 16 runs"
+check "$tmp/warm.json" 2000
+report $? "--warm: JSON well formed"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["config"]["width"] != 16 or d["config"]["size"] != 256)' "$tmp/warm.json"
+report $? "--width 16 --size 256 recorded"
+runjson huge --hugepages --samples 2000 --region 16M
+report $? "--hugepages runs"
+
+# ---- the table, --hist ----
+"$ctl" run --engine user --quiet --samples 1000 --region 16M >"$tmp/out" 2>"$tmp/err"
+report $? "the table"
+grep -q "^p99 " "$tmp/out" && grep -q "user engine" "$tmp/out"
+report $? "the table has percentiles and says the windows are bookkeeping"
+"$ctl" run --engine user --quiet --samples 1000 --region 16M --hist "$tmp/h.dat" >/dev/null 2>&1 &&
+	[ -s "$tmp/h.dat" ]
+report $? "--hist writes a histogram"
+
+# ---- --threshold: outlier records ----
+runjson thr --samples 2000 --region 16M --threshold 100 \
+	--outliers "$tmp/out.csv"
+report $? "--threshold 100 --outliers runs"
+python3 - "$tmp/thr.json" "$tmp/out.csv" <<'EOF'
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+s, recs = d["outlier_summary"], d["outlier_records"]
+rows = list(csv.DictReader(l for l in open(sys.argv[2]) if not l.startswith("#")))
+ok = (s["count"] > 0 and s["recorded"] == len(recs) == len(rows) and
+      s["count"] == s["recorded"] + s["dropped"] and
+      d["result"]["outliers"] == s["count"] and
+      all(r["cycles"] > 100 for r in recs))
+if not ok:
+    print("#  count %r recorded %r records %d rows %d" %
+          (s["count"], s["recorded"], len(recs), len(rows)))
+sys.exit(not ok)
+EOF
+report $? "--threshold: outlier records match the counts, all above it"
+runjson thrmax --samples 2000 --region 16M --threshold 1 --max-outliers 10
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1])); s = d["outlier_summary"]
+sys.exit(not (len(d["outlier_records"]) == 10 and s["dropped"] == s["count"] - 10))' \
+	"$tmp/thrmax.json"
+report $? "--max-outliers 10: 10 records, the rest counted as dropped"
+runjson thrx --samples 2000 --region 16M --threshold 3x
+report $? "--threshold 3x (a calibration pass first) runs"
+
+# ---- same seed, same addresses as the module ----
+cat >"$tmp/offsets.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <lattester/pattern.h>
+int main(int argc, char **argv)
+{
+	struct latt_pattern p;
+	unsigned long n = strtoul(argv[5], NULL, 0), i;
+
+	unsigned long long *next, s, t;
+
+	if (latt_pattern_init(&p, strtoul(argv[1], NULL, 0),
+			      strtoull(argv[2], NULL, 0),
+			      strtoull(argv[3], NULL, 0), 16ULL << 20,
+			      strtoull(argv[4], NULL, 0)))
+		return 1;
+	if (p.kind != LATT_PAT_CHASE) {
+		for (i = 0; i < n; i++)
+			printf("%llu\n",
+			       (unsigned long long)latt_pattern_next(&p));
+		return 0;
+	}
+	/* kmod/dram.c latt_chase_build(): Sattolo over the slots */
+	next = malloc(p.nslots * sizeof(*next));
+	if (!next)
+		return 1;
+	for (s = 0; s < p.nslots; s++)
+		next[s] = s;
+	for (s = p.nslots - 1; s > 0; s--) {
+		unsigned long long j = latt_prng_below(&p.prng, s);
+
+		t = next[s];
+		next[s] = next[j];
+		next[j] = t;
+	}
+	for (i = 0, s = 0; i < n; i++, s = next[s])
+		printf("%llu\n", (unsigned long long)latt_slot_offset(s, p.size));
+	free(next);
+	return 0;
+}
+EOF
+if gcc -std=c11 -O2 -Wall -Werror -I"$top/include" -o "$tmp/offsets" \
+	"$tmp/offsets.c"; then
+	# kind: LATT_PAT_SEQ 1, RAND 2, STRIDE 3, CHASE 4, HOTSPOT 5
+	for spec in "rand 2 0" "seq 1 0" "stride:4096 3 4096" \
+		    "hotspot:65536 5 65536" "chase 4 0"; do
+		set -- $spec
+		runjson seed --pattern "$1" --samples 500 --region 16M \
+			--size 128 --seed 0x5eed --threshold 1 --max-outliers 500
+		"$tmp/offsets" "$2" 128 "$3" 0x5eed 500 >"$tmp/want"
+		python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["outlier_records"]:
+    print(r["sample"], r["offset"])' "$tmp/seed.json" >"$tmp/got"
+		# every recorded sample is at the generator's offset, and
+		# (nearly) every sample was recorded
+		awk 'NR == FNR { want[NR - 1] = $1; next }
+		     { n++; if (want[$1] != $2) bad++ }
+		     END { exit !(n >= 450 && !bad) }' "$tmp/want" "$tmp/got"
+		report $? "--pattern $1 --seed 0x5eed: the generator's offsets"
+	done
+else
+	report 1 "the pattern.h offsets program builds"
+fi
+
+# ---- errors ----
+if [ -n "$missing" ]; then
+	"$ctl" run --engine user --op "$missing" --samples 10 --region 16M \
+		>/dev/null 2>"$tmp/err"
+	[ $? -eq 1 ] && grep -q "needs the .* instruction, which this CPU lacks" "$tmp/err"
+	report $? "--op $missing: refused, the instruction named"
+else
+	skip "the CPU has every op's instruction"
+fi
+"$ctl" run --engine user --target /dev/dax0.0 --samples 10 >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "not yet" "$tmp/err"
+report $? "--engine user on a device-DAX target: 'not yet'"
+"$ctl" run --samples 10 --region 16M >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "insmod" "$tmp/err" && grep -q -- "--engine user" "$tmp/err"
+report $? "no module, no --engine: insmod and --engine user both named"
+"$ctl" run --engine kernel --samples 10 --region 16M >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "insmod" "$tmp/err" && ! grep -q -- "--engine user" "$tmp/err"
+report $? "--engine kernel without the module: the insmod hint only"
+"$ctl" run --engine bogus >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q -- "--engine" "$tmp/err"
+report $? "--engine bogus: a usage error"
+"$ctl" run --hugepages --samples 10 >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q -- "--engine user" "$tmp/err"
+report $? "--hugepages without --engine user: a usage error"
+"$ctl" run --engine user --pattern chase --width 16 --samples 10 --region 16M \
+	>/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q -- "--width 16" "$tmp/err"
+report $? "chase with --width 16: refused"
+
+finish

@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * engine-user.c - the user engine: what the module's kthread does (kmod/
+ * run.c, dram.c, ops.c), from a thread of lattester-ctl.
+ *
+ * The same sample functions (include/lattester/samples.h), chosen by the
+ * same rules from CPUID; the same address generator (pattern.h), so one
+ * seed gives one offset sequence in both engines; the same chase cycle
+ * (Sattolo over the slots, with pointers); the same calibration (the
+ * sample function on zero bytes, LATT_CALIB_SAMPLES times: median, min,
+ * max); the same accounting into struct latt_result, the histogram and the
+ * outlier records.  What differs: the thread is pinned to --cpu with
+ * pthread_setaffinity_np() but runs with interrupts and preemption on, so
+ * windows are bookkeeping only (they keep their length and count, no NMI
+ * detection: nmi_windows is 0), and the memory is the process's: from
+ * libnuma on the node, mlock'ed (a warning if that fails) and pre-faulted,
+ * with MADV_HUGEPAGE for --hugepages.
+ */
+#include <cpuid.h>
+#include <errno.h>
+#include <numa.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <lattester/hist.h>
+#include <lattester/pattern.h>
+#include <lattester/samples.h>
+#include "engine-user.h"
+#include "log.h"
+
+#define USER_WINDOW_US		500	/* the module's default window */
+#define USER_CALIB_SAMPLES	1024	/* the module's LATT_CALIB_SAMPLES */
+#define USER_HUGE		(2ULL << 20)
+#define USER_PAGE		4096ULL
+#define POLL_FIRST_US		1000
+#define POLL_MS			100
+
+/* A chase node, as the module lays it out (kmod/lattester.h). */
+struct user_chase_node {
+	char *next;
+	__u64 offset;
+};
+
+static inline __u64 user_rdtsc(void)
+{
+	__u32 lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((__u64)hi << 32) | lo;
+}
+
+static __u64 xcr0(void)
+{
+	__u32 lo, hi;
+
+	__asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return ((__u64)hi << 32) | lo;
+}
+
+/* The LATT_FEAT_* bits of this CPU, and the widths usable here. */
+static void user_cpu(__u64 *features, __u32 *widths)
+{
+	unsigned int a, b, c, d;
+	__u64 f = 0, x = 0;
+	__u32 w = 1U << 3;
+	bool osxsave = false;
+
+	if (__get_cpuid(1, &a, &b, &c, &d)) {
+		if (d & (1U << 19))
+			f |= LATT_FEAT_CLFLUSH;
+		if (d & (1U << 26))
+			f |= LATT_FEAT_SSE2;
+		if (c & (1U << 19))
+			f |= LATT_FEAT_SSE4_1;
+		if (c & (1U << 28))
+			f |= LATT_FEAT_AVX;
+		osxsave = c & (1U << 27);
+	}
+	if (osxsave)
+		x = xcr0();
+	if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
+		if (b & (1U << 5))
+			f |= LATT_FEAT_AVX2;
+		if (b & (1U << 16))
+			f |= LATT_FEAT_AVX512F;
+		if (b & (1U << 23))
+			f |= LATT_FEAT_CLFLUSHOPT;
+		if (b & (1U << 24))
+			f |= LATT_FEAT_CLWB;
+	}
+	if (__get_cpuid(0x80000001, &a, &b, &c, &d) && (d & (1U << 27)))
+		f |= LATT_FEAT_RDTSCP;
+	if (__get_cpuid(0x80000007, &a, &b, &c, &d) && (d & (1U << 8)))
+		f |= LATT_FEAT_CONSTANT_TSC | LATT_FEAT_NONSTOP_TSC;
+
+	/* as the module's latt_widths(), plus the OS's state (XCR0) */
+	if (f & LATT_FEAT_SSE2)
+		w |= 1U << 4;
+	if ((f & LATT_FEAT_AVX) && (x & 0x6) == 0x6)
+		w |= 1U << 5;
+	else
+		f &= ~(LATT_FEAT_AVX | LATT_FEAT_AVX2);
+	if ((f & LATT_FEAT_AVX512F) && (x & 0xe6) == 0xe6)
+		w |= 1U << 6;
+	else
+		f &= ~LATT_FEAT_AVX512F;
+	*features = f;
+	*widths = w;
+}
+
+static __u64 ts_ns(const struct timespec *t)
+{
+	return (__u64)t->tv_sec * 1000000000ULL + (__u64)t->tv_nsec;
+}
+
+/* tsc_khz: the kernel's (tsc_freq_khz) if it says, else ~100 ms against
+ * CLOCK_MONOTONIC_RAW */
+static __u64 user_tsc_khz(void)
+{
+	static __u64 khz;
+	struct timespec t0, t1, nap = { 0, 100 * 1000 * 1000 };
+	unsigned long long v;
+	__u64 c0, c1, ns;
+	FILE *f;
+
+	if (khz)
+		return khz;
+	f = fopen("/sys/devices/system/cpu/cpu0/tsc_freq_khz", "r");
+	if (f) {
+		if (fscanf(f, "%llu", &v) == 1 && v)
+			khz = v;
+		fclose(f);
+		if (khz)
+			return khz;
+	}
+	clock_gettime(CLOCK_MONOTONIC_RAW, &t0);
+	c0 = user_rdtsc();
+	while (nanosleep(&nap, &nap) && errno == EINTR)
+		;
+	clock_gettime(CLOCK_MONOTONIC_RAW, &t1);
+	c1 = user_rdtsc();
+	ns = ts_ns(&t1) - ts_ns(&t0);
+	khz = ns ? (c1 - c0) * 1000000ULL / ns : 0;
+	log_dbg("tsc_khz %llu, calibrated against CLOCK_MONOTONIC_RAW",
+		(unsigned long long)khz);
+	return khz ? khz : 1;
+}
+
+int user_engine_info(struct latt_info *in)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+
+	memset(in, 0, sizeof(*in));
+	in->abi_version = LATT_ABI_VERSION;
+	in->hist_buckets = LATT_HIST_BUCKETS;
+	user_cpu(&in->features, &in->widths);
+	in->tsc_khz = user_tsc_khz();
+	in->max_size = LATT_MAX_SIZE;
+	in->max_region = LATT_MAX_REGION;
+	in->max_chain = LATT_MAX_CHAIN;
+	in->max_outliers = LATT_MAX_OUTLIERS;
+	in->nr_cpu_ids = cpus > 0 ? (__u32)cpus : 1;
+	in->window_us = USER_WINDOW_US;
+	in->state = LATT_STATE_IDLE;
+	return 0;
+}
+
+/* The module's latt_default_fence(). */
+static __u32 default_fence(__u32 op)
+{
+	switch (op) {
+	case LATT_OP_LOAD:
+	case LATT_OP_NT_LOAD:
+		return LATT_FENCE_NONE;
+	case LATT_OP_STORE_CLFLUSH:
+		return LATT_FENCE_MFENCE;
+	default:
+		return LATT_FENCE_SFENCE;
+	}
+}
+
+/*
+ * The module's latt_config_check() and latt_pick_sample() for DRAM:
+ * resolve node, fence, window and width in @c, choose the function.
+ * Says what is wrong and returns 1, or 0.
+ */
+static int pick(struct latt_config *c, const struct latt_info *in,
+		latt_sample_fn *fn)
+{
+	__u64 feat = in->features;
+	__u32 w = c->width;
+	int node;
+
+	if (c->node == LATT_NODE_LOCAL) {
+		node = numa_node_of_cpu((int)c->cpu);
+		c->node = node < 0 ? 0 : (__u32)node;
+	}
+	if (c->fence == LATT_FENCE_DEFAULT)
+		c->fence = default_fence(c->op);
+	if (!c->window_us)
+		c->window_us = in->window_us;
+	*fn = NULL;
+	if (!(feat & LATT_FEAT_RDTSCP) || !(feat & LATT_FEAT_CLFLUSH)) {
+		log_err("this CPU lacks rdtscp or clflush: nothing can be timed");
+		return 1;
+	}
+	if (c->pattern == LATT_PAT_CHASE) {
+		if (w != LATT_WIDTH_AUTO && w != 8) {
+			log_err("--width %u: --pattern chase loads 8-byte "
+				"pointers", w);
+			return 1;
+		}
+		c->width = 8;
+		return 0;
+	}
+	if (w == LATT_WIDTH_AUTO) {
+		w = 1U << (31 - __builtin_clz(in->widths));
+		if (c->op == LATT_OP_NT_LOAD && w == 32 &&
+		    !(feat & LATT_FEAT_AVX2))
+			w = 16;
+	} else if (c->op == LATT_OP_NT_LOAD && w == 32 &&
+		   !(feat & LATT_FEAT_AVX2)) {
+		log_err("--width 32: nt-load of 32 bytes needs AVX2, which "
+			"this CPU lacks");
+		return 1;
+	}
+	if (c->op == LATT_OP_NT_LOAD && w == 8) {
+		log_err("--width 8: nt-load has no 8-byte form (16, 32 or 64)");
+		return 1;
+	}
+	*fn = latt_samples[c->op][__builtin_ctz(w) - 3][c->fence - 1];
+	if (!*fn) {
+		log_err("--op %s --width %u: no such access",
+			latt_name(NAMES_OP, c->op), w);
+		return 1;
+	}
+	c->width = w;
+	return 0;
+}
+
+/* What the measuring thread shares with the one that waits for it. */
+struct user_run {
+	struct latt_config cfg;
+	latt_sample_fn fn;
+	char *base;		/* the region */
+	int clflushopt;
+	__u64 window_cycles;
+	__u64 *hist;
+	struct latt_outlier *outliers;
+	__u32 nout;		/* room in @outliers */
+	__u32 nr_outliers;
+	struct latt_result res;	/* counters, filled as the module does */
+	__u64 done;		/* atomic: samples taken */
+	__u64 windows_done;	/* atomic */
+	int abort;		/* atomic: stop at the next window's end */
+	int finished;		/* atomic: the thread is done */
+	int error;		/* negative errno */
+};
+
+static __u64 load64(const __u64 *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+/* The module's latt_chase_build(), with pointers (DRAM). */
+static void chase_build(struct user_run *u, struct latt_pattern *pat)
+{
+	__u64 n = pat->nslots, size = pat->size, i, tmp;
+	struct user_chase_node *a, *b;
+
+#define NODE(s) ((struct user_chase_node *)(u->base + latt_slot_offset((s), size)))
+	for (i = 0; i < n; i++) {
+		a = NODE(i);
+		a->next = (char *)(uintptr_t)i;
+		a->offset = latt_slot_offset(i, size);
+	}
+	for (i = n - 1; i > 0; i--) {
+		a = NODE(i);
+		b = NODE(latt_prng_below(&pat->prng, i));
+		tmp = (__u64)(uintptr_t)a->next;
+		a->next = b->next;
+		b->next = (char *)(uintptr_t)tmp;
+	}
+	for (i = 0; i < n; i++) {
+		a = NODE(i);
+		a->next = (char *)NODE((__u64)(uintptr_t)a->next);
+	}
+#undef NODE
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The module's latt_calibrate(): the empty sample, median/min/max. */
+static int calibrate(struct user_run *u)
+{
+	__u64 *v = malloc(USER_CALIB_SAMPLES * sizeof(*v));
+	char *pos = u->base;
+	__u32 i;
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < USER_CALIB_SAMPLES; i++) {
+		if (u->cfg.pattern == LATT_PAT_CHASE)
+			v[i] = latt_sample_chase(&pos, 0);
+		else
+			v[i] = u->fn(u->base, 0);
+	}
+	qsort(v, USER_CALIB_SAMPLES, sizeof(*v), cmp_u64);
+	u->res.overhead = v[USER_CALIB_SAMPLES / 2];
+	u->res.overhead_min = v[0];
+	u->res.overhead_max = v[USER_CALIB_SAMPLES - 1];
+	free(v);
+	return 0;
+}
+
+/* The module's latt_account(). */
+static inline void account(struct user_run *u, __u64 idx, __u64 tsc,
+			   __u64 off, __u64 cyc, __u64 window)
+{
+	struct latt_result *r = &u->res;
+	__u64 corr = cyc > r->overhead ? cyc - r->overhead : 0;
+	struct latt_outlier *o;
+
+	u->hist[latt_hist_index(cyc)]++;
+	if (cyc >> LATT_HIST_MAX_BITS)
+		r->hist_overflow++;
+	if (cyc < r->min)
+		r->min = cyc;
+	if (cyc > r->max)
+		r->max = cyc;
+	r->sum += cyc;
+	r->sum_corrected += corr;
+	if (!u->cfg.threshold || corr <= u->cfg.threshold)
+		return;
+	r->outliers++;
+	if (u->nr_outliers >= u->nout) {
+		r->outliers_dropped++;
+		return;
+	}
+	o = &u->outliers[u->nr_outliers++];
+	o->sample = idx;
+	o->tsc = tsc - r->tsc_start;
+	o->offset = off;
+	o->cycles = cyc;
+	o->window = window;
+	o->flags = 0;
+	o->cpu = u->cfg.cpu;
+}
+
+/* The module's latt_measure(), windows for bookkeeping only. */
+static int sample_all(struct user_run *u, struct latt_pattern *pat)
+{
+	const __u64 total = u->cfg.samples, size = u->cfg.size;
+	const bool chase = u->cfg.pattern == LATT_PAT_CHASE;
+	const bool warm = u->cfg.flags & LATT_CFG_WARM;
+	struct latt_result *r = &u->res;
+	char *pos = u->base, *start, *addr;
+	__u64 done = 0, w0, now, off, cyc;
+
+	while (done < total) {
+		w0 = now = user_rdtsc();
+		do {
+			if (chase) {
+				start = pos;
+				cyc = latt_sample_chase(&pos, u->cfg.chain);
+				off = ((struct user_chase_node *)start)->offset;
+			} else {
+				off = latt_pattern_next(pat);
+				addr = u->base + off;
+				if (warm)
+					latt_prep_warm(addr, size);
+				else
+					latt_prep_flush(addr, size,
+							u->clflushopt);
+				cyc = u->fn(addr, size);
+			}
+			account(u, done, now, off, cyc, r->windows);
+			done++;
+			now = user_rdtsc();
+		} while (done < total && now - w0 < u->window_cycles);
+		if (now - w0 > r->window_cycles_max)
+			r->window_cycles_max = now - w0;
+		r->windows++;
+		__atomic_store_n(&u->done, done, __ATOMIC_RELEASE);
+		__atomic_store_n(&u->windows_done, r->windows, __ATOMIC_RELEASE);
+		if (__atomic_load_n(&u->abort, __ATOMIC_ACQUIRE))
+			return done < total ? -EINTR : 0;
+	}
+	return 0;
+}
+
+static void *user_thread(void *arg)
+{
+	struct user_run *u = arg;
+	struct latt_pattern pat;
+	cpu_set_t set;
+	int ret;
+
+	CPU_ZERO(&set);
+	CPU_SET(u->cfg.cpu, &set);
+	ret = -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (!ret)
+		ret = latt_pattern_init(&pat, u->cfg.pattern, u->cfg.size,
+					u->cfg.stride, u->cfg.region,
+					u->cfg.seed);
+	if (ret)
+		goto out;
+	u->res.tsc_start = user_rdtsc();
+	if (u->cfg.pattern == LATT_PAT_CHASE)
+		chase_build(u, &pat);
+	ret = calibrate(u);
+	if (ret)
+		goto out;
+	u->res.tsc_start = user_rdtsc();
+	ret = sample_all(u, &pat);
+out:
+	u->res.tsc_end = user_rdtsc();
+	u->error = ret == -EINTR ? 0 : ret;
+	u->res.state = ret == -EINTR ? LATT_STATE_ABORTED :
+		       ret ? LATT_STATE_FAILED : LATT_STATE_DONE;
+	__atomic_store_n(&u->finished, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* The memory: node-local pages, huge pages if asked, locked, faulted in. */
+static char *region_alloc(const struct run_opts *o, const struct latt_config *c,
+			  void **mem, size_t *len)
+{
+	static bool warned;
+	__u64 extra = o->hugepages ? USER_HUGE : 0;
+	uintptr_t base;
+	char *p;
+
+	*len = c->region + extra;
+	*mem = numa_alloc_onnode(*len, (int)c->node);
+	if (!*mem) {
+		log_err("%s: cannot allocate %llu MiB on node %u", o->target,
+			(unsigned long long)(*len >> 20), c->node);
+		return NULL;
+	}
+	base = (uintptr_t)*mem;
+	if (o->hugepages) {
+		base = (base + USER_HUGE - 1) & ~(uintptr_t)(USER_HUGE - 1);
+		if (madvise((void *)base, c->region, MADV_HUGEPAGE))
+			log_warn("--hugepages: madvise(MADV_HUGEPAGE): %s",
+				 strerror(errno));
+	}
+	if (mlock((void *)base, c->region) && !warned) {
+		log_warn("mlock of %llu MiB failed (%s): the region may be "
+			 "paged; raise 'ulimit -l' or run as root",
+			 (unsigned long long)(c->region >> 20), strerror(errno));
+		warned = true;
+	}
+	for (p = (char *)base; p < (char *)base + c->region; p += USER_PAGE)
+		*(volatile char *)p = 0;
+	return (char *)base;
+}
+
+/* Wait for the thread as wait_run() waits for the module. */
+static bool wait_thread(struct user_run *u, const struct run_hooks *h)
+{
+	long us = POLL_FIRST_US;
+	struct latt_status st;
+	struct timespec poll;
+	bool aborted = false;
+
+	while (!__atomic_load_n(&u->finished, __ATOMIC_ACQUIRE)) {
+		if (run_stops >= h->abort_at && !aborted) {
+			__atomic_store_n(&u->abort, 1, __ATOMIC_RELEASE);
+			aborted = true;
+		}
+		if (h->progress) {
+			memset(&st, 0, sizeof(st));
+			st.state = LATT_STATE_RUNNING;
+			st.samples_done = load64(&u->done);
+			st.samples_total = u->cfg.samples;
+			st.windows = load64(&u->windows_done);
+			h->progress(h->arg, &st);
+		}
+		poll = (struct timespec){ us / 1000000, (us % 1000000) * 1000 };
+		nanosleep(&poll, NULL);
+		us = us * 2 > POLL_MS * 1000L ? POLL_MS * 1000L : us * 2;
+	}
+	return aborted;
+}
+
+int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
+			struct run_report *r, const struct run_hooks *h)
+{
+	struct user_run *u;
+	pthread_t t;
+	void *mem;
+	size_t len;
+	__u32 nout = r->outliers && c->threshold ? c->max_outliers : 0;
+	int rc = 1;
+
+	if (c->target != LATT_TARGET_DRAM) {
+		log_err("%s: --engine user: only dram[:NODE] targets, not yet "
+			"persistent memory", o->target);
+		return 1;
+	}
+	if (numa_available() < 0) {
+		log_err("%s: --engine user: libnuma: NUMA is not available",
+			o->target);
+		return 1;
+	}
+	u = calloc(1, sizeof(*u));
+	if (!u) {
+		log_err("out of memory");
+		return 1;
+	}
+	u->cfg = *c;
+	if (pick(&u->cfg, r->info, &u->fn))
+		goto out;
+	u->clflushopt = !!(r->info->features & LATT_FEAT_CLFLUSHOPT);
+	u->window_cycles = (__u64)u->cfg.window_us * r->info->tsc_khz / 1000;
+	u->hist = r->hist;
+	memset(u->hist, 0, LATT_HIST_BUCKETS * sizeof(*u->hist));
+	u->outliers = r->outliers;
+	u->nout = nout;
+	u->res.min = ~0ULL;
+	u->base = region_alloc(o, &u->cfg, &mem, &len);
+	if (!u->base)
+		goto out;
+
+	clock_gettime(CLOCK_REALTIME, &r->start);
+	rc = pthread_create(&t, NULL, user_thread, u);
+	if (rc) {
+		log_err("%s: cannot start the measuring thread: %s", o->target,
+			strerror(rc));
+		numa_free(mem, len);
+		rc = 1;
+		goto out;
+	}
+	log_info("%s: started (user engine), seed 0x%llx, threshold %llu "
+		 "cycles", o->target, (unsigned long long)c->seed,
+		 (unsigned long long)c->threshold);
+	r->interrupted = wait_thread(u, h);
+	pthread_join(t, NULL);
+	clock_gettime(CLOCK_REALTIME, &r->end);
+	numa_free(mem, len);
+
+	r->res = u->res;
+	r->res.hist_ptr = 0;
+	r->res.outlier_ptr = 0;
+	r->res.hist_len = LATT_HIST_BUCKETS;
+	r->res.outlier_len = u->nr_outliers;
+	r->res.error = u->error;
+	r->res.config = u->cfg;
+	r->res.count = u->done;
+	if (!r->res.count)
+		r->res.min = 0;
+	r->res.nmi_windows = 0;
+	r->res.flags = 0;
+	r->res.width = u->cfg.width;
+	if (u->error == -EINVAL && r->res.state == LATT_STATE_FAILED)
+		log_dbg("pattern rejected by latt_pattern_init");
+	rc = 0;
+out:
+	free(u);
+	return rc;
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * engine-user.h - the user engine (--engine user): the module's access
+ * kernels (include/lattester/samples.h) run from a thread of this process,
+ * pinned to --cpu, on DRAM of a NUMA node from libnuma.  No module, no
+ * root (mlock may need a raised RLIMIT_MEMLOCK).
+ */
+#ifndef _LATT_ENGINE_USER_H
+#define _LATT_ENGINE_USER_H
+
+#include <uapi/lattester.h>
+#include "run.h"
+
+/* What the module's GET_INFO would say, for this CPU and process. */
+int user_engine_info(struct latt_info *info);
+
+/* One run (or calibration pass) of @c into @r, like the module's START,
+ * STATUS polling and RESULT; 0, 1 or EXIT_INTERRUPTED. */
+int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
+			struct run_report *r, const struct run_hooks *h);
+
+#endif /* _LATT_ENGINE_USER_H */
