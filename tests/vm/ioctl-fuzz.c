@@ -1489,12 +1489,20 @@ int main(int argc, char **argv)
 	check(sum.unexpected == 0,
 	      "every result as documented (%lu unexpected, %lu of them bad "
 	      "output)", sum.unexpected, sum.bad_output);
+	/*
+	 * Whether a run also got to finish while the calls went on depends
+	 * on timing (one long run can keep every START busy until the end:
+	 * seen once, 0.6 s for 10^5 calls); the checks after the fuzzing
+	 * take a run to DONE every time.
+	 */
 	if (calls >= 10000)
 		check(sum.started > 0 && sum.err[C_START][EBUSY] > 0 &&
-		      sum.result_state[LATT_STATE_DONE] > 0 &&
+		      sum.result_state[LATT_STATE_DONE] +
 		      sum.result_state[LATT_STATE_ABORTED] > 0,
-		      "runs were started (%lu), found busy, finished and "
-		      "aborted", sum.started);
+		      "runs were started (%lu), found busy, and ended (%lu "
+		      "done, %lu aborted)", sum.started,
+		      sum.result_state[LATT_STATE_DONE],
+		      sum.result_state[LATT_STATE_ABORTED]);
 
 	/* all the workers' files are closed: their runs are aborted */
 	for (i = 0; i < nclaims; i++)
