@@ -32,35 +32,10 @@ listman=$top/Documentation/lattester-ctl-list.md
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-n=0
-passed=0
-failed=0
-skipped=0
 rc=0
-
-# report STATUS DESCRIPTION...: one TAP line
-report()
-{
-	local status=$1
-
-	shift
-	n=$((n + 1))
-	if [ "$status" -eq 0 ]; then
-		passed=$((passed + 1))
-		echo "ok $n - $*"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $*"
-		sed 's/^/#   stderr: /' "$tmp/err" 2>/dev/null | head -5
-	fi
-}
-
-skip()
-{
-	n=$((n + 1))
-	skipped=$((skipped + 1))
-	echo "ok $n - # SKIP $*"
-}
+TAP_NAME=cli-usage
+TAP_ERR=$tmp/err	# a failed check shows the command's stderr
+. "$top/tests/tap.sh"
 
 # run CMD...: run it, stdout in $tmp/out, stderr in $tmp/err, status in $rc
 run()
@@ -88,9 +63,8 @@ has()
 }
 
 if [ ! -x "$ctl" ]; then
-	echo "not ok 1 - $ctl not built (make -C user)"
-	echo "cli-usage: 0 passed, 1 failed"
-	exit 1
+	report 1 "$ctl not built (make -C user)"
+	finish
 fi
 
 export LATTESTER_DEV=/nonexistent
@@ -566,9 +540,4 @@ PY
 	fi
 fi
 
-if [ "$skipped" -eq 0 ]; then
-	echo "cli-usage: $passed passed, $failed failed"
-else
-	echo "cli-usage: $passed passed, $failed failed, $skipped skipped"
-fi
-[ "$failed" -eq 0 ]
+finish

@@ -28,43 +28,8 @@ ctl=${LATTESTER_CTL:-$top/user/lattester-ctl}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-n=0
-passed=0
-failed=0
-skipped=0
-
-report()
-{
-	local status=$1
-
-	shift
-	n=$((n + 1))
-	if [ "$status" -eq 0 ]; then
-		passed=$((passed + 1))
-		echo "ok $n - $*"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $*"
-	fi
-}
-
-skip()
-{
-	n=$((n + 1))
-	skipped=$((skipped + 1))
-	echo "ok $n - # SKIP $*"
-}
-
-finish()
-{
-	if [ "$skipped" -eq 0 ]; then
-		echo "docs: $passed passed, $failed failed"
-	else
-		echo "docs: $passed passed, $failed failed, $skipped skipped"
-	fi
-	[ "$failed" -eq 0 ]
-	exit
-}
+TAP_NAME=docs
+. "$top/tests/tap.sh"
 
 # same WHAT A B: two word lists hold the same set; the difference if not
 same()

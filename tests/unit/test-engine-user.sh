@@ -27,43 +27,8 @@ ctl=${LATTESTER_CTL:-$top/user/lattester-ctl}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-n=0
-passed=0
-failed=0
-skipped=0
-
-report()
-{
-	local status=$1
-
-	shift
-	n=$((n + 1))
-	if [ "$status" -eq 0 ]; then
-		passed=$((passed + 1))
-		echo "ok $n - $*"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $*"
-	fi
-}
-
-skip()
-{
-	n=$((n + 1))
-	skipped=$((skipped + 1))
-	echo "ok $n - # SKIP $*"
-}
-
-finish()
-{
-	if [ "$skipped" -eq 0 ]; then
-		echo "engine-user: $passed passed, $failed failed"
-	else
-		echo "engine-user: $passed passed, $failed failed, $skipped skipped"
-	fi
-	[ "$failed" -eq 0 ]
-	exit
-}
+TAP_NAME=engine-user
+. "$top/tests/tap.sh"
 
 if [ ! -x "$ctl" ]; then
 	report 1 "$ctl not built (make -C user)"
