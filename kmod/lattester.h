@@ -31,8 +31,9 @@ struct dax_device;
 #define LATT_DEFAULT_WINDOW_US	500
 #define LATT_CALIB_SAMPLES	1024
 
-/* The access a sample times (include/lattester/access.h). */
+/* The access a sample times, the traffic a thread streams (access.h). */
 typedef __u64 (*latt_sample_fn)(char *addr, __u64 size);
+typedef void (*latt_stream_fn)(char *addr, __u64 size);
 
 /**
  * struct latt_region - the target's memory, seen as LATT_CHUNK-byte chunks
@@ -54,36 +55,78 @@ struct latt_region {
 	bool dax_checked;	/* PMEM range matched the device's DAX range */
 };
 
+struct latt_run;
+
+/**
+ * struct latt_thread - one kthread of a run and what it found.  Written by
+ * that kthread only, read once the run has stopped.
+ */
+struct latt_thread {
+	struct latt_run *run;
+	struct task_struct *task;
+	u32 idx;
+	u32 cpu;
+	u32 role;			/* LATT_ROLE_* */
+	int error;
+	u64 part_offset, part_bytes;
+
+	u64 *hist;			/* LATT_HIST_BUCKETS; latency only */
+	struct latt_outlier *outliers;
+	u32 max_outliers, nr_outliers;
+	u64 *series;			/* bandwidth: series_len bins */
+
+	u64 count, min, max, sum, sum_corrected, hist_overflow;
+	u64 overhead, overhead_min, overhead_max;
+	u64 accesses, bytes_read, bytes_written;
+	u64 windows, nmi_windows, window_cycles_max;
+	u64 outliers_seen, outliers_dropped;
+	u64 tsc_start, tsc_end;
+};
+
 /**
  * struct latt_run - one run: what was asked, where it stands, what it found.
- * The configuration is written once before the kthread starts; the counters
- * are written by the kthread only and read by ioctl/sysfs once the run has
- * stopped (progress is the exception: an atomic).
+ * The configuration is written once before the kthreads start; each
+ * thread's figures by that thread; the merged figures (@hist, the sums) by
+ * whoever ends the run, before the state leaves RUNNING.  Progress is an
+ * atomic.
  */
 struct latt_run {
 	struct latt_config cfg;
 	struct latt_region region;
 	latt_sample_fn fn;
+	latt_stream_fn stream_fn;	/* bandwidth without a mix */
+	latt_stream_fn read_fn, write_fn; /* the mix's, and loaded traffic */
 	bool vector;
 	bool dax_checked;		/* from the region, which goes first */
 	u32 width;
 	u64 window_cycles;
+	u64 duration_cycles;
+	u64 series_cycles;
+	u32 series_len;
+
+	u32 nr_threads;
+	u32 *cpus;
+	struct latt_thread *threads;
 
 	refcount_t refs;		/* latt_cur's, and RESULT's copies */
 	struct mutex stop_lock;		/* serializes latt_run_stop() */
-	struct task_struct *task;
-	bool abort;			/* READ_ONCE/WRITE_ONCE */
+	bool abort;			/* READ_ONCE/WRITE_ONCE: user asked */
+	bool halt;			/* every thread: stop at window end */
+	bool latency_done;		/* loaded: thread 0 is done */
+	atomic_t ready;			/* threads at the start line */
+	atomic_t live;			/* threads not yet ended */
+	u64 tsc_go;			/* the common start, 0 until set */
 	atomic_t state;			/* LATT_STATE_* */
 	int error;
 	atomic64_t done;
 	atomic64_t windows_done;
 
+	/* merged, once the threads are done */
 	u64 *hist;			/* LATT_HIST_BUCKETS */
-	struct latt_outlier *outliers;
-	u32 nr_outliers;		/* recorded */
-
-	u64 min, max, sum, sum_corrected, hist_overflow;
+	u32 nr_outliers;
+	u64 count, min, max, sum, sum_corrected, hist_overflow;
 	u64 overhead, overhead_min, overhead_max;
+	u64 bytes_read, bytes_written;
 	u64 windows, nmi_windows, window_cycles_max;
 	u64 outliers_seen, outliers_dropped;
 	u64 tsc_start, tsc_end;
@@ -94,6 +137,7 @@ u64 latt_features(void);
 u32 latt_widths(void);
 int latt_pick_sample(const struct latt_config *cfg, latt_sample_fn *fn,
 		     u32 *width, bool *vector);
+int latt_pick_streams(struct latt_run *run);
 u32 latt_default_fence(u32 op);
 bool latt_op_is_store(u32 op);
 
@@ -111,6 +155,7 @@ struct latt_chase_node {
 };
 
 int latt_chase_build(struct latt_run *run, struct latt_pattern *pat);
+int latt_split_part(u64 region, u32 n, u64 size, u64 *part);
 
 /* pmem.c */
 int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd,
@@ -119,6 +164,7 @@ bool latt_region_gone(const struct latt_region *r);
 
 /* run.c */
 int latt_run_start(struct latt_run *run);
+void latt_run_progress(struct latt_run *run, u64 *done, u64 *total);
 void latt_run_stop(struct latt_run *run);
 void latt_run_put(struct latt_run *run);
 

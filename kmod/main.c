@@ -32,6 +32,8 @@ static_assert(sizeof(struct latt_config) == LATT_CONFIG_SIZE);
 static_assert(sizeof(struct latt_status) == LATT_STATUS_SIZE);
 static_assert(sizeof(struct latt_outlier) == LATT_OUTLIER_SIZE);
 static_assert(sizeof(struct latt_result) == LATT_RESULT_SIZE);
+static_assert(sizeof(struct latt_thread_stats) == LATT_THREAD_STATS_SIZE);
+static_assert(sizeof(struct latt_threads) == LATT_THREADS_SIZE);
 
 static DEFINE_MUTEX(latt_lock);		/* guards everything below */
 static struct latt_run *latt_cur;	/* the last run, if any */
@@ -65,6 +67,96 @@ static bool latt_all_zero(const u64 *v, size_t n)
 		if (*v++)
 			return false;
 	return true;
+}
+
+/* The fields of ABI 1.2's modes, and how they combine with the rest. */
+static int latt_mode_check(const struct latt_config *c)
+{
+	const bool lat = c->mode == LATT_MODE_LATENCY;
+	const bool bw = c->mode == LATT_MODE_BANDWIDTH;
+
+	if (c->mode > LATT_MODE_MAX || c->delay > LATT_MAX_DELAY)
+		return -EINVAL;
+	if (c->write_op && !latt_op_is_store(c->write_op))
+		return -EINVAL;
+	/* the stream's knobs mean nothing where nothing streams */
+	if (lat && (c->delay || c->mix_read || c->mix_write || c->write_op))
+		return -EINVAL;
+	if (bw) {
+		/* timed by the clock, not counted in samples */
+		if (c->samples || c->threshold || c->max_outliers ||
+		    c->flags & LATT_CFG_WARM ||
+		    c->pattern == LATT_PAT_CHASE ||
+		    c->duration_us < LATT_MIN_DURATION_US ||
+		    c->duration_us > LATT_MAX_DURATION_US)
+			return -EINVAL;
+	} else if (!c->samples || c->samples > LATT_MAX_SAMPLES ||
+		   c->duration_us) {
+		return -EINVAL;
+	}
+	if (c->mode == LATT_MODE_LOADED && c->nr_threads < 2)
+		return -EINVAL;
+	if (c->pattern == LATT_PAT_CHASE &&
+	    (c->flags & LATT_CFG_SPLIT || c->mix_write ||
+	     (lat && c->nr_threads > 1)))
+		return -EINVAL;	/* one chain, only thread 0 on it, unwritten */
+	if (c->target == LATT_TARGET_PMEM && c->mix_write &&
+	    !(c->flags & LATT_CFG_FORCE))
+		return -EPERM;
+	return 0;
+}
+
+/**
+ * latt_threads_check() - copy and check a run's CPUs
+ * @run: a run whose configuration passed latt_config_check()
+ *
+ * Return: 0 with @run->cpus and @run->nr_threads set; -EFAULT; -ENOMEM;
+ * -EINVAL for a CPU out of range, a duplicate, too many threads, a first
+ * CPU other than .cpu, a region too small to split; -ENODEV for a CPU that
+ * is offline.
+ */
+static int latt_threads_check(struct latt_run *run)
+{
+	const struct latt_config *c = &run->cfg;
+	u32 i, n = c->nr_threads ? c->nr_threads : 1;
+	cpumask_var_t seen;
+	u64 part;
+	int ret = 0;
+
+	if (n > LATT_MAX_THREADS || n > nr_cpu_ids ||
+	    (n > 1 && !c->cpus_ptr) || (c->cpus_ptr && !c->nr_threads))
+		return -EINVAL;
+	if (c->flags & LATT_CFG_SPLIT &&
+	    latt_split_part(c->region, n, c->size, &part))
+		return -EINVAL;
+	if (c->cpus_ptr) {
+		run->cpus = memdup_user(u64_to_user_ptr(c->cpus_ptr),
+					array_size(n, sizeof(u32)));
+		if (IS_ERR(run->cpus)) {
+			ret = PTR_ERR(run->cpus);
+			run->cpus = NULL;
+			return ret;
+		}
+	} else {
+		run->cpus = kmalloc(sizeof(u32), GFP_KERNEL);
+		if (!run->cpus)
+			return -ENOMEM;
+		run->cpus[0] = c->cpu;
+	}
+	run->nr_threads = n;
+	if (run->cpus[0] != c->cpu)
+		return -EINVAL;
+	if (!zalloc_cpumask_var(&seen, GFP_KERNEL))
+		return -ENOMEM;
+	for (i = 0; i < n && !ret; i++) {
+		if (run->cpus[i] >= nr_cpu_ids ||
+		    cpumask_test_and_set_cpu(run->cpus[i], seen))
+			ret = -EINVAL;
+		else if (!cpu_online(run->cpus[i]))
+			ret = -ENODEV;
+	}
+	free_cpumask_var(seen);
+	return ret;
 }
 
 /**
@@ -106,8 +198,9 @@ static int latt_config_check(struct latt_config *c, latt_sample_fn *fn,
 	default:
 		return -EINVAL;
 	}
-	if (!c->samples || c->samples > LATT_MAX_SAMPLES)
-		return -EINVAL;
+	ret = latt_mode_check(c);
+	if (ret)
+		return ret;
 	if (!c->region || c->region > LATT_MAX_REGION || c->size > c->region)
 		return -EINVAL;
 	if (c->max_outliers > LATT_MAX_OUTLIERS)
@@ -188,7 +281,12 @@ static long latt_ioctl_start(struct file *file, void __user *arg)
 	}
 	ret = latt_config_check(&run->cfg, &run->fn, &run->width,
 				&run->vector);
+	if (!ret)
+		ret = latt_threads_check(run);
+	if (!ret)
+		ret = latt_pick_streams(run);
 	if (ret) {
+		kfree(run->cpus);
 		kfree(run);
 		return ret;
 	}
@@ -202,6 +300,7 @@ static long latt_ioctl_start(struct file *file, void __user *arg)
 	if (latt_starting ||
 	    latt_run_state(latt_cur) == LATT_STATE_RUNNING) {
 		mutex_unlock(&latt_lock);
+		kfree(run->cpus);
 		kfree(run);
 		return -EBUSY;
 	}
@@ -237,6 +336,131 @@ static long latt_ioctl_start(struct file *file, void __user *arg)
 	return 0;
 }
 
+/* The threads' outlier records, thread after thread, up to @len. */
+static int latt_copy_outliers(struct latt_run *run,
+			      struct latt_outlier __user *dst, u32 len, u32 *n)
+{
+	struct latt_thread *t;
+	u32 i, k;
+
+	*n = 0;
+	for (i = 0; i < run->nr_threads && *n < len; i++) {
+		t = &run->threads[i];
+		k = min(len - *n, t->nr_outliers);
+		if (copy_to_user(dst + *n, t->outliers,
+				 array_size(k, sizeof(*t->outliers))))
+			return -EFAULT;
+		*n += k;
+	}
+	return 0;
+}
+
+/*
+ * A reference to the current run, if it is not running; -ENOENT without
+ * one, -EBUSY while it runs.  @state: out, its state.
+ */
+static struct latt_run *latt_get_stopped(u32 *state)
+{
+	struct latt_run *run;
+
+	mutex_lock(&latt_lock);
+	run = latt_cur;
+	if (!run) {
+		mutex_unlock(&latt_lock);
+		return ERR_PTR(-ENOENT);
+	}
+	*state = latt_run_state(run);
+	if (*state == LATT_STATE_RUNNING) {
+		mutex_unlock(&latt_lock);
+		return ERR_PTR(-EBUSY);
+	}
+	refcount_inc(&run->refs);
+	mutex_unlock(&latt_lock);
+	return run;
+}
+
+static void latt_fill_stats(const struct latt_thread *t,
+			    struct latt_thread_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->cpu = t->cpu;
+	st->node = cpu_to_node(t->cpu);
+	st->role = t->role;
+	st->error = t->error == -EINTR ? 0 : t->error;
+	st->part_offset = t->part_offset;
+	st->part_bytes = t->part_bytes;
+	st->count = t->count;
+	st->min = t->count ? t->min : 0;
+	st->max = t->max;
+	st->sum = t->sum;
+	st->sum_corrected = t->sum_corrected;
+	st->overhead = t->overhead;
+	st->accesses = t->accesses;
+	st->bytes_read = t->bytes_read;
+	st->bytes_written = t->bytes_written;
+	st->tsc_start = t->tsc_start;
+	st->tsc_end = t->tsc_end;
+	st->windows = t->windows;
+	st->nmi_windows = t->nmi_windows;
+	st->window_cycles_max = t->window_cycles_max;
+	st->outliers = t->outliers_seen;
+}
+
+/* Copy each thread's record, histogram and series the caller has room for */
+static int latt_copy_threads(struct latt_run *run, struct latt_threads *a)
+{
+	struct latt_thread_stats __user *sp = u64_to_user_ptr(a->stats_ptr);
+	u64 __user *hp = u64_to_user_ptr(a->hist_ptr);
+	u64 __user *bp = u64_to_user_ptr(a->series_ptr);
+	u32 i, n = min(a->len, run->nr_threads);
+	u32 bins = min(a->series_len, run->series_len);
+	const size_t hbytes = LATT_HIST_BUCKETS * sizeof(u64);
+	struct latt_thread_stats st;
+	u64 __user *hist;
+	struct latt_thread *t;
+
+	for (i = 0; i < n; i++) {
+		t = &run->threads[i];
+		latt_fill_stats(t, &st);
+		if (sp && copy_to_user(sp + i, &st, sizeof(st)))
+			return -EFAULT;
+		hist = hp + (size_t)i * LATT_HIST_BUCKETS;
+		if (hp && (t->hist ? copy_to_user(hist, t->hist, hbytes) :
+			   clear_user(hist, hbytes)))
+			return -EFAULT;
+		if (bp && bins && t->series &&
+		    copy_to_user(bp + (size_t)i * a->series_len, t->series,
+				 array_size(bins, sizeof(u64))))
+			return -EFAULT;
+	}
+	return 0;
+}
+
+static long latt_ioctl_threads(void __user *arg)
+{
+	struct latt_threads a;
+	struct latt_run *run;
+	u32 state;
+	int ret;
+
+	if (copy_from_user(&a, arg, sizeof(a)))
+		return -EFAULT;
+	if (!latt_all_zero(a.reserved, ARRAY_SIZE(a.reserved)))
+		return -EINVAL;
+	run = latt_get_stopped(&state);
+	if (IS_ERR(run))
+		return PTR_ERR(run);
+	ret = latt_copy_threads(run, &a);
+	a.len = run->nr_threads;
+	a.series_len = run->series_len;
+	a.series_cycles = run->series_cycles;
+	a.tsc_go = run->tsc_go;
+	if (!ret && copy_to_user(arg, &a, sizeof(a)))
+		ret = -EFAULT;
+	latt_run_put(run);
+	return ret;
+}
+
 static long latt_ioctl_result(void __user *arg)
 {
 	struct latt_result r;
@@ -255,19 +479,9 @@ static long latt_ioctl_result(void __user *arg)
 	 * STATUS, ABORT, sysfs or the close that aborts a run.  A run that
 	 * is not running changes no more.
 	 */
-	mutex_lock(&latt_lock);
-	run = latt_cur;
-	if (!run) {
-		mutex_unlock(&latt_lock);
-		return -ENOENT;
-	}
-	r.state = latt_run_state(run);
-	if (r.state == LATT_STATE_RUNNING) {
-		mutex_unlock(&latt_lock);
-		return -EBUSY;
-	}
-	refcount_inc(&run->refs);
-	mutex_unlock(&latt_lock);
+	run = latt_get_stopped(&r.state);
+	if (IS_ERR(run))
+		return PTR_ERR(run);
 
 	if (r.hist_ptr) {
 		n = min_t(u32, r.hist_len, LATT_HIST_BUCKETS);
@@ -280,17 +494,15 @@ static long latt_ioctl_result(void __user *arg)
 	r.hist_len = LATT_HIST_BUCKETS;
 	n = 0;
 	if (r.outlier_ptr) {
-		n = min_t(u32, r.outlier_len, run->nr_outliers);
-		if (copy_to_user(u64_to_user_ptr(r.outlier_ptr), run->outliers,
-				 array_size(n, sizeof(*run->outliers)))) {
-			ret = -EFAULT;
+		ret = latt_copy_outliers(run, u64_to_user_ptr(r.outlier_ptr),
+					 r.outlier_len, &n);
+		if (ret)
 			goto out;
-		}
 	}
 	r.outlier_len = n;
 	r.error = run->error;
 	r.config = run->cfg;
-	r.count = atomic64_read(&run->done);
+	r.count = run->count;
 	r.min = r.count ? run->min : 0;
 	r.max = run->max;
 	r.sum = run->sum;
@@ -309,6 +521,8 @@ static long latt_ioctl_result(void __user *arg)
 	r.flags = (run->vector ? LATT_RES_VECTOR : 0) |
 		  (run->dax_checked ? LATT_RES_DAX : 0);
 	r.width = run->width;
+	r.bytes_read = run->bytes_read;
+	r.bytes_written = run->bytes_written;
 	if (copy_to_user(arg, &r, sizeof(r)))
 		ret = -EFAULT;
 out:
@@ -372,8 +586,8 @@ static long latt_ioctl(struct file *file, unsigned int cmd, unsigned long a)
 		st.state = latt_run_state(latt_cur);
 		if (latt_cur) {
 			st.error = latt_cur->error;
-			st.samples_done = atomic64_read(&latt_cur->done);
-			st.samples_total = latt_cur->cfg.samples;
+			latt_run_progress(latt_cur, &st.samples_done,
+					  &st.samples_total);
 			st.windows = atomic64_read(&latt_cur->windows_done);
 		}
 		mutex_unlock(&latt_lock);
@@ -384,6 +598,8 @@ static long latt_ioctl(struct file *file, unsigned int cmd, unsigned long a)
 		return 0;
 	case LATT_IOC_RESULT:
 		return latt_ioctl_result(arg);
+	case LATT_IOC_THREADS:
+		return latt_ioctl_threads(arg);
 	}
 	return -ENOTTY;
 }
@@ -452,10 +668,8 @@ static ssize_t progress_show(struct device *dev,
 	u64 done = 0, total = 0;
 
 	mutex_lock(&latt_lock);
-	if (latt_cur) {
-		done = atomic64_read(&latt_cur->done);
-		total = latt_cur->cfg.samples;
-	}
+	if (latt_cur)
+		latt_run_progress(latt_cur, &done, &total);
 	mutex_unlock(&latt_lock);
 	return sysfs_emit(buf, "%llu %llu\n", (unsigned long long)done,
 			  (unsigned long long)total);

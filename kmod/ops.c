@@ -19,7 +19,7 @@
  */
 u64 latt_features(void)
 {
-	u64 f = LATT_FEAT_NMI_COUNT | LATT_FEAT_PMEM;
+	u64 f = LATT_FEAT_NMI_COUNT | LATT_FEAT_PMEM | LATT_FEAT_THREADS;
 
 	if (boot_cpu_has(X86_FEATURE_RDTSCP))
 		f |= LATT_FEAT_RDTSCP;
@@ -92,6 +92,50 @@ u32 latt_default_fence(u32 op)
 	}
 }
 
+/* -EOPNOTSUPP when the CPU lacks an instruction @op needs, else 0. */
+static int latt_op_supported(u32 op)
+{
+	u64 feat = latt_features();
+
+	if (!(feat & LATT_FEAT_RDTSCP) || !(feat & LATT_FEAT_CLFLUSH))
+		return -EOPNOTSUPP;
+	if (op == LATT_OP_NT_LOAD && !(feat & LATT_FEAT_SSE4_1))
+		return -EOPNOTSUPP;
+	if (op == LATT_OP_STORE_CLWB && !(feat & LATT_FEAT_CLWB))
+		return -EOPNOTSUPP;
+	if (op == LATT_OP_STORE_CLFLUSHOPT && !(feat & LATT_FEAT_CLFLUSHOPT))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/**
+ * latt_pick_streams() - the untimed access functions of a run's threads
+ * @run: a run whose configuration is checked and whose width is resolved
+ *
+ * Sets the run's stream_fn (the op itself: bandwidth without a mix),
+ * read_fn (loads) and write_fn (the mix's write op), all at its width.
+ *
+ * Return: 0; -EOPNOTSUPP when the CPU lacks the write op; -EINVAL for a
+ * write op that is not a store.
+ */
+int latt_pick_streams(struct latt_run *run)
+{
+	u32 wop = run->cfg.write_op ? run->cfg.write_op : LATT_OP_STORE;
+	int w = __builtin_ctz(run->width) - 3, ret;
+
+	if (!latt_op_is_store(wop))
+		return -EINVAL;
+	ret = latt_op_supported(wop);
+	if (ret)
+		return ret;
+	run->stream_fn = latt_streams[run->cfg.op][w];
+	run->read_fn = latt_streams[LATT_OP_LOAD][w];
+	run->write_fn = latt_streams[wop][w];
+	if (WARN_ON_ONCE(!run->read_fn || !run->write_fn))
+		return -EINVAL;
+	return 0;
+}
+
 /**
  * latt_pick_sample() - the sample function for a configuration
  * @cfg: op, fence (already resolved from DEFAULT) and width (0 = auto)
@@ -109,16 +153,10 @@ int latt_pick_sample(const struct latt_config *cfg, latt_sample_fn *fn,
 	u64 feat = latt_features();
 	u32 widths = latt_widths();
 	u32 w = cfg->width;
+	int ret = latt_op_supported(cfg->op);
 
-	if (!(feat & LATT_FEAT_RDTSCP) || !(feat & LATT_FEAT_CLFLUSH))
-		return -EOPNOTSUPP;
-	if (cfg->op == LATT_OP_NT_LOAD && !(feat & LATT_FEAT_SSE4_1))
-		return -EOPNOTSUPP;
-	if (cfg->op == LATT_OP_STORE_CLWB && !(feat & LATT_FEAT_CLWB))
-		return -EOPNOTSUPP;
-	if (cfg->op == LATT_OP_STORE_CLFLUSHOPT &&
-	    !(feat & LATT_FEAT_CLFLUSHOPT))
-		return -EOPNOTSUPP;
+	if (ret)
+		return ret;
 	if (!latt_op_is_store(cfg->op) && cfg->fence == LATT_FENCE_SFENCE)
 		return -EINVAL;
 

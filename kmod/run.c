@@ -1,19 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * run.c - the measuring kthread
+ * run.c - the measuring kthreads
  *
- * A run is one kthread bound to one CPU.  It works in windows: for at most
- * window_us microseconds it has interrupts off (and so no preemption) and
- * takes samples back to back; then it turns interrupts on, lets the
- * scheduler run (cond_resched) and checks for a stop.  Nothing in a window
- * sleeps or allocates.  The CPU's NMI count is read at both ends of every
- * window: NMIs can't be turned off, so a window that saw one is counted, and
- * the outliers recorded in it are flagged, to tell the platform's noise from
+ * A run is one kthread per asked CPU, each bound to its CPU.  Each works in
+ * windows: for at most window_us microseconds it has interrupts off (and so
+ * no preemption) and takes samples back to back (latency) or streams
+ * untimed accesses and counts their bytes (bandwidth, and the traffic of a
+ * loaded-latency run); then it turns interrupts on, lets the scheduler run
+ * (cond_resched) and checks for a stop.  Nothing in a window sleeps or
+ * allocates.  The CPU's NMI count is read at both ends of every window:
+ * NMIs can't be turned off, so a window that saw one is counted, and the
+ * outliers recorded in it are flagged, to tell the platform's noise from
  * the memory's.
  *
- * Before the samples, the timer's overhead is calibrated in the same kind of
- * windows by timing the run's own sample function on zero bytes; its median
- * is what userspace subtracts.  All figures stay raw here.
+ * Before the samples, each timing thread calibrates the timer's overhead in
+ * the same kind of windows by timing its own sample function on zero bytes;
+ * thread 0's median is what userspace subtracts.  Then every thread waits
+ * at a start line; the last to arrive sets one TSC time a little ahead
+ * (LATT_GO_MARGIN_US) and all begin there.  They stop together: a stop, an
+ * abort or one thread's failure sets a flag every thread reads at the end
+ * of each window; a bandwidth run ends at one TSC deadline; the traffic of
+ * a loaded run ends when thread 0 has its samples.  The last thread out
+ * merges the threads' figures into the run's.  All figures stay raw here.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -26,6 +34,9 @@
 #include <linux/sort.h>
 #include <linux/hardirq.h>
 #include <linux/irqflags.h>
+#include <linux/jiffies.h>
+#include <linux/log2.h>
+#include <linux/topology.h>
 #include <asm/fpu/api.h>
 #include <asm/msr.h>
 #include <asm/tsc.h>
@@ -33,6 +44,11 @@
 #include <lattester/hist.h>
 #include <lattester/access.h>
 #include "lattester.h"
+
+/* accesses a streaming thread makes between two looks at the TSC */
+#define LATT_STREAM_BATCH	16
+/* how far ahead of the last thread's arrival the common start is */
+#define LATT_GO_MARGIN_US	(2 * jiffies_to_usecs(1) + 100)
 
 /* A window: FPU state saved (vector ops), then interrupts off. */
 static inline void latt_window_enter(struct latt_run *run, unsigned long *fl)
@@ -51,7 +67,7 @@ static inline void latt_window_leave(struct latt_run *run, unsigned long fl)
 
 static bool latt_should_stop(struct latt_run *run)
 {
-	return kthread_should_stop() || READ_ONCE(run->abort);
+	return kthread_should_stop() || READ_ONCE(run->halt);
 }
 
 static int latt_cmp_u64(const void *a, const void *b)
@@ -61,17 +77,25 @@ static int latt_cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The thread's CPU went offline and the scheduler moved it. */
+static inline bool latt_moved(const struct latt_thread *t)
+{
+	return unlikely(smp_processor_id() != t->cpu);
+}
+
 /**
  * latt_calibrate() - time the empty sample LATT_CALIB_SAMPLES times
- * @run: the run, with its sample function and region
+ * @t: the thread, with its run's sample function and region
  *
  * Same function, same windows, zero bytes (a chain of zero loads for
  * chase): what remains is rdtscp, the lfences, the fence and the loop's
  * setup.  Keeps the median, the minimum and the maximum.
  */
-static int latt_calibrate(struct latt_run *run)
+static int latt_calibrate(struct latt_thread *t)
 {
-	char *base = run->region.addr[0], *pos = base;
+	struct latt_run *run = t->run;
+	char *base = latt_region_addr(&run->region, t->part_offset);
+	char *pos = base;
 	unsigned long fl;
 	u64 *v, w0, opos = 0;
 	u32 i = 0;
@@ -99,56 +123,74 @@ static int latt_calibrate(struct latt_run *run)
 		}
 	}
 	sort(v, LATT_CALIB_SAMPLES, sizeof(*v), latt_cmp_u64, NULL);
-	run->overhead = v[LATT_CALIB_SAMPLES / 2];
-	run->overhead_min = v[0];
-	run->overhead_max = v[LATT_CALIB_SAMPLES - 1];
+	t->overhead = v[LATT_CALIB_SAMPLES / 2];
+	t->overhead_min = v[0];
+	t->overhead_max = v[LATT_CALIB_SAMPLES - 1];
 	kfree(v);
 	return 0;
 }
 
 /* Count one sample; runs with interrupts off. */
-static inline void latt_account(struct latt_run *run, u64 idx, u64 tsc,
+static inline void latt_account(struct latt_thread *t, u64 idx, u64 tsc,
 				u64 off, u64 cyc, u64 window)
 {
-	u64 corr = cyc > run->overhead ? cyc - run->overhead : 0;
+	u64 corr = cyc > t->overhead ? cyc - t->overhead : 0;
 	struct latt_outlier *o;
 
-	run->hist[latt_hist_index(cyc)]++;
+	t->hist[latt_hist_index(cyc)]++;
 	if (cyc >> LATT_HIST_MAX_BITS)
-		run->hist_overflow++;
-	if (cyc < run->min)
-		run->min = cyc;
-	if (cyc > run->max)
-		run->max = cyc;
-	run->sum += cyc;
-	run->sum_corrected += corr;
+		t->hist_overflow++;
+	if (cyc < t->min)
+		t->min = cyc;
+	if (cyc > t->max)
+		t->max = cyc;
+	t->sum += cyc;
+	t->sum_corrected += corr;
 
-	if (!run->cfg.threshold || corr <= run->cfg.threshold)
+	if (!t->run->cfg.threshold || corr <= t->run->cfg.threshold)
 		return;
-	run->outliers_seen++;
-	if (run->nr_outliers >= run->cfg.max_outliers) {
-		run->outliers_dropped++;
+	t->outliers_seen++;
+	if (t->nr_outliers >= t->max_outliers) {
+		t->outliers_dropped++;
 		return;
 	}
-	o = &run->outliers[run->nr_outliers++];
+	o = &t->outliers[t->nr_outliers++];
 	o->sample = idx;
-	o->tsc = tsc - run->tsc_start;
+	o->tsc = tsc - t->run->tsc_go;
 	o->offset = off;
 	o->cycles = cyc;
 	o->window = window;
 	o->flags = 0;
-	o->cpu = run->cfg.cpu;
+	o->cpu = t->cpu;
+}
+
+/* End of a window: its length and its NMIs, on the thread's record. */
+static void latt_window_done(struct latt_thread *t, u64 cycles, bool nmi,
+			     u32 first_outlier)
+{
+	u32 i;
+
+	if (cycles > t->window_cycles_max)
+		t->window_cycles_max = cycles;
+	if (nmi) {
+		t->nmi_windows++;
+		for (i = first_outlier; i < t->nr_outliers; i++)
+			t->outliers[i].flags |= LATT_OUT_NMI;
+	}
+	t->windows++;
+	atomic64_inc(&t->run->windows_done);
 }
 
 /**
- * latt_measure() - take the run's samples, window by window
- * @run: the run
+ * latt_measure() - take a thread's samples, window by window
+ * @t: the thread
  * @pat: its address generator, seeded
  *
  * Return: 0 when all were taken, -EINTR when stopped before.
  */
-static int latt_measure(struct latt_run *run, struct latt_pattern *pat)
+static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 {
+	struct latt_run *run = t->run;
 	const u64 total = run->cfg.samples, size = run->cfg.size;
 	const bool chase = run->cfg.pattern == LATT_PAT_CHASE;
 	const bool warm = run->cfg.flags & LATT_CFG_WARM;
@@ -160,13 +202,12 @@ static int latt_measure(struct latt_run *run, struct latt_pattern *pat)
 	u64 done = 0, w0, now, off, cyc, opos = 0;
 	unsigned int nmi0, nmi1;
 	unsigned long fl;
-	u32 first, i;
+	u32 first;
 
 	while (done < total) {
-		first = run->nr_outliers;
+		first = t->nr_outliers;
 		latt_window_enter(run, &fl);
-		if (unlikely(smp_processor_id() != run->cfg.cpu)) {
-			/* the CPU went offline and the scheduler moved us */
+		if (latt_moved(t)) {
 			latt_window_leave(run, fl);
 			return -ENODEV;
 		}
@@ -184,7 +225,7 @@ static int latt_measure(struct latt_run *run, struct latt_pattern *pat)
 				/* read after timing: the node is cached now */
 				off = ((struct latt_chase_node *)start)->offset;
 			} else {
-				off = latt_pattern_next(pat);
+				off = t->part_offset + latt_pattern_next(pat);
 				addr = latt_region_addr(&run->region, off);
 				if (warm)
 					latt_prep_warm(addr, size);
@@ -192,23 +233,16 @@ static int latt_measure(struct latt_run *run, struct latt_pattern *pat)
 					latt_prep_flush(addr, size, opt);
 				cyc = run->fn(addr, size);
 			}
-			latt_account(run, done, now, off, cyc, run->windows);
+			latt_account(t, done, now, off, cyc, t->windows);
 			done++;
 			now = rdtsc();
 		} while (done < total && now - w0 < run->window_cycles);
 		nmi1 = this_cpu_read(irq_stat.__nmi_count);
 		latt_window_leave(run, fl);
 
-		if (now - w0 > run->window_cycles_max)
-			run->window_cycles_max = now - w0;
-		if (nmi1 != nmi0) {
-			run->nmi_windows++;
-			for (i = first; i < run->nr_outliers; i++)
-				run->outliers[i].flags |= LATT_OUT_NMI;
-		}
-		run->windows++;
-		atomic64_set(&run->done, done);
-		atomic64_set(&run->windows_done, run->windows);
+		atomic64_add(done - t->count, &run->done);
+		t->count = done;
+		latt_window_done(t, now - w0, nmi1 != nmi0, first);
 		cond_resched();
 		if (latt_should_stop(run))
 			return done < total ? -EINTR : 0;
@@ -218,76 +252,406 @@ static int latt_measure(struct latt_run *run, struct latt_pattern *pat)
 	return 0;
 }
 
+/* Busy-wait @cycles TSC cycles: a streaming thread's injection delay. */
+static inline void latt_spin(u64 cycles)
+{
+	u64 t0 = rdtsc();
+
+	while (rdtsc() - t0 < cycles)
+		cpu_relax();
+}
+
+/**
+ * latt_stream() - stream untimed accesses, window by window, and count bytes
+ * @t: the thread
+ * @pat: its address generator, seeded
+ *
+ * A cycle of @na accesses with @fa, then @nb with the run's write op (a
+ * --mix), each followed by the run's delay.  Bandwidth runs end at the
+ * common deadline; the traffic of a loaded run when thread 0 is done.
+ * Stores are fenced once a window (mfence: also clflush), not per access.
+ *
+ * Return: 0 when the run's end came, -EINTR when stopped before.
+ */
+static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
+{
+	struct latt_run *run = t->run;
+	const struct latt_config *c = &run->cfg;
+	const bool bw = c->mode == LATT_MODE_BANDWIDTH;
+	const bool mix = c->mix_read || c->mix_write;
+	const latt_stream_fn fa = bw && !mix ? run->stream_fn : run->read_fn;
+	const bool a_writes = bw && !mix && latt_op_is_store(c->op);
+	const u32 na = mix ? c->mix_read : 1, nb = mix ? c->mix_write : 0;
+	const u64 size = c->size, delay = c->delay;
+	const u64 end = bw ? run->tsc_go + run->duration_cycles : U64_MAX;
+	u64 w0, now, a, b, bin;
+	unsigned int nmi0, nmi1;
+	unsigned long fl;
+	u32 k = 0, n;
+	char *addr;
+
+	for (;;) {
+		latt_window_enter(run, &fl);
+		if (latt_moved(t)) {
+			latt_window_leave(run, fl);
+			return -ENODEV;
+		}
+		nmi0 = this_cpu_read(irq_stat.__nmi_count);
+		w0 = now = rdtsc();
+		a = b = 0;
+		do {
+			for (n = 0; n < LATT_STREAM_BATCH; n++) {
+				addr = latt_region_addr(&run->region,
+					t->part_offset + latt_pattern_next(pat));
+				if (k < na) {
+					fa(addr, size);
+					a++;
+				} else {
+					run->write_fn(addr, size);
+					b++;
+				}
+				if (++k == na + nb)
+					k = 0;
+				if (delay)
+					latt_spin(delay);
+			}
+			now = rdtsc();
+		} while (now - w0 < run->window_cycles && now < end);
+		if (a_writes || b)
+			mb();
+		nmi1 = this_cpu_read(irq_stat.__nmi_count);
+		latt_window_leave(run, fl);
+
+		t->accesses += a + b;
+		if (a_writes)
+			t->bytes_written += a * size;
+		else
+			t->bytes_read += a * size;
+		t->bytes_written += b * size;
+		if (t->series) {
+			bin = div64_u64(now - run->tsc_go, run->series_cycles);
+			t->series[min_t(u64, bin, run->series_len - 1)] +=
+				(a + b) * size;
+		}
+		latt_window_done(t, now - w0, nmi1 != nmi0, t->nr_outliers);
+		cond_resched();
+		if (bw && now >= end)
+			return 0;
+		if (!bw && READ_ONCE(run->latency_done))
+			return 0;
+		if (latt_should_stop(run))
+			return -EINTR;
+		if (latt_region_gone(&run->region))
+			return -ENODEV;
+	}
+}
+
+/*
+ * The start line: the last thread to arrive sets the common start, a little
+ * ahead so that the sleepers wake in time; all then spin to it.
+ */
+static int latt_wait_go(struct latt_thread *t)
+{
+	struct latt_run *run = t->run;
+	u64 go;
+
+	if (atomic_inc_return(&run->ready) == run->nr_threads) {
+		go = rdtsc();
+		if (run->nr_threads > 1)
+			go += div_u64((u64)LATT_GO_MARGIN_US * tsc_khz, 1000);
+		smp_store_release(&run->tsc_go, go);
+	}
+	while (!(go = smp_load_acquire(&run->tsc_go))) {
+		if (latt_should_stop(run))
+			return -EINTR;
+		schedule_timeout_interruptible(1);
+	}
+	while (rdtsc() < go)
+		cpu_relax();
+	return 0;
+}
+
+/* Each thread's part of the region starts its own way (see latt_run_start) */
+static int latt_thread_pattern(struct latt_thread *t, struct latt_pattern *pat)
+{
+	const struct latt_config *c = &t->run->cfg;
+	u32 kind = c->pattern;
+	int ret;
+
+	/* streams of a chase run go sequentially; only thread 0 chases */
+	if (t->role == LATT_ROLE_STREAM && kind == LATT_PAT_CHASE)
+		kind = LATT_PAT_SEQ;
+	ret = latt_pattern_init(pat, kind, c->size, c->stride, t->part_bytes,
+				c->seed + t->idx * 0x9e3779b97f4a7c15ULL);
+	if (ret)
+		return ret;
+	/* sharing the region, sequential threads start spread over it */
+	if (!(c->flags & LATT_CFG_SPLIT) && t->idx)
+		pat->i = div_u64(pat->nslots * t->idx, t->run->nr_threads);
+	return 0;
+}
+
+/**
+ * latt_run_finish() - merge the threads' figures, free the region, and
+ * publish the end state
+ * @run: a run none of whose threads runs any more
+ * @interrupted: some thread was stopped before it ran
+ */
+static void latt_run_finish(struct latt_run *run, bool interrupted)
+{
+	struct latt_thread *t;
+	u32 i, b;
+
+	run->min = U64_MAX;
+	run->tsc_start = run->tsc_go;
+	for (i = 0; i < run->nr_threads; i++) {
+		t = &run->threads[i];
+		if (t->error == -EINTR)
+			interrupted = true;
+		if (t->hist)
+			for (b = 0; b < LATT_HIST_BUCKETS; b++)
+				run->hist[b] += t->hist[b];
+		run->count += t->count;
+		run->min = min(run->min, t->min);
+		run->max = max(run->max, t->max);
+		run->sum += t->sum;
+		run->sum_corrected += t->sum_corrected;
+		run->hist_overflow += t->hist_overflow;
+		run->bytes_read += t->bytes_read;
+		run->bytes_written += t->bytes_written;
+		run->windows += t->windows;
+		run->nmi_windows += t->nmi_windows;
+		run->window_cycles_max = max(run->window_cycles_max,
+					     t->window_cycles_max);
+		run->outliers_seen += t->outliers_seen;
+		run->outliers_dropped += t->outliers_dropped;
+		run->nr_outliers += t->nr_outliers;
+		run->tsc_end = max(run->tsc_end, t->tsc_end);
+	}
+	run->overhead = run->threads[0].overhead;
+	run->overhead_min = run->threads[0].overhead_min;
+	run->overhead_max = run->threads[0].overhead_max;
+	latt_region_free(&run->region);
+	/* pairs with the acquire in latt_run_state(): figures first */
+	smp_wmb();
+	atomic_set(&run->state, run->error ? LATT_STATE_FAILED :
+		   interrupted ? LATT_STATE_ABORTED : LATT_STATE_DONE);
+}
+
 static int latt_thread(void *data)
 {
-	struct latt_run *run = data;
+	struct latt_thread *t = data;
+	struct latt_run *run = t->run;
 	struct latt_pattern pat;
 	int ret;
 
-	ret = latt_pattern_init(&pat, run->cfg.pattern, run->cfg.size,
-				run->cfg.stride, run->cfg.region,
-				run->cfg.seed);
+	ret = latt_thread_pattern(t, &pat);
 	if (WARN_ON_ONCE(ret))	/* checked at START */
 		goto out;
-	run->tsc_start = rdtsc();
-	if (run->cfg.pattern == LATT_PAT_CHASE) {
-		ret = latt_chase_build(run, &pat);
+	if (t->role == LATT_ROLE_LATENCY) {
+		if (run->cfg.pattern == LATT_PAT_CHASE) {
+			ret = latt_chase_build(run, &pat);
+			if (ret)
+				goto out;
+		}
+		ret = latt_calibrate(t);
 		if (ret)
 			goto out;
 	}
-	ret = latt_calibrate(run);
+	ret = latt_wait_go(t);
 	if (ret)
 		goto out;
-	run->tsc_start = rdtsc();
-	ret = latt_measure(run, &pat);
+	t->tsc_start = rdtsc();
+	if (t->role == LATT_ROLE_LATENCY)
+		ret = latt_measure(t, &pat);
+	else
+		ret = latt_stream(t, &pat);
 out:
-	run->tsc_end = rdtsc();
-	latt_region_free(&run->region);
-	run->error = ret == -EINTR ? 0 : ret;
-	/* pairs with the acquire in latt_run_state(): counters first */
-	smp_wmb();
-	atomic_set(&run->state, ret == -EINTR ? LATT_STATE_ABORTED :
-		   ret ? LATT_STATE_FAILED : LATT_STATE_DONE);
+	t->tsc_end = rdtsc();
+	t->error = ret;
+	if (ret && ret != -EINTR) {
+		/* the first failure is the run's; it stops the others */
+		cmpxchg(&run->error, 0, ret);
+		WRITE_ONCE(run->halt, true);
+	}
+	if (t->role == LATT_ROLE_LATENCY && run->cfg.mode == LATT_MODE_LOADED)
+		WRITE_ONCE(run->latency_done, true);
+	if (atomic_dec_and_test(&run->live))
+		latt_run_finish(run, false);
 	return ret;
 }
 
 /**
- * latt_run_start() - allocate the results and start the kthread
- * @run: a checked run with its region
+ * latt_split_part() - the bytes of each thread's part of a split region
+ * @region: the region's bytes
+ * @n: threads
+ * @size: bytes per access
+ * @part: out
+ *
+ * region / n rounded down to a multiple of LATT_CHUNK, or below one chunk
+ * to a power of two, so that no part straddles a chunk (the address
+ * generator keeps accesses inside chunks of a region that starts at one).
+ *
+ * Return: 0, or -EINVAL when a part can't hold one access.
+ */
+int latt_split_part(u64 region, u32 n, u64 size, u64 *part)
+{
+	u64 p = div_u64(region, n ? n : 1);
+
+	if (p >= LATT_CHUNK)
+		p = round_down(p, LATT_CHUNK);
+	else if (p)
+		p = rounddown_pow_of_two(p);
+	if (p < size || p < LATT_MIN_SIZE)
+		return -EINVAL;
+	*part = p;
+	return 0;
+}
+
+/* A thread's part, role and buffers. */
+static int latt_thread_init(struct latt_run *run, u32 i, u32 nlat)
+{
+	struct latt_thread *t = &run->threads[i];
+	const struct latt_config *c = &run->cfg;
+	u64 part;
+
+	t->run = run;
+	t->idx = i;
+	t->cpu = run->cpus[i];
+	t->min = U64_MAX;
+	t->role = c->mode == LATT_MODE_BANDWIDTH ||
+		  (c->mode == LATT_MODE_LOADED && i) ?
+		  LATT_ROLE_STREAM : LATT_ROLE_LATENCY;
+	t->part_bytes = c->region;
+	if (c->flags & LATT_CFG_SPLIT) {
+		if (latt_split_part(c->region, run->nr_threads, c->size, &part))
+			return -EINVAL;
+		t->part_bytes = part;
+		t->part_offset = part * i;
+	}
+	if (t->role == LATT_ROLE_STREAM) {
+		if (c->mode != LATT_MODE_BANDWIDTH)
+			return 0;
+		t->series = vzalloc(array_size(run->series_len, sizeof(u64)));
+		return t->series ? 0 : -ENOMEM;
+	}
+	t->hist = vzalloc(array_size(LATT_HIST_BUCKETS, sizeof(u64)));
+	if (!t->hist)
+		return -ENOMEM;
+	if (c->threshold && c->max_outliers) {
+		t->max_outliers = DIV_ROUND_UP(c->max_outliers, nlat);
+		t->outliers = vmalloc_array(t->max_outliers,
+					    sizeof(*t->outliers));
+		if (!t->outliers)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Stop and release every thread started so far; the run stays as it is. */
+static void latt_threads_stop(struct latt_run *run)
+{
+	struct latt_thread *t;
+	u32 i;
+
+	WRITE_ONCE(run->halt, true);
+	for (i = 0; run->threads && i < run->nr_threads; i++) {
+		t = &run->threads[i];
+		if (!t->task)
+			continue;
+		kthread_stop(t->task);
+		put_task_struct(t->task);
+		t->task = NULL;
+	}
+}
+
+/**
+ * latt_run_start() - allocate the results and start the kthreads
+ * @run: a checked run with its region and its CPUs (@cpus, @nr_threads)
  *
  * The configuration is checked, the region allocated and run->fn chosen by
  * the caller.  Return: 0 or a negative errno, with nothing left running.
  */
 int latt_run_start(struct latt_run *run)
 {
-	struct task_struct *t;
+	const struct latt_config *c = &run->cfg;
+	u32 i, nlat = c->mode == LATT_MODE_BANDWIDTH ? 0 :
+		      c->mode == LATT_MODE_LOADED ? 1 : run->nr_threads;
+	struct task_struct *task;
+	int ret;
 
+	run->window_cycles = div_u64((u64)c->window_us * tsc_khz, 1000);
+	run->duration_cycles = div_u64(c->duration_us * tsc_khz, 1000);
+	if (c->mode == LATT_MODE_BANDWIDTH) {
+		run->series_cycles = max(run->window_cycles,
+			DIV64_U64_ROUND_UP(run->duration_cycles,
+					   LATT_MAX_SERIES - 1));
+		run->series_len = DIV64_U64_ROUND_UP(run->duration_cycles,
+						     run->series_cycles) + 1;
+	}
 	run->hist = vzalloc(array_size(LATT_HIST_BUCKETS, sizeof(u64)));
-	if (run->cfg.threshold && run->cfg.max_outliers)
-		run->outliers = vmalloc_array(run->cfg.max_outliers,
-					      sizeof(*run->outliers));
-	if (!run->hist ||
-	    (run->cfg.threshold && run->cfg.max_outliers && !run->outliers))
+	run->threads = kvcalloc(run->nr_threads, sizeof(*run->threads),
+				GFP_KERNEL);
+	if (!run->hist || !run->threads)
 		return -ENOMEM;
-	run->min = U64_MAX;
-	run->window_cycles = div_u64((u64)run->cfg.window_us * tsc_khz, 1000);
+	for (i = 0; i < run->nr_threads; i++) {
+		ret = latt_thread_init(run, i, nlat);
+		if (ret)
+			return ret;
+	}
+	atomic_set(&run->live, run->nr_threads);
 	atomic_set(&run->state, LATT_STATE_RUNNING);
 
-	t = kthread_create_on_node(latt_thread, run, cpu_to_node(run->cfg.cpu),
-				   "lattester/%u", run->cfg.cpu);
-	if (IS_ERR(t)) {
-		atomic_set(&run->state, LATT_STATE_FAILED);
-		return PTR_ERR(t);
+	for (i = 0; i < run->nr_threads; i++) {
+		task = kthread_create_on_node(latt_thread, &run->threads[i],
+					      cpu_to_node(run->cpus[i]),
+					      "lattester/%u", run->cpus[i]);
+		if (IS_ERR(task)) {
+			/* never woken: they end without running */
+			latt_threads_stop(run);
+			atomic_set(&run->state, LATT_STATE_FAILED);
+			return PTR_ERR(task);
+		}
+		kthread_bind(task, run->cpus[i]);
+		get_task_struct(task);
+		run->threads[i].task = task;
 	}
-	kthread_bind(t, run->cfg.cpu);
-	get_task_struct(t);
-	run->task = t;
-	wake_up_process(t);
+	for (i = 0; i < run->nr_threads; i++)
+		wake_up_process(run->threads[i].task);
 	return 0;
 }
 
 /**
- * latt_run_stop() - stop the kthread if it runs, wait for it, free the region
+ * latt_run_progress() - how far a run is, for STATUS and sysfs
+ * @run: the run
+ * @done: out: samples taken; bandwidth: microseconds streamed
+ * @total: out: samples asked of all timing threads; bandwidth: duration_us
+ */
+void latt_run_progress(struct latt_run *run, u64 *done, u64 *total)
+{
+	u64 go, us;
+
+	if (run->cfg.mode != LATT_MODE_BANDWIDTH) {
+		*done = atomic64_read(&run->done);
+		*total = run->cfg.samples *
+			 (run->cfg.mode == LATT_MODE_LOADED ? 1 :
+			  run->nr_threads);
+		return;
+	}
+	*total = run->cfg.duration_us;
+	go = smp_load_acquire(&run->tsc_go);
+	us = 0;
+	if (atomic_read(&run->state) != LATT_STATE_RUNNING)
+		us = run->tsc_end > go ? run->tsc_end - go : 0;
+	else if (go && rdtsc() > go)
+		us = rdtsc() - go;
+	us = tsc_khz ? div_u64(us * 1000, tsc_khz) : 0;
+	*done = min(us, *total);
+}
+
+/**
+ * latt_run_stop() - stop the kthreads if they run, wait for them, free the
+ * region
  * @run: the run
  *
  * Returns within one window (or one batch of the chase setup).  Safe to call
@@ -298,13 +662,11 @@ int latt_run_start(struct latt_run *run)
 void latt_run_stop(struct latt_run *run)
 {
 	mutex_lock(&run->stop_lock);
-	if (run->task) {
-		WRITE_ONCE(run->abort, true);
-		kthread_stop(run->task);
-		put_task_struct(run->task);
-		run->task = NULL;
-	}
-	/* a thread stopped before it ran never got to free it */
+	WRITE_ONCE(run->abort, true);
+	latt_threads_stop(run);
+	/* threads stopped before they ran never got to end the run */
+	if (atomic_read(&run->state) == LATT_STATE_RUNNING && run->threads)
+		latt_run_finish(run, true);
 	latt_region_free(&run->region);
 	if (atomic_read(&run->state) == LATT_STATE_RUNNING)
 		atomic_set(&run->state, LATT_STATE_ABORTED);
@@ -318,10 +680,18 @@ void latt_run_stop(struct latt_run *run)
  */
 void latt_run_put(struct latt_run *run)
 {
+	u32 i;
+
 	if (!run || !refcount_dec_and_test(&run->refs))
 		return;
 	latt_run_stop(run);
+	for (i = 0; run->threads && i < run->nr_threads; i++) {
+		vfree(run->threads[i].hist);
+		vfree(run->threads[i].outliers);
+		vfree(run->threads[i].series);
+	}
+	kvfree(run->threads);
+	kfree(run->cpus);
 	vfree(run->hist);
-	vfree(run->outliers);
 	kfree(run);
 }

@@ -158,11 +158,34 @@ SAMPLE_NAME(op, w, f)(char *addr, __u64 size)			\
 #define LATT_FENCES(op, w)						\
 	LATT_SAMPLE(op, w, none)					\
 	LATT_SAMPLE(op, w, sfence)					\
-	LATT_SAMPLE(op, w, mfence)
+	LATT_SAMPLE(op, w, mfence)					\
+	LATT_STREAM(op, w)
 
 #define LATT_OP_ALL_WIDTHS(op)						\
 	LATT_FENCES(op, 8) LATT_FENCES(op, 16)				\
 	LATT_FENCES(op, 32) LATT_FENCES(op, 64)
+
+/*
+ * Streams: the same lines with no timing and no fence, for the traffic of
+ * bandwidth and loaded-latency runs (the caller fences once a window).
+ */
+#define STREAM_NAME(op, w)	latt_stream_##op##_##w
+
+#define LATT_STREAM(op, w)						\
+static LATT_NOINLINE __attribute__((unused)) void			\
+STREAM_NAME(op, w)(char *addr, __u64 size)				\
+{									\
+	char *p, *end = addr + size;					\
+									\
+	__asm__ __volatile__(CLEAR_##w : : : "memory" LATT_VCLOBBER);	\
+	for (p = addr; p < end; p += LATT_LINE)				\
+		__asm__ __volatile__(LINE_##op##_##w				\
+			     : : "r"(p), "r"(LATT_STORE_WORD)		\
+			     : "rax", "memory" LATT_VCLOBBER);	\
+}
+
+/* The traffic of one access (no timing); see LATT_STREAM(). */
+typedef void (*latt_stream_fn)(char *addr, __u64 size);
 
 /**
  * latt_prep_flush() - put a block's lines out of every cache level

@@ -44,5 +44,23 @@ static const latt_sample_fn latt_samples[LATT_OP_MAX + 1][4][3] = {
 	[LATT_OP_NT_STORE] = T_OP(ntstore),
 };
 
+/* Streams, the same way: latt_streams[op][log2(width) - 3] */
+#define S_OP(op)							\
+	{ [LATT_WIDX_8] = STREAM_NAME(op, 8),				\
+	  [LATT_WIDX_16] = STREAM_NAME(op, 16),				\
+	  [LATT_WIDX_32] = STREAM_NAME(op, 32),				\
+	  [LATT_WIDX_64] = STREAM_NAME(op, 64) }
+
+static const latt_stream_fn latt_streams[LATT_OP_MAX + 1][4] = {
+	[LATT_OP_LOAD] = S_OP(load),
+	[LATT_OP_NT_LOAD] = { [LATT_WIDX_16] = STREAM_NAME(ntload, 16),
+			      [LATT_WIDX_32] = STREAM_NAME(ntload, 32),
+			      [LATT_WIDX_64] = STREAM_NAME(ntload, 64) },
+	[LATT_OP_STORE] = S_OP(store),
+	[LATT_OP_STORE_CLWB] = S_OP(clwb),
+	[LATT_OP_STORE_CLFLUSHOPT] = S_OP(clflushopt),
+	[LATT_OP_STORE_CLFLUSH] = S_OP(clflush),
+	[LATT_OP_NT_STORE] = S_OP(ntstore),
+};
 
 #endif /* _LATTESTER_SAMPLES_H */

@@ -19,7 +19,7 @@
 #include <linux/ioctl.h>
 
 #define LATT_ABI_MAJOR		1
-#define LATT_ABI_MINOR		1
+#define LATT_ABI_MINOR		2
 #define LATT_ABI_VERSION	((LATT_ABI_MAJOR << 16) | LATT_ABI_MINOR)
 
 #define LATT_DEVICE_NAME	"lattester"
@@ -55,6 +55,14 @@
 					 * of persistent memory claimed by .fd
 					 * (ABI 1.1) */
 
+/* Run modes (latt_config.mode, ABI 1.2) */
+#define LATT_MODE_LATENCY	0	/* every thread times its accesses */
+#define LATT_MODE_BANDWIDTH	1	/* every thread streams, untimed, for
+					 * .duration_us; bytes are counted */
+#define LATT_MODE_LOADED	2	/* thread 0 times its accesses while
+					 * the others stream (loaded latency) */
+#define LATT_MODE_MAX		2
+
 #define LATT_NODE_LOCAL		0xffffffffU	/* the measuring CPU's node */
 
 /* Access widths in bytes (latt_config.width); 0 = widest the CPU has */
@@ -65,7 +73,10 @@
 					   * flushing them before each sample */
 #define LATT_CFG_FORCE		(1U << 1) /* allow ops that overwrite a
 					   * PMEM target (stores, chase) */
-#define LATT_CFG_FLAGS_ALL	(LATT_CFG_WARM | LATT_CFG_FORCE)
+#define LATT_CFG_SPLIT		(1U << 2) /* each thread on its own part of
+					   * the region (ABI 1.2) */
+#define LATT_CFG_FLAGS_ALL	(LATT_CFG_WARM | LATT_CFG_FORCE | \
+				 LATT_CFG_SPLIT)
 
 /* CPU and platform features (latt_info.features) */
 #define LATT_FEAT_RDTSCP	(1ULL << 0)
@@ -81,6 +92,7 @@
 #define LATT_FEAT_NONSTOP_TSC	(1ULL << 10)
 #define LATT_FEAT_NMI_COUNT	(1ULL << 11)	/* per-window NMI detection */
 #define LATT_FEAT_PMEM		(1ULL << 12)	/* LATT_TARGET_PMEM (ABI 1.1) */
+#define LATT_FEAT_THREADS	(1ULL << 13)	/* modes, threads (ABI 1.2) */
 
 /* Limits */
 #define LATT_LINE		64ULL		/* bytes; sizes are multiples */
@@ -92,6 +104,11 @@
 #define LATT_MAX_SAMPLES	(1ULL << 40)
 #define LATT_MIN_WINDOW_US	10U
 #define LATT_MAX_WINDOW_US	100000U		/* 100 ms: far from watchdogs */
+#define LATT_MAX_THREADS	1024U
+#define LATT_MIN_DURATION_US	1000ULL
+#define LATT_MAX_DURATION_US	(3600ULL * 1000000)
+#define LATT_MAX_DELAY		(1ULL << 32)	/* cycles */
+#define LATT_MAX_SERIES		4096U		/* bins of a thread's series */
 
 /*
  * Histogram of raw sample cycles: log-linear, 2^LATT_HIST_SUB_BITS exact
@@ -149,6 +166,22 @@ struct latt_info {
  *	be opened so), or a device-DAX character device.  Where the block
  *	device supports DAX, the range must be the one DAX reports for it.
  *	Must be 0 for DRAM.
+ *
+ * Threads (ABI 1.2): @nr_threads kthreads (0 means 1), bound to the CPUs in
+ * the array @cpus_ptr points to (__u32[nr_threads]; 0 for one thread on
+ * @cpu).  The CPUs must be online and distinct and cpus[0] must be @cpu.
+ * All start at one TSC time after every thread is ready, and stop together:
+ * in latency mode each takes @samples samples, in loaded mode thread 0 takes
+ * @samples samples and the others stream until it is done, in bandwidth mode
+ * all stream for @duration_us (@samples must be 0).  LATT_CFG_SPLIT gives
+ * thread i the part [i * part, (i + 1) * part) of the region, part being
+ * region / nr_threads rounded down to a multiple of LATT_CHUNK, or to a
+ * power of two below it; without it every thread spans the whole region.
+ * @delay: cycles a streaming thread waits after each access.
+ * @mix_read/@mix_write: a streaming thread does mix_read loads, then
+ *	mix_write accesses of @write_op, and again; 0:0 = every access is
+ *	@op (bandwidth) or a load (loaded).
+ * @write_op: the op of the mix's writes; 0 = LATT_OP_STORE.
  */
 struct latt_config {
 	__u32 op;		/* LATT_OP_* */
@@ -172,7 +205,15 @@ struct latt_config {
 	__u64 phys_addr;	/* LATT_TARGET_PMEM (ABI 1.1) */
 	__s32 fd;		/* LATT_TARGET_PMEM (ABI 1.1); 0 for DRAM */
 	__u32 pad2;		/* must be zero */
-	__u64 reserved[6];	/* must be zero */
+	__u32 nr_threads;	/* ABI 1.2: 0 or 1 = one thread on .cpu */
+	__u32 mode;		/* ABI 1.2: LATT_MODE_* */
+	__u64 cpus_ptr;		/* ABI 1.2: __u32[nr_threads], or 0 */
+	__u64 duration_us;	/* ABI 1.2: bandwidth mode only */
+	__u64 delay;		/* ABI 1.2: cycles, streaming threads */
+	__u16 mix_read;		/* ABI 1.2 */
+	__u16 mix_write;
+	__u32 write_op;		/* ABI 1.2: LATT_OP_* store, or 0 */
+	__u64 reserved[1];	/* must be zero */
 };
 
 /**
@@ -244,7 +285,67 @@ struct latt_result {
 	__u64 window_cycles_max; /* longest irq-off stretch, TSC cycles */
 	__u32 flags;		/* LATT_RES_* */
 	__u32 width;		/* access width used, bytes */
-	__u64 reserved[8];
+	__u64 bytes_read;	/* ABI 1.2: by streaming threads */
+	__u64 bytes_written;	/* ABI 1.2: by streaming threads */
+	__u64 reserved[6];
+};
+
+/* latt_thread_stats.role */
+#define LATT_ROLE_LATENCY	1	/* takes timed samples */
+#define LATT_ROLE_STREAM	2	/* streams untimed accesses */
+
+/**
+ * struct latt_thread_stats - one thread's figures (LATT_IOC_THREADS)
+ *
+ * Cycles are raw, as in struct latt_result; @tsc_start/@tsc_end are the
+ * thread's own, on the common TSC.  A streaming thread counts no samples.
+ */
+struct latt_thread_stats {
+	__u32 cpu;
+	__u32 node;		/* the CPU's NUMA node */
+	__u32 role;		/* LATT_ROLE_* */
+	__s32 error;		/* what stopped it, if it failed */
+	__u64 part_offset;	/* its part of the region, bytes */
+	__u64 part_bytes;
+	__u64 count;		/* samples */
+	__u64 min;
+	__u64 max;
+	__u64 sum;
+	__u64 sum_corrected;
+	__u64 overhead;		/* its own calibration, median */
+	__u64 accesses;		/* streamed accesses */
+	__u64 bytes_read;
+	__u64 bytes_written;
+	__u64 tsc_start;
+	__u64 tsc_end;
+	__u64 windows;
+	__u64 nmi_windows;
+	__u64 window_cycles_max;
+	__u64 outliers;
+	__u64 reserved[3];
+};
+
+/**
+ * struct latt_threads - LATT_IOC_THREADS (ABI 1.2)
+ *
+ * In: buffers and their lengths; a zero pointer skips that copy.  Out:
+ * @len = the run's threads; @series_len = bins each thread's series has;
+ * @series_cycles = one bin's TSC cycles; @tsc_go = the common start.
+ * @hist_ptr holds len * LATT_HIST_BUCKETS __u64 (thread by thread);
+ * @series_ptr len rows of series_len __u64 (series_len as passed in), the
+ * bytes of bandwidth mode: one bin is what the thread moved in windows
+ * ending inside it; the run's first series_len (out) bins are filled.  Only valid once the
+ * run is no longer running; -ENOENT without a run.
+ */
+struct latt_threads {
+	__u64 stats_ptr;	/* in: struct latt_thread_stats[len] */
+	__u64 hist_ptr;		/* in: __u64[len][LATT_HIST_BUCKETS] */
+	__u64 series_ptr;	/* in: __u64[len][series_len] */
+	__u32 len;		/* in: threads the buffers hold; out: run's */
+	__u32 series_len;	/* in: bins per thread; out: the run's */
+	__u64 series_cycles;	/* out */
+	__u64 tsc_go;		/* out */
+	__u64 reserved[4];	/* must be zero */
 };
 
 #define LATT_IOC_MAGIC		0xB7
@@ -254,6 +355,7 @@ struct latt_result {
 #define LATT_IOC_STATUS		_IOR(LATT_IOC_MAGIC, 0x02, struct latt_status)
 #define LATT_IOC_ABORT		_IO(LATT_IOC_MAGIC, 0x03)
 #define LATT_IOC_RESULT		_IOWR(LATT_IOC_MAGIC, 0x04, struct latt_result)
+#define LATT_IOC_THREADS	_IOWR(LATT_IOC_MAGIC, 0x05, struct latt_threads)
 
 /* Sizes are ABI: checked on both sides. */
 #define LATT_INFO_SIZE		112
@@ -261,5 +363,7 @@ struct latt_result {
 #define LATT_STATUS_SIZE	64
 #define LATT_OUTLIER_SIZE	48
 #define LATT_RESULT_SIZE	(32 + LATT_CONFIG_SIZE + 16 * 8 + 8 + 64)
+#define LATT_THREAD_STATS_SIZE	(16 + 20 * 8)
+#define LATT_THREADS_SIZE	(24 + 8 + 16 + 32)
 
 #endif /* _UAPI_LATTESTER_H */

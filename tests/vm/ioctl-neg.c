@@ -126,7 +126,7 @@ static void test_validation(int fd)
 	EXPECT_START(fd, c.cpu = 100000, EINVAL);
 	EXPECT_START(fd, c.node = 7, EINVAL);	/* not possible here */
 	EXPECT_START(fd, c.node = 1U << 20, EINVAL);
-	EXPECT_START(fd, c.reserved[3] = 1, EINVAL);
+	EXPECT_START(fd, c.reserved[0] = 1, EINVAL);
 	EXPECT_START(fd, c.pad = 1, EINVAL);
 	EXPECT_START(fd, c.flags = 1U << 7, EINVAL);
 	EXPECT_START(fd, c.chain = 4, EINVAL);		/* not chase */
