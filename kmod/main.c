@@ -84,7 +84,7 @@ static int latt_mode_check(const struct latt_config *c)
 		return -EINVAL;
 	if (bw) {
 		/* timed by the clock, not counted in samples */
-		if (c->samples || c->threshold || c->max_outliers ||
+		if (c->samples || c->threshold ||
 		    c->flags & LATT_CFG_WARM ||
 		    c->pattern == LATT_PAT_CHASE ||
 		    c->duration_us < LATT_MIN_DURATION_US ||

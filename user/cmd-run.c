@@ -28,6 +28,33 @@ static const struct cmd_opt run_options[] = {
 	  "dram, the node of --cpu), /dev/pmemN, /dev/daxX.Y or namespaceX.Y "
 	  "(see 'lattester-ctl list')", -1 },
 	{ "cpu", OPT_CPU, "N", "CPU that takes the samples (default: 0)", -1 },
+	{ "threads", OPT_THREADS, "N",
+	  "kthreads, one per CPU: the first N of --cpus, or N online CPUs "
+	  "from --cpu up (default: 1)", -1 },
+	{ "cpus", OPT_CPUS, "LIST",
+	  "CPUs of the threads, e.g. 0-3,8; the first takes the samples of "
+	  "--mode loaded (default: --cpu)", -1 },
+	{ "mode", OPT_MODE, "MODE",
+	  "latency: every thread times --samples accesses; bandwidth: every "
+	  "thread streams untimed accesses for --duration and counts bytes; "
+	  "loaded: thread 0 times --samples accesses while the others "
+	  "stream (default: latency)", -1 },
+	{ "duration", OPT_DURATION, "TIME",
+	  "--mode bandwidth: how long, 1ms..1h, e.g. 500ms, 2s (default: "
+	  "1s)", -1 },
+	{ "split", OPT_SPLIT, NULL,
+	  "each thread on its own part of --region (region / threads, in "
+	  "whole 4 MiB chunks) instead of all sharing it", -1 },
+	{ "mix", OPT_MIX, "R:W",
+	  "streaming threads: R loads, then W accesses of --write-op, again "
+	  "and again, e.g. 2:1 (default: every access is --op; loaded: "
+	  "loads)", -1 },
+	{ "write-op", OPT_WRITE_OP, "OP",
+	  "the store op of --mix's writes (default: store)", -1 },
+	{ "delay", OPT_DELAY, "CYCLES",
+	  "streaming threads wait CYCLES TSC cycles after each access: the "
+	  "injection delay that steps the load of --mode loaded (default: 0)",
+	  -1 },
 	{ "op", OPT_OP, "OP", "access (default: load)", NAMES_OP },
 	{ "fence", OPT_FENCE, "FENCE",
 	  "fence inside the timed region (default: the op's own; sfence for "
@@ -88,6 +115,10 @@ static const char *const run_examples[] = {
 	"flushed stores, outliers above 2000 cycles",
 	"lattester-ctl run --target namespace0.1 --op nt-store --size 256 --force --offset 1G --region 64M",
 	"non-temporal stores to a pmem namespace, overwriting its data",
+	"lattester-ctl run --mode bandwidth --cpus 0-7 --op nt-store --size 4K --pattern seq --duration 2s",
+	"non-temporal store bandwidth of 8 threads on one shared region",
+	"lattester-ctl run --mode loaded --cpus 0-7 --pattern chase --delay 200 --json loaded.json",
+	"loaded latency: CPU 0 chases while 7 threads stream loads",
 	NULL
 };
 
@@ -119,7 +150,17 @@ const struct cmd_usage run_usage = {
 		"--pattern chase and --chain K they are per load.  SIGINT or "
 		"SIGTERM aborts the run, prints the partial result and exits "
 		"130.  --threshold records outliers (time, offset, whether an "
-		"NMI hit their window) for --outliers and the summary.",
+		"NMI hit their window) for --outliers and the summary.\n\n"
+		"With --threads or --cpus the module runs one kthread per CPU, "
+		"pinned, all starting at one TSC time and stopping together, "
+		"each with interrupts off only in its own windows.  In latency "
+		"mode every thread takes --samples samples and the table "
+		"merges them; the per-thread figures follow it.  --mode "
+		"bandwidth streams the op without timing single accesses (no "
+		"flush, one fence a window) and reports GB/s per thread and in "
+		"all, with a time series in the JSON; --mode loaded is Intel "
+		"MLC's loaded latency: step --delay (with sweep) for the curve "
+		"of latency against bandwidth.",
 	.examples = run_examples,
 };
 
@@ -199,14 +240,19 @@ static int run_parse(int argc, char **argv, struct run_opts *o)
 
 static void show_progress(void *arg, const struct latt_status *st)
 {
+	const struct run_opts *o = arg;
 	double pct = st->samples_total ?
 		     100.0 * (double)st->samples_done / (double)st->samples_total :
 		     0.0;
 
-	(void)arg;
-	fprintf(stderr, "\r%s run: %llu/%llu samples (%.1f%%)", LATT_PROG,
-		(unsigned long long)st->samples_done,
-		(unsigned long long)st->samples_total, pct);
+	if (o->cfg.mode == LATT_MODE_BANDWIDTH)
+		fprintf(stderr, "\r%s run: %.1f/%.1f s (%.1f%%)", LATT_PROG,
+			(double)st->samples_done / 1e6,
+			(double)st->samples_total / 1e6, pct);
+	else
+		fprintf(stderr, "\r%s run: %llu/%llu samples (%.1f%%)",
+			LATT_PROG, (unsigned long long)st->samples_done,
+			(unsigned long long)st->samples_total, pct);
 }
 
 static bool writes_stdout(const char *path)
@@ -252,8 +298,10 @@ int cmd_run(int argc, char **argv, const struct cmd_ctx *ctx)
 	if (rc)
 		return rc == RUN_HELP ? 0 : rc;
 	progress = !o.quiet && isatty(STDERR_FILENO);
-	if (progress)
+	if (progress) {
 		h.progress = show_progress;
+		h.arg = &o;
+	}
 	run_catch_signals();
 	rc = run_measure(&o, &r, &h);
 	if (progress)

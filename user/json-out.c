@@ -345,6 +345,8 @@ int report_write_outliers_json(const char *path, const struct run_report *r)
 	json_object_object_add(o, "result", json_run_result(r));
 	json_object_object_add(o, "outlier_summary", json_run_outlier_summary(r));
 	json_object_object_add(o, "outlier_records", outlier_records(r));
+	if (r->trep.n)
+		json_object_object_add(o, "threads", json_run_threads(r));
 	rc = json_emit(path, o);
 	json_object_put(o);
 	return rc;
@@ -364,6 +366,8 @@ int report_write_json(const char *path, const struct run_report *r)
 	json_object_object_add(o, "latency", r->res.count ? json_run_latency(r) : NULL);
 	json_object_object_add(o, "outlier_summary", json_run_outlier_summary(r));
 	json_object_object_add(o, "outlier_records", outlier_records(r));
+	if (r->trep.n)
+		json_object_object_add(o, "threads", json_run_threads(r));
 	rc = json_emit(path, o);
 	json_object_put(o);
 	return rc;

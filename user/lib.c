@@ -108,6 +108,17 @@ int latt_dev_result(struct latt_dev *d, struct latt_result *res,
 	return 0;
 }
 
+/**
+ * latt_dev_threads() - LATT_IOC_THREADS: a finished run's per-thread
+ * records, histograms and series into the buffers @a names
+ */
+int latt_dev_threads(struct latt_dev *d, struct latt_threads *a)
+{
+	if (!(d->info.features & LATT_FEAT_THREADS))
+		return -EOPNOTSUPP;
+	return latt_ioctl(d, LATT_IOC_THREADS, a);
+}
+
 bool latt_abi_compatible(const struct latt_info *info)
 {
 	return info->abi_version >> 16 == LATT_ABI_MAJOR &&

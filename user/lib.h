@@ -26,6 +26,8 @@ int latt_dev_result(struct latt_dev *d, struct latt_result *res,
 		    __u64 *hist, __u32 hist_len,
 		    struct latt_outlier *out, __u32 out_len);
 
+int latt_dev_threads(struct latt_dev *d, struct latt_threads *a);
+
 bool latt_abi_compatible(const struct latt_info *info);
 const char *latt_open_strerror(int rc);
 const char *latt_start_hint(int rc);

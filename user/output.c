@@ -188,8 +188,12 @@ static void print_header(FILE *f, const struct run_report *r)
 	print_pattern(f, c);
 	line(f, "size:", "%s", size);
 	line(f, "region:", "%s", region);
-	line(f, "samples:", "%llu of %llu",
-	     (unsigned long long)s->count, (unsigned long long)r->samples_asked);
+	if (c->mode == LATT_MODE_BANDWIDTH)
+		line(f, "duration:", "%.3f s asked (--mode bandwidth)",
+		     (double)c->duration_us / 1e6);
+	else
+		line(f, "samples:", "%llu of %llu", (unsigned long long)s->count,
+		     (unsigned long long)r->samples_asked);
 	line(f, "seed:", "0x%llx", (unsigned long long)c->seed);
 	line(f, "state:", "%s%s", latt_name(NAMES_STATE, s->state),
 	     r->interrupted ? " (interrupted)" : "");
@@ -251,6 +255,7 @@ void report_print(FILE *f, const struct run_report *r)
 	print_header(f, r);
 	if (r->res.count)
 		print_table(f, r);
+	threads_print(f, r);
 }
 
 static void hist_rows(FILE *f, const struct run_report *r)

@@ -540,3 +540,114 @@ bool cpulist_has(const char *list, unsigned int cpu)
 	}
 	return false;
 }
+
+static const char *const mode_names[] = {
+	[LATT_MODE_LATENCY] = "latency",
+	[LATT_MODE_BANDWIDTH] = "bandwidth",
+	[LATT_MODE_LOADED] = "loaded",
+};
+
+const char *mode_name(__u32 mode)
+{
+	return mode <= LATT_MODE_MAX ? mode_names[mode] : "?";
+}
+
+int parse_mode(const char *s, __u32 *mode)
+{
+	__u32 i;
+
+	for (i = 0; i <= LATT_MODE_MAX; i++)
+		if (!strcmp(s, mode_names[i])) {
+			*mode = i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/**
+ * parse_cpulist() - "0-3,8,10-11" into @cpus, in the order written
+ * @max: room in @cpus; -ERANGE beyond it or for a CPU >= 2^20
+ *
+ * Duplicates are kept (the caller says which one is doubled).
+ */
+int parse_cpulist(const char *s, __u32 *cpus, __u32 max, __u32 *n)
+{
+	unsigned long lo, hi, c;
+	const char *p = s;
+	char *end;
+	__u32 k = 0;
+
+	while (*p) {
+		if (!isdigit((unsigned char)*p))
+			return -EINVAL;
+		lo = hi = strtoul(p, &end, 10);
+		if (*end == '-') {
+			p = end + 1;
+			if (!isdigit((unsigned char)*p))
+				return -EINVAL;
+			hi = strtoul(p, &end, 10);
+		}
+		if (hi < lo || hi >= (1UL << 20))
+			return -ERANGE;
+		for (c = lo; c <= hi; c++) {
+			if (k >= max)
+				return -ERANGE;
+			cpus[k++] = (__u32)c;
+		}
+		if (*end == ',' && end[1])
+			end++;
+		else if (*end)
+			return -EINVAL;
+		p = end;
+	}
+	if (!k)
+		return -EINVAL;
+	*n = k;
+	return 0;
+}
+
+/** parse_duration_us() - "1s", "500ms", "250us", "1.5s" into microseconds */
+int parse_duration_us(const char *s, __u64 *us)
+{
+	static const struct { const char *suffix; double scale; } units[] = {
+		{ "us", 1 }, { "ms", 1e3 }, { "s", 1e6 }, { "m", 60e6 },
+	};
+	char *end;
+	double v;
+	size_t i;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	v = strtod(s, &end);
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].suffix))
+			continue;
+		v *= units[i].scale;
+		if (v < LATT_MIN_DURATION_US || v > LATT_MAX_DURATION_US)
+			return -ERANGE;
+		*us = (__u64)(v + 0.5);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/** parse_mix() - "R:W", each 0..65535, not both 0 */
+int parse_mix(const char *s, __u16 *r, __u16 *w)
+{
+	unsigned long a, b;
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	a = strtoul(s, &end, 10);
+	if (*end != ':' || !isdigit((unsigned char)end[1]))
+		return -EINVAL;
+	b = strtoul(end + 1, &end, 10);
+	if (*end)
+		return -EINVAL;
+	if (a > 0xffff || b > 0xffff || (!a && !b))
+		return -ERANGE;
+	*r = (__u16)a;
+	*w = (__u16)b;
+	return 0;
+}

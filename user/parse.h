@@ -74,6 +74,11 @@ __u64 threshold_cycles(const struct threshold_spec *t, __u64 tsc_khz,
 		       __u64 median);
 
 bool cpulist_has(const char *list, unsigned int cpu);
+int parse_cpulist(const char *s, __u32 *cpus, __u32 max, __u32 *n);
+int parse_mode(const char *s, __u32 *mode);
+int parse_duration_us(const char *s, __u64 *us);
+int parse_mix(const char *s, __u16 *r, __u16 *w);
+const char *mode_name(__u32 mode);
 
 /* The name tables; latt_name() returns "?" for a value it doesn't know. */
 enum latt_names {

@@ -23,6 +23,7 @@
 #include "parse.h"
 #include "pmem.h"
 #include "stats.h"
+#include "threads.h"
 
 #define RUN_DEFAULT_SEED	0x1a77e57e
 #define RUN_DEFAULT_SIZE	64
@@ -56,6 +57,14 @@ enum run_opt_id {
 	OPT_OUTLIERS,
 	OPT_ENGINE,
 	OPT_HUGEPAGES,
+	OPT_THREADS,
+	OPT_CPUS,
+	OPT_MODE,
+	OPT_DURATION,
+	OPT_MIX,
+	OPT_WRITE_OP,
+	OPT_DELAY,
+	OPT_SPLIT,
 	OPT_RUN_LAST,		/* sweep's own options follow */
 };
 
@@ -92,6 +101,7 @@ struct run_opts {
 	bool user_engine;	/* --engine user */
 	bool engine_set;	/* --engine given */
 	bool hugepages;		/* --hugepages (user engine) */
+	struct thread_opts th;	/* --threads, --cpus, --mode, ... */
 	struct target_spec spec;
 	struct run_target tgt;	/* resolved */
 	char target[PATH_MAX];
@@ -125,6 +135,7 @@ struct run_report {
 	struct run_threshold thr;
 	struct outlier_summary osum;	/* with a threshold */
 	struct smi_count smi;		/* with a threshold */
+	struct thread_report trep;	/* threads or a mode (ABI 1.2) */
 };
 
 /*

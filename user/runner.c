@@ -119,12 +119,14 @@ int run_set_option(struct run_opts *o, int id, const char *v)
 
 	switch (id) {
 	case OPT_TARGET:	return set_target(o, v);
-	case OPT_CPU:		return parse_u32(v, &c->cpu);
+	case OPT_CPU:		o->th.cpu_set = true;
+				return parse_u32(v, &c->cpu);
 	case OPT_OP:		return parse_op(v, &c->op);
 	case OPT_FENCE:		return parse_fence(v, &c->fence);
 	case OPT_PATTERN:	return parse_pattern(v, &c->pattern, &c->stride);
 	case OPT_SIZE:		return parse_line_size(v, &c->size);
-	case OPT_SAMPLES:	return parse_u64(v, &c->samples);
+	case OPT_SAMPLES:	o->th.samples_set = true;
+				return parse_u64(v, &c->samples);
 	case OPT_REGION:	o->region_set = true;
 				return parse_size(v, &c->region);
 	case OPT_OFFSET:	o->offset_set = true;
@@ -149,7 +151,7 @@ int run_set_option(struct run_opts *o, int id, const char *v)
 		o->user_engine = !strcmp(v, "user");
 		return 0;
 	}
-	return -EINVAL;
+	return threads_set_option(o, id, v);
 }
 
 /* Why size, stride or hotspot and region don't fit together, or NULL. */
@@ -224,8 +226,9 @@ const char *run_args_problem(const struct run_opts *o)
 			 "targets, not %s", o->target);
 		return buf;
 	}
-	if (!region_known)
-		return NULL;
+	why = threads_args_problem(o);
+	if (why || !region_known)
+		return why;
 	return pattern_problem(c);
 }
 
@@ -434,7 +437,8 @@ static int check_module(const struct run_opts *o, const struct latt_info *in)
 		{ "chain",	  c->chain,	   in->max_chain },
 		{ "max-outliers", c->max_outliers, in->max_outliers },
 	};
-	__u64 missing = op_features(c->op) & ~in->features;
+	__u64 missing = (op_features(c->op) | op_features(c->write_op)) &
+			~in->features;
 	size_t i;
 
 	if (!latt_abi_compatible(in)) {
@@ -453,9 +457,17 @@ static int check_module(const struct run_opts *o, const struct latt_info *in)
 			in->abi_version & 0xffff);
 		return 1;
 	}
+	if (threads_used(c) && !(in->features & LATT_FEAT_THREADS)) {
+		log_err("this lattester module (ABI %u.%u) runs one thread in "
+			"latency mode: --threads, --cpus, --mode and --split "
+			"need ABI 1.2", in->abi_version >> 16,
+			in->abi_version & 0xffff);
+		return 1;
+	}
 	if (missing) {
 		log_err("--op %s needs the %s instruction, which this CPU lacks",
-			latt_name(NAMES_OP, c->op),
+			latt_name(NAMES_OP, (op_features(c->op) & missing) ?
+				  c->op : c->write_op),
 			latt_name(NAMES_FEATURE, __builtin_ctzll(missing)));
 		return 1;
 	}
@@ -617,7 +629,8 @@ static int measure(struct latt_dev *d, const struct run_opts *o,
 		return 1;
 	}
 	r->interrupted = aborted;
-	return 0;
+	threads_free(&r->trep);
+	return threads_used(c) ? threads_fetch(d, r) : 0;
 }
 
 /*
@@ -689,7 +702,9 @@ int run_measure(struct run_opts *o, struct run_report *r,
 			"--engine kernel)", o->target);
 		return 1;
 	}
-	rc = check_host(o);
+	rc = threads_resolve(o);
+	if (!rc)
+		rc = check_host(o);
 	if (rc)
 		return rc;
 	if (o->user_engine) {
@@ -778,6 +793,7 @@ int run_exit_status(const struct run_opts *o, const struct run_report *r)
 
 void run_report_free(struct run_report *r)
 {
+	threads_free(&r->trep);
 	free(r->hist);
 	free(r->outliers);
 	r->hist = NULL;

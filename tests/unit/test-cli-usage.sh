@@ -194,6 +194,39 @@ expect 2 "run --window-us 5" "$ctl" run --window-us 5
 expect 2 "run --max-outliers 2000000" "$ctl" run --max-outliers 2000000
 expect 2 "run --region 2T" "$ctl" run --region 2T
 expect 2 "run --json - --hist -" "$ctl" run --json - --hist -
+expect 2 "run --cpus 0,0" "$ctl" run --cpus 0,0
+has "$tmp/err" "CPU 0 is listed twice" "--cpus duplicate named"
+expect 2 "run --cpus 0-" "$ctl" run --cpus 0-
+expect 2 "run --threads 0" "$ctl" run --threads 0
+expect 2 "run --threads 3 --cpus 0,1" "$ctl" run --threads 3 --cpus 0,1
+expect 2 "run --cpu 1 --cpus 0,1" "$ctl" run --cpu 1 --cpus 0,1
+expect 2 "run --mode bogus" "$ctl" run --mode bogus
+expect 2 "run --mode loaded, one thread" "$ctl" run --mode loaded
+has "$tmp/err" "at least 2 threads" "loaded without threads explained"
+expect 2 "run --mode bandwidth --samples 10" \
+	"$ctl" run --mode bandwidth --samples 10
+expect 2 "run --mode bandwidth --threshold 2us" \
+	"$ctl" run --mode bandwidth --threshold 2us
+expect 2 "run --mode bandwidth --pattern chase" \
+	"$ctl" run --mode bandwidth --pattern chase
+expect 2 "run --duration 1s in latency mode" "$ctl" run --duration 1s
+expect 2 "run --duration 10us" "$ctl" run --mode bandwidth --duration 10us
+expect 2 "run --mix 1:1 in latency mode" "$ctl" run --mix 1:1
+expect 2 "run --mix 0:0" "$ctl" run --mode bandwidth --mix 0:0
+expect 2 "run --write-op load" "$ctl" run --mode bandwidth --write-op load
+expect 2 "run --delay 2^40" "$ctl" run --mode loaded --threads 2 \
+	--delay 1099511627776
+expect 2 "run --threads 2 --pattern chase" \
+	"$ctl" run --threads 2 --pattern chase
+expect 2 "run --split --pattern chase" "$ctl" run --mode loaded \
+	--threads 2 --split --pattern chase
+expect 2 "run --mode loaded --pattern chase --mix 1:1" "$ctl" run \
+	--mode loaded --threads 2 --pattern chase --mix 1:1
+expect 2 "run --split, parts below --size" "$ctl" run --split \
+	--threads 2 --region 4K --size 4K
+expect 2 "run --engine user --threads 2" "$ctl" run --engine user \
+	--threads 2
+has "$tmp/err" "need the module" "--engine user with threads explained"
 expect 2 "info bogus" "$ctl" info bogus
 expect 2 "list bogus" "$ctl" list bogus
 expect 2 "list --bogus" "$ctl" list --bogus
@@ -309,6 +342,11 @@ else
 	f() { env LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" "$@"; }
 	j=$tmp/run.json
 
+	# the fake has no LATT_FEAT_THREADS, as an ABI 1.1 module
+	expect 1 "fake: --mode bandwidth on a module without threads" \
+		env FAKE_ABI=65537 LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" \
+		"$ctl" run --mode bandwidth --duration 10ms
+	has "$tmp/err" "need ABI 1.2" "fake: an old module named as such"
 	expect 0 "fake: run" f "$ctl" run --samples 10000
 	for row in min p50 p90 p99 p99.9 p99.99 max mean; do
 		has "$tmp/out" "^$row +[0-9.]+ +[0-9.]+ +[0-9.]+$" \

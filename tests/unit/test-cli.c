@@ -276,6 +276,52 @@ static void test_cpulist(void)
 	      "cpulist: malformed");
 }
 
+/* --cpus, --mode, --duration, --mix (parse.c) */
+static void test_thread_opts(void)
+{
+	__u32 cpus[8], n = 0, mode = 9;
+	__u64 us = 0;
+	__u16 r = 0, w = 0;
+
+	check(!parse_cpulist("3,0-2,8", cpus, 8, &n) && n == 5 &&
+	      cpus[0] == 3 && cpus[1] == 0 && cpus[3] == 2 && cpus[4] == 8,
+	      "cpus: 3,0-2,8 in the order written");
+	check(!parse_cpulist("1,1", cpus, 8, &n) && n == 2,
+	      "cpus: duplicates kept for the caller to name");
+	check(parse_cpulist("0-9", cpus, 8, &n) == -ERANGE,
+	      "cpus: more than the room: ERANGE");
+	check(parse_cpulist("3-1", cpus, 8, &n) == -ERANGE,
+	      "cpus: a backwards range: ERANGE");
+	check(parse_cpulist("", cpus, 8, &n) == -EINVAL &&
+	      parse_cpulist("0,", cpus, 8, &n) == -EINVAL &&
+	      parse_cpulist("a", cpus, 8, &n) == -EINVAL &&
+	      parse_cpulist("0-", cpus, 8, &n) == -EINVAL,
+	      "cpus: empty, trailing comma, letters, open range: EINVAL");
+	check(!parse_mode("loaded", &mode) && mode == LATT_MODE_LOADED &&
+	      !strcmp(mode_name(LATT_MODE_BANDWIDTH), "bandwidth") &&
+	      parse_mode("Latency", &mode) == -EINVAL,
+	      "mode: names, case-sensitive");
+	check(!parse_duration_us("1.5s", &us) && us == 1500000,
+	      "duration: 1.5s = 1500000 us");
+	check(!parse_duration_us("250ms", &us) && us == 250000 &&
+	      !parse_duration_us("1m", &us) && us == 60000000,
+	      "duration: 250ms, 1m");
+	check(parse_duration_us("999us", &us) == -ERANGE &&
+	      parse_duration_us("2h", &us) == -EINVAL &&
+	      parse_duration_us("61m", &us) == -ERANGE &&
+	      parse_duration_us("5", &us) == -EINVAL,
+	      "duration: below 1 ms, above 1 h, no unit: refused");
+	check(!parse_mix("2:1", &r, &w) && r == 2 && w == 1 &&
+	      !parse_mix("0:1", &r, &w) && r == 0 && w == 1,
+	      "mix: 2:1, 0:1");
+	check(parse_mix("0:0", &r, &w) == -ERANGE &&
+	      parse_mix("70000:1", &r, &w) == -ERANGE &&
+	      parse_mix("2", &r, &w) == -EINVAL &&
+	      parse_mix("2:", &r, &w) == -EINVAL &&
+	      parse_mix("-1:2", &r, &w) == -EINVAL,
+	      "mix: 0:0, overflow, missing halves, signs: refused");
+}
+
 static int near(double a, double b)
 {
 	return fabs(a - b) < 1e-9;
@@ -687,6 +733,7 @@ int main(void)
 	test_patterns_targets();
 	test_offsets();
 	test_cpulist();
+	test_thread_opts();
 	test_stats();
 	test_thresholds();
 	test_outliers();

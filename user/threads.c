@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * threads.c - runs of several threads, and the bandwidth and loaded-latency
+ * modes (ABI 1.2; threads.h).
+ *
+ * The CPUs: --cpus LIST as given (the first takes the samples of a loaded
+ * run), --threads N alone the N online CPUs from --cpu upwards (wrapping),
+ * both the first N of LIST.  Everything the module would refuse is refused
+ * here first with the option's name; the module checks again.
+ *
+ * GB/s are bytes / time in 10^9 bytes per second; a thread's time is its own
+ * span on the TSC (from the common start to its end), the run's total is all
+ * bytes over the longest span.  The series turns each thread's per-bin bytes
+ * into the run's GB/s per bin.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+#include <lattester/hist.h>
+#include "host.h"
+#include "json-out.h"
+#include "lib.h"
+#include "log.h"
+#include "parse.h"
+#include "run.h"
+#include "stats.h"
+#include "threads.h"
+
+/** threads_set_option() - one of the thread options into @o */
+int threads_set_option(struct run_opts *o, int id, const char *v)
+{
+	struct thread_opts *t = &o->th;
+	struct latt_config *c = &o->cfg;
+	__u32 op;
+	int rc;
+
+	switch (id) {
+	case OPT_THREADS:
+		rc = parse_u32(v, &t->n);
+		return rc ? rc : !t->n || t->n > LATT_MAX_THREADS ? -ERANGE : 0;
+	case OPT_CPUS:
+		return parse_cpulist(v, t->cpus, LATT_MAX_THREADS, &t->ncpus);
+	case OPT_MODE:
+		return parse_mode(v, &c->mode);
+	case OPT_DURATION:
+		t->duration_set = true;
+		return parse_duration_us(v, &t->duration_us);
+	case OPT_MIX:
+		return parse_mix(v, &c->mix_read, &c->mix_write);
+	case OPT_WRITE_OP:
+		rc = parse_op(v, &op);
+		if (rc)
+			return rc;
+		if (!op_is_store(op))
+			return -EDOM;
+		c->write_op = op;
+		return 0;
+	case OPT_DELAY:
+		rc = parse_u64(v, &c->delay);
+		return rc ? rc : c->delay > LATT_MAX_DELAY ? -ERANGE : 0;
+	case OPT_SPLIT:
+		c->flags |= LATT_CFG_SPLIT;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* How many threads the options ask for. */
+static __u32 nr_threads(const struct run_opts *o)
+{
+	if (o->th.n)
+		return o->th.n;
+	return o->th.ncpus ? o->th.ncpus : 1;
+}
+
+/** threads_used() - does @c need ABI 1.2 (threads or a mode)? */
+bool threads_used(const struct latt_config *c)
+{
+	return c->nr_threads > 1 || c->mode != LATT_MODE_LATENCY ||
+	       c->flags & LATT_CFG_SPLIT;
+}
+
+/*
+ * The split the module would make (kmod/run.c latt_split_part()): region /
+ * n down to whole 4 MiB chunks, or below one chunk to a power of two.
+ */
+static __u64 split_part(__u64 region, __u32 n)
+{
+	__u64 p = region / n;
+
+	if (p >= (4ULL << 20))
+		return p & ~((4ULL << 20) - 1);
+	while (p & (p - 1))
+		p &= p - 1;
+	return p;
+}
+
+static const char *mode_problem(const struct run_opts *o, __u32 n)
+{
+	const struct latt_config *c = &o->cfg;
+	const bool bw = c->mode == LATT_MODE_BANDWIDTH;
+	const bool chase = c->pattern == LATT_PAT_CHASE;
+
+	if (c->mode == LATT_MODE_LOADED && n < 2)
+		return "--mode loaded needs at least 2 threads (--threads or "
+		       "--cpus): one measures, the others load the memory";
+	if (c->mode == LATT_MODE_LATENCY &&
+	    (c->mix_read || c->mix_write || c->write_op || c->delay))
+		return "--mix, --write-op and --delay shape the traffic of "
+		       "--mode bandwidth or loaded";
+	if (!bw && o->th.duration_set)
+		return "--duration is for --mode bandwidth (the other modes "
+		       "take --samples)";
+	if (bw && o->th.samples_set)
+		return "--mode bandwidth runs for --duration, not --samples";
+	if (bw && o->thr.kind != THR_OFF)
+		return "--mode bandwidth times no single access: no "
+		       "--threshold";
+	if (bw && chase)
+		return "--pattern chase is a latency pattern; bandwidth "
+		       "streams seq, rand, stride or hotspot";
+	if (bw && c->flags & LATT_CFG_WARM)
+		return "--warm is for timed accesses, not --mode bandwidth";
+	if (chase && c->flags & LATT_CFG_SPLIT)
+		return "--pattern chase is one chain over the region: no "
+		       "--split";
+	if (chase && c->mode == LATT_MODE_LATENCY && n > 1)
+		return "--pattern chase is one chain: with several threads use "
+		       "--mode loaded (thread 0 chases, the others stream)";
+	if (chase && c->mix_write)
+		return "--pattern chase with writing traffic would overwrite "
+		       "the chain: --mix R:0";
+	return NULL;
+}
+
+/**
+ * threads_args_problem() - why the thread options can't make a run, or NULL
+ */
+const char *threads_args_problem(const struct run_opts *o)
+{
+	static char buf[256];
+	const struct thread_opts *t = &o->th;
+	__u32 n = nr_threads(o), i, j;
+
+	if (t->n && t->ncpus && t->n > t->ncpus) {
+		snprintf(buf, sizeof(buf), "--threads %u: --cpus lists only %u "
+			 "CPUs", t->n, t->ncpus);
+		return buf;
+	}
+	for (i = 0; i < t->ncpus; i++)
+		for (j = 0; j < i; j++)
+			if (t->cpus[i] == t->cpus[j]) {
+				snprintf(buf, sizeof(buf), "--cpus: CPU %u is "
+					 "listed twice", t->cpus[i]);
+				return buf;
+			}
+	if (t->ncpus && t->cpu_set && t->cpus[0] != o->cfg.cpu)
+		return "--cpu and --cpus disagree: the first of --cpus is the "
+		       "CPU that takes the samples";
+	if ((n > 1 || o->cfg.mode != LATT_MODE_LATENCY) && o->user_engine)
+		return "--engine user runs one thread in latency mode; threads "
+		       "and modes need the module";
+	if (o->cfg.flags & LATT_CFG_SPLIT &&
+	    (o->region_set || o->spec.kind == TARGET_DRAM) &&
+	    split_part(o->cfg.region, n) < o->cfg.size) {
+		snprintf(buf, sizeof(buf), "--split: --region %llu over %u "
+			 "threads leaves parts smaller than --size %llu",
+			 (unsigned long long)o->cfg.region, n,
+			 (unsigned long long)o->cfg.size);
+		return buf;
+	}
+	return mode_problem(o, n);
+}
+
+/*
+ * The CPUs START gets: --cpus (its first N), or N online CPUs from --cpu
+ * upwards, wrapping.  Returns 0, or 1 after saying what is wrong.
+ */
+static int pick_cpus(struct run_opts *o, __u32 n)
+{
+	struct thread_opts *t = &o->th;
+	long conf = sysconf(_SC_NPROCESSORS_CONF);
+	char online[256];
+	__u32 i, k = 0;
+	long c;
+
+	if (t->ncpus) {
+		memcpy(t->list, t->cpus, n * sizeof(*t->list));
+		for (i = 0; i < n; i++)
+			if (!host_cpu_online(t->list[i])) {
+				host_cpus_online(online, sizeof(online));
+				log_err("--cpus: CPU %u not online (online: "
+					"%s)", t->list[i], online);
+				return 1;
+			}
+		return 0;
+	}
+	if (n == 1) {
+		/* one thread: --cpu as it is (check_host() names it) */
+		t->list[0] = o->cfg.cpu;
+		return 0;
+	}
+	if (conf < 1)
+		conf = 1;
+	for (c = 0; c < conf && k < n; c++) {
+		__u32 cpu = (__u32)((o->cfg.cpu + c) % conf);
+
+		if (host_cpu_online(cpu))
+			t->list[k++] = cpu;
+	}
+	if (k < n) {
+		host_cpus_online(online, sizeof(online));
+		log_err("--threads %u: only %u CPUs online (%s)", n, k, online);
+		return 1;
+	}
+	return 0;
+}
+
+/**
+ * threads_resolve() - fill the configuration's thread fields before START
+ *
+ * Returns 0, or 1 after an error was said.  Idempotent: a sweep calls it
+ * for every point.
+ */
+int threads_resolve(struct run_opts *o)
+{
+	struct latt_config *c = &o->cfg;
+	__u32 n = nr_threads(o);
+
+	if (pick_cpus(o, n))
+		return 1;
+	c->cpu = o->th.list[0];
+	c->nr_threads = n > 1 ? n : 0;
+	c->cpus_ptr = n > 1 ? (__u64)(uintptr_t)o->th.list : 0;
+	if (c->mode == LATT_MODE_BANDWIDTH) {
+		c->samples = 0;
+		c->duration_us = o->th.duration_set ? o->th.duration_us :
+				 THREADS_DEFAULT_DURATION_US;
+	}
+	return 0;
+}
+
+/**
+ * threads_fetch() - every thread's record, histogram and series
+ *
+ * Called for a run that used threads or a mode.  Returns 0, or 1 after an
+ * error was said.
+ */
+int threads_fetch(struct latt_dev *d, struct run_report *r)
+{
+	struct thread_report *t = &r->trep;
+	struct latt_threads a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	rc = latt_dev_threads(d, &a);
+	if (!rc && (!a.len || a.len > LATT_MAX_THREADS ||
+		    a.series_len > LATT_MAX_SERIES))
+		rc = -EPROTO;
+	if (!rc) {
+		t->n = a.len;
+		t->series_len = a.series_len;
+		t->st = calloc(t->n, sizeof(*t->st));
+		t->hist = calloc((size_t)t->n * LATT_HIST_BUCKETS,
+				 sizeof(*t->hist));
+		/* rows of series_len: what the second call passes in */
+		t->series = calloc((size_t)t->n * t->series_len + 1,
+				   sizeof(*t->series));
+		if (!t->st || !t->hist || !t->series)
+			rc = -ENOMEM;
+	}
+	if (!rc) {
+		a.stats_ptr = (__u64)(uintptr_t)t->st;
+		a.hist_ptr = (__u64)(uintptr_t)t->hist;
+		a.series_ptr = (__u64)(uintptr_t)t->series;
+		rc = latt_dev_threads(d, &a);
+		if (!rc && (a.len != t->n || a.series_len != t->series_len))
+			rc = -EPROTO;
+		t->series_cycles = a.series_cycles;
+		t->tsc_go = a.tsc_go;
+	}
+	if (rc) {
+		log_err("per-thread results failed: %s", strerror(-rc));
+		return 1;
+	}
+	return 0;
+}
+
+void threads_free(struct thread_report *t)
+{
+	free(t->st);
+	free(t->hist);
+	free(t->series);
+	memset(t, 0, sizeof(*t));
+}
+
+/** threads_gbps() - @bytes over @cycles of a @tsc_khz TSC, in 10^9 B/s */
+double threads_gbps(__u64 bytes, __u64 cycles, __u64 tsc_khz)
+{
+	double ns = latt_ns((double)cycles, tsc_khz);
+
+	return ns > 0 ? (double)bytes / ns : 0;
+}
+
+/* A thread's span: the common start to its end. */
+static __u64 span(const struct run_report *r, const struct latt_thread_stats *s)
+{
+	return s->tsc_end > r->trep.tsc_go ? s->tsc_end - r->trep.tsc_go : 0;
+}
+
+/* The longest span, and the bytes of every streaming thread over it. */
+static void totals(const struct run_report *r, __u64 *rd, __u64 *wr,
+		   __u64 *cycles)
+{
+	__u32 i;
+
+	*rd = *wr = *cycles = 0;
+	for (i = 0; i < r->trep.n; i++) {
+		const struct latt_thread_stats *s = &r->trep.st[i];
+
+		*rd += s->bytes_read;
+		*wr += s->bytes_written;
+		if (span(r, s) > *cycles)
+			*cycles = span(r, s);
+	}
+}
+
+/* Corrected percentile @ppm of thread @i, in ns (0 without samples). */
+static double thread_ns(const struct run_report *r, __u32 i, __u64 ppm)
+{
+	const struct latt_thread_stats *s = &r->trep.st[i];
+	__u32 chain = latt_chain(&r->res.config);
+	__u64 raw;
+
+	if (!s->count)
+		return 0;
+	raw = latt_hist_percentile(r->trep.hist + (size_t)i * LATT_HIST_BUCKETS,
+				   s->count, s->min, s->max, ppm);
+	return latt_ns((double)latt_correct(raw, s->overhead) / chain,
+		       r->info->tsc_khz);
+}
+
+static const char *role_name(__u32 role)
+{
+	return role == LATT_ROLE_LATENCY ? "latency" :
+	       role == LATT_ROLE_STREAM ? "stream" : "?";
+}
+
+/** threads_print() - the per-thread table and the run's bandwidth */
+void threads_print(FILE *f, const struct run_report *r)
+{
+	const struct latt_config *c = &r->res.config;
+	const __u64 khz = r->info->tsc_khz;
+	__u64 rd, wr, cycles;
+	__u32 i;
+
+	if (!r->trep.n)
+		return;
+	fprintf(f, "\nthreads: %u, mode %s%s", r->trep.n, mode_name(c->mode),
+		c->flags & LATT_CFG_SPLIT ? ", split region" : ", shared region");
+	if (c->mix_read || c->mix_write)
+		fprintf(f, ", mix %u:%u (writes: %s)", c->mix_read,
+			c->mix_write, latt_name(NAMES_OP, c->write_op ?
+						c->write_op : LATT_OP_STORE));
+	if (c->delay)
+		fprintf(f, ", delay %llu cycles", (unsigned long long)c->delay);
+	fprintf(f, "\n%-4s %5s %5s %-8s %10s %10s %10s %10s %10s\n", "#",
+		"cpu", "node", "role", "samples", "p50 ns", "p99 ns",
+		"read GB/s", "write GB/s");
+	for (i = 0; i < r->trep.n; i++) {
+		const struct latt_thread_stats *s = &r->trep.st[i];
+
+		fprintf(f, "%-4u %5u %5u %-8s %10llu %10.1f %10.1f %10.2f "
+			"%10.2f\n", i, s->cpu, s->node, role_name(s->role),
+			(unsigned long long)s->count, thread_ns(r, i, 500000),
+			thread_ns(r, i, 990000),
+			threads_gbps(s->bytes_read, span(r, s), khz),
+			threads_gbps(s->bytes_written, span(r, s), khz));
+	}
+	totals(r, &rd, &wr, &cycles);
+	if (rd || wr)
+		fprintf(f, "%-4s %5s %5s %-8s %10s %10s %10s %10.2f %10.2f  "
+			"(%.2f GB/s in all, over %.3f s)\n", "all", "", "", "",
+			"", "", "", threads_gbps(rd, cycles, khz),
+			threads_gbps(wr, cycles, khz),
+			threads_gbps(rd + wr, cycles, khz),
+			latt_ns((double)cycles, khz) / 1e9);
+}
+
+static struct json_object *thread_json(const struct run_report *r, __u32 i)
+{
+	const struct latt_thread_stats *s = &r->trep.st[i];
+	const __u64 khz = r->info->tsc_khz;
+	struct json_object *o = json_object_new_object();
+	struct json_object *ns = json_object_new_object();
+	static const struct { const char *name; __u64 ppm; } pct[] = {
+		{ "p50", 500000 }, { "p90", 900000 }, { "p99", 990000 },
+		{ "p99.9", 999000 }, { "max", 1000000 },
+	};
+	size_t k;
+
+	json_add_u64(o, "thread", i);
+	json_add_u64(o, "cpu", s->cpu);
+	json_add_u64(o, "node", s->node);
+	json_add_str(o, "role", role_name(s->role));
+	json_add_int(o, "error", s->error);
+	json_add_u64(o, "part_offset", s->part_offset);
+	json_add_u64(o, "part_bytes", s->part_bytes);
+	json_add_u64(o, "samples", s->count);
+	json_add_u64(o, "overhead_cycles", s->overhead);
+	for (k = 0; k < sizeof(pct) / sizeof(pct[0]); k++)
+		json_add_double(ns, pct[k].name, thread_ns(r, i, pct[k].ppm));
+	json_object_object_add(o, "latency_ns", s->count ? ns : NULL);
+	if (!s->count)
+		json_object_put(ns);
+	json_add_u64(o, "accesses", s->accesses);
+	json_add_u64(o, "bytes_read", s->bytes_read);
+	json_add_u64(o, "bytes_written", s->bytes_written);
+	json_add_double(o, "read_gbps",
+			threads_gbps(s->bytes_read, span(r, s), khz));
+	json_add_double(o, "write_gbps",
+			threads_gbps(s->bytes_written, span(r, s), khz));
+	json_add_u64(o, "duration_ns",
+		     (__u64)(latt_ns((double)span(r, s), khz) + 0.5));
+	json_add_u64(o, "windows", s->windows);
+	json_add_u64(o, "nmi_windows", s->nmi_windows);
+	json_add_u64(o, "outliers", s->outliers);
+	return o;
+}
+
+/* The run's GB/s in each bin of the series, all threads together. */
+static struct json_object *series_json(const struct run_report *r)
+{
+	const struct thread_report *t = &r->trep;
+	struct json_object *o = json_object_new_object();
+	struct json_object *a = json_object_new_array();
+	__u32 b, i;
+
+	json_add_double(o, "bin_us",
+			latt_ns((double)t->series_cycles, r->info->tsc_khz) /
+			1000);
+	for (b = 0; b < t->series_len; b++) {
+		__u64 bytes = 0;
+		char buf[32];
+
+		for (i = 0; i < t->n; i++)
+			bytes += t->series[(size_t)i * t->series_len + b];
+		snprintf(buf, sizeof(buf), "%.3f", threads_gbps(bytes,
+			 t->series_cycles, r->info->tsc_khz));
+		json_object_array_add(a, json_object_new_double_s(
+			threads_gbps(bytes, t->series_cycles,
+				     r->info->tsc_khz), buf));
+	}
+	json_object_object_add(o, "gbps", a);
+	return o;
+}
+
+/**
+ * json_run_threads() - {"mode", "threads": [...], "bandwidth": {...}} of a
+ * run that used threads or a mode; NULL otherwise
+ */
+struct json_object *json_run_threads(const struct run_report *r)
+{
+	const struct latt_config *c = &r->res.config;
+	const __u64 khz = r->info->tsc_khz;
+	struct json_object *o, *a, *bw;
+	__u64 rd, wr, cycles;
+	__u32 i;
+
+	if (!r->trep.n)
+		return NULL;
+	o = json_object_new_object();
+	a = json_object_new_array();
+	json_add_str(o, "mode", mode_name(r->res.config.mode));
+	json_add_bool(o, "split", !!(r->res.config.flags & LATT_CFG_SPLIT));
+	json_add_u64(o, "duration_us", c->duration_us);
+	json_add_u64(o, "delay_cycles", c->delay);
+	json_add_u64(o, "mix_read", c->mix_read);
+	json_add_u64(o, "mix_write", c->mix_write);
+	json_add_str(o, "write_op", latt_name(NAMES_OP, c->write_op ?
+						c->write_op : LATT_OP_STORE));
+	for (i = 0; i < r->trep.n; i++)
+		json_object_array_add(a, thread_json(r, i));
+	json_object_object_add(o, "threads", a);
+	totals(r, &rd, &wr, &cycles);
+	bw = json_object_new_object();
+	json_add_u64(bw, "bytes_read", rd);
+	json_add_u64(bw, "bytes_written", wr);
+	json_add_u64(bw, "duration_ns",
+		     (__u64)(latt_ns((double)cycles, khz) + 0.5));
+	json_add_double(bw, "read_gbps", threads_gbps(rd, cycles, khz));
+	json_add_double(bw, "write_gbps", threads_gbps(wr, cycles, khz));
+	json_add_double(bw, "total_gbps", threads_gbps(rd + wr, cycles, khz));
+	if (r->trep.series_len)
+		json_object_object_add(bw, "series", series_json(r));
+	json_object_object_add(o, "bandwidth", bw);
+	return o;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * threads.h - runs of several threads and the modes of ABI 1.2 (threads.c):
+ * the options --threads, --cpus, --mode, --duration, --mix, --write-op,
+ * --delay and --split, their checks, the CPU list sent to the module, and
+ * the per-thread records fetched back (LATT_IOC_THREADS) with what is made
+ * of them: per-thread percentiles, bytes and GB/s, the bandwidth series.
+ */
+#ifndef _LATT_THREADS_H
+#define _LATT_THREADS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <uapi/lattester.h>
+
+#define THREADS_DEFAULT_DURATION_US	1000000ULL	/* --duration 1s */
+
+/* The options (set by run_set_option(); the rest go into latt_config). */
+struct thread_opts {
+	__u32 n;		/* --threads; 0: as many as --cpus lists */
+	__u32 ncpus;		/* --cpus */
+	__u32 cpus[LATT_MAX_THREADS];
+	__u64 duration_us;	/* --duration, bandwidth mode */
+	bool duration_set;
+	bool samples_set;	/* --samples given (not for bandwidth) */
+	bool cpu_set;		/* --cpu given */
+	__u32 list[LATT_MAX_THREADS];	/* resolved: what START gets */
+};
+
+/* What came back: every thread's record, histogram and series. */
+struct thread_report {
+	__u32 n;
+	struct latt_thread_stats *st;
+	__u64 *hist;		/* n * LATT_HIST_BUCKETS */
+	__u64 *series;		/* n * series_len */
+	__u32 series_len;
+	__u64 series_cycles;
+	__u64 tsc_go;
+};
+
+struct run_opts;
+struct run_report;
+struct latt_dev;
+struct json_object;
+
+int threads_set_option(struct run_opts *o, int id, const char *v);
+const char *threads_args_problem(const struct run_opts *o);
+bool threads_used(const struct latt_config *c);
+int threads_resolve(struct run_opts *o);
+int threads_fetch(struct latt_dev *d, struct run_report *r);
+void threads_free(struct thread_report *t);
+
+double threads_gbps(__u64 bytes, __u64 cycles, __u64 tsc_khz);
+void threads_print(FILE *f, const struct run_report *r);
+struct json_object *json_run_threads(const struct run_report *r);
+
+#endif /* _LATT_THREADS_H */
