@@ -252,13 +252,19 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 	return 0;
 }
 
-/* Busy-wait @cycles TSC cycles: a streaming thread's injection delay. */
-static inline void latt_spin(u64 cycles)
+/*
+ * Busy-wait @cycles TSC cycles, a streaming thread's injection delay, but
+ * not past @limit (the window's end).  Returns the TSC it stopped at.
+ */
+static inline u64 latt_spin(u64 cycles, u64 limit)
 {
-	u64 t0 = rdtsc();
+	u64 t0 = rdtsc(), now = t0;
 
-	while (rdtsc() - t0 < cycles)
+	while (now - t0 < cycles && now < limit) {
 		cpu_relax();
+		now = rdtsc();
+	}
+	return now;
 }
 
 /**
@@ -287,6 +293,8 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 	u64 w0, now, a, b, bin;
 	unsigned int nmi0, nmi1;
 	unsigned long fl;
+	/* with a delay the TSC is read at every access anyway */
+	const u32 batch = delay ? 1 : LATT_STREAM_BATCH;
 	u32 k = 0, n;
 	char *addr;
 
@@ -300,7 +308,7 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 		w0 = now = rdtsc();
 		a = b = 0;
 		do {
-			for (n = 0; n < LATT_STREAM_BATCH; n++) {
+			for (n = 0; n < batch; n++) {
 				addr = latt_region_addr(&run->region,
 					t->part_offset + latt_pattern_next(pat));
 				if (k < na) {
@@ -312,10 +320,9 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 				}
 				if (++k == na + nb)
 					k = 0;
-				if (delay)
-					latt_spin(delay);
 			}
-			now = rdtsc();
+			now = delay ? latt_spin(delay, w0 + run->window_cycles) :
+				      rdtsc();
 		} while (now - w0 < run->window_cycles && now < end);
 		if (a_writes || b)
 			mb();

@@ -52,8 +52,9 @@ static const struct cmd_opt run_options[] = {
 	{ "write-op", OPT_WRITE_OP, "OP",
 	  "the store op of --mix's writes (default: store)", -1 },
 	{ "delay", OPT_DELAY, "CYCLES",
-	  "streaming threads wait CYCLES TSC cycles after each access: the "
-	  "injection delay that steps the load of --mode loaded (default: 0)",
+	  "streaming threads wait CYCLES TSC cycles (up to 1048576) after "
+	  "each access: the injection delay that steps the load of --mode "
+	  "loaded (default: 0)",
 	  -1 },
 	{ "op", OPT_OP, "OP", "access (default: load)", NAMES_OP },
 	{ "fence", OPT_FENCE, "FENCE",

@@ -107,7 +107,7 @@
 #define LATT_MAX_THREADS	1024U
 #define LATT_MIN_DURATION_US	1000ULL
 #define LATT_MAX_DURATION_US	(3600ULL * 1000000)
-#define LATT_MAX_DELAY		(1ULL << 32)	/* cycles */
+#define LATT_MAX_DELAY		(1ULL << 20)	/* cycles */
 #define LATT_MAX_SERIES		4096U		/* bins of a thread's series */
 
 /*

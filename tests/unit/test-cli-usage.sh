@@ -214,8 +214,8 @@ expect 2 "run --duration 10us" "$ctl" run --mode bandwidth --duration 10us
 expect 2 "run --mix 1:1 in latency mode" "$ctl" run --mix 1:1
 expect 2 "run --mix 0:0" "$ctl" run --mode bandwidth --mix 0:0
 expect 2 "run --write-op load" "$ctl" run --mode bandwidth --write-op load
-expect 2 "run --delay 2^40" "$ctl" run --mode loaded --threads 2 \
-	--delay 1099511627776
+expect 2 "run --delay 2^20 + 1" "$ctl" run --mode loaded --threads 2 \
+	--delay 1048577
 expect 2 "run --threads 2 --pattern chase" \
 	"$ctl" run --threads 2 --pattern chase
 expect 2 "run --split --pattern chase" "$ctl" run --mode loaded \
