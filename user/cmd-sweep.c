@@ -12,6 +12,8 @@
  * holds.  Points the options make impossible (sfence with a load, a
  * hotspot smaller than the access, ...) are skipped and counted; a point
  * whose run fails is reported and the sweep goes on (exit status 1).
+ * --engine user runs every point in the user engine (engine-user.c); the
+ * key then says so, and a file holds one engine's points.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -37,6 +39,7 @@
 #define BAR_WIDTH	24
 #define MAX_REASONS	8	/* distinct reasons to skip, listed */
 #define KEY_LEN		1024
+#define KEY_USER_ENGINE	";engine=user"	/* in the key of a user engine point */
 
 enum sweep_opt_id {
 	OPT_STRIDE = OPT_RUN_LAST,
@@ -47,6 +50,10 @@ enum sweep_opt_id {
 };
 
 static const struct cmd_opt sweep_options[] = {
+	{ "engine", OPT_ENGINE, "user|kernel",
+	  "who takes the samples, as for run: kernel, the module (default; "
+	  "root), or user, a thread of this program pinned to each point's "
+	  "--cpu (dram targets only; no module, no root)", -1 },
 	{ "target", OPT_TARGET, "LIST",
 	  "targets, as for run: dram[:NODE], /dev/pmemN, /dev/daxX.Y, "
 	  "namespaceX.Y (default: dram)", -1 },
@@ -79,6 +86,9 @@ static const struct cmd_opt sweep_options[] = {
 	{ "max-outliers", OPT_MAX_OUTLIERS, "N", "outlier records kept", -1 },
 	{ "window-us", OPT_WINDOW_US, "US", "interrupt-off window", -1 },
 	{ "width", OPT_WIDTH, "auto|8|16|32|64", "access width in bytes", -1 },
+	{ "hugepages", OPT_HUGEPAGES, NULL,
+	  "--engine user: transparent huge pages for the region (as for "
+	  "run)", -1 },
 	{ "warm", OPT_WARM, NULL, "measure cache hits (as for run)", -1 },
 	{ "out", OPT_OUT, "FILE",
 	  "append one row per point to FILE.csv or FILE.jsonl (JSON lines); "
@@ -98,18 +108,21 @@ static const char *const sweep_examples[] = {
 	"local against remote DRAM, into CSV and JSON lines",
 	"lattester-ctl sweep --op nt-store --size 256 --hotspot 4K..16Mx4 --threshold 10x --out tail.csv --resume",
 	"continue a sweep that was stopped",
+	"lattester-ctl sweep --engine user --op load,nt-load --size 64..4096x4 --out user.jsonl",
+	"the same access kernels from userspace: no module, no root",
 	NULL
 };
 
 const struct cmd_usage sweep_usage = {
 	.cmd = "sweep",
 	.synopsis = "[GRID OPTIONS] [RUN OPTIONS] --out FILE.csv|FILE.jsonl",
-	.about = "Run a grid of measurements, one run per point (root only): "
-		 "every combination of the\n"
-		 "LIST options, size varying fastest.  One line per point on "
-		 "stdout, one row per\n"
-		 "point in each --out file; Ctrl-C stops after the current "
-		 "point (twice: at once).\n"
+	.about = "Run a grid of measurements, one run per point (root only; "
+		 "with --engine user,\n"
+		 "neither the module nor root): every combination of the LIST "
+		 "options, size\n"
+		 "varying fastest.  One line per point on stdout, one row per "
+		 "point in each --out\n"
+		 "file; Ctrl-C stops after the current point (twice: at once).\n"
 		 "Exit status: 0 done, 1 error or a failed point, 2 usage, "
 		 "130 interrupted.",
 	.opts = sweep_options,
@@ -124,7 +137,12 @@ const struct cmd_usage sweep_usage = {
 		"A..BxK (A, A*K, ... up to B), A..B+S (A, A+S, ... up to B) and, "
 		"for --cpu, A..B.  Points that can't run by run's rules are "
 		"skipped and counted on stderr.  --resume skips the points the "
-		"files already hold (a point is its key: every option's value).",
+		"files already hold (a point is its key: every option's value).\n\n"
+		"--engine user measures every point from a thread of "
+		"lattester-ctl pinned to the point's CPU, as run --engine user "
+		"does: dram targets only, no module, no root, interrupts not kept "
+		"out.  The engine is part of every point's key (engine=user), and "
+		"--resume refuses a file that holds the other engine's points.",
 	.examples = sweep_examples,
 	.see_also = "Documentation/reproducing.md in lattester's sources",
 };
@@ -308,26 +326,34 @@ static int defaults(struct sweep *s)
 	return 0;
 }
 
-/* The options every point shares, as the tail of every key. */
+/*
+ * The options every point shares, as the tail of every key.  The user
+ * engine adds ";engine=user" (and ";hugepages=1"): a kernel point's key is
+ * what it was before sweep had --engine, so older files still resume.
+ */
 static void fixed_key(struct sweep *s)
 {
 	const struct run_opts *o = &s->base;
 	const struct latt_config *c = &o->cfg;
 	char region[32];
+	int n;
 
 	if (o->region_set)
 		snprintf(region, sizeof(region), "%llu",
 			 (unsigned long long)c->region);
 	else
 		snprintf(region, sizeof(region), "default");
-	snprintf(s->fixed, sizeof(s->fixed), "samples=%llu;region=%s;"
-		 "offset=%llu;seed=%llu;chain=%u;threshold=%s;max_outliers=%u;"
-		 "window_us=%u;width=%u;warm=%d;force=%d",
-		 (unsigned long long)c->samples, region,
-		 (unsigned long long)o->tgt.offset,
-		 (unsigned long long)c->seed, c->chain, o->thr.text,
-		 c->max_outliers, c->window_us, c->width,
-		 !!(c->flags & LATT_CFG_WARM), o->force);
+	n = snprintf(s->fixed, sizeof(s->fixed), "samples=%llu;region=%s;"
+		     "offset=%llu;seed=%llu;chain=%u;threshold=%s;"
+		     "max_outliers=%u;window_us=%u;width=%u;warm=%d;force=%d",
+		     (unsigned long long)c->samples, region,
+		     (unsigned long long)o->tgt.offset,
+		     (unsigned long long)c->seed, c->chain, o->thr.text,
+		     c->max_outliers, c->window_us, c->width,
+		     !!(c->flags & LATT_CFG_WARM), o->force);
+	if (o->user_engine && n > 0 && (size_t)n < sizeof(s->fixed))
+		snprintf(s->fixed + n, sizeof(s->fixed) - n, "%s%s",
+			 KEY_USER_ENGINE, o->hugepages ? ";hugepages=1" : "");
 }
 
 static int sweep_parse(int argc, char **argv, struct sweep *s)
@@ -359,6 +385,9 @@ static int sweep_parse(int argc, char **argv, struct sweep *s)
 	if (why && (strstr(why, "--samples") || strstr(why, "--chain") ||
 		    strstr(why, "--max-outliers") || strstr(why, "--window-us")))
 		return cmd_usage_error(&sweep_usage, "%s", why);
+	if (s->base.hugepages && !s->base.user_engine)
+		return cmd_usage_error(&sweep_usage, "--hugepages is for "
+				       "--engine user");
 	if (grid_size(&s->grid) > GRID_MAX_POINTS)
 		return cmd_usage_error(&sweep_usage, "the grid has more than %d "
 				       "points", GRID_MAX_POINTS);
@@ -614,6 +643,32 @@ static bool has_content(const char *path)
 	return !stat(path, &st) && st.st_size > 0;
 }
 
+/* Was the point of @key measured by the user engine? */
+static bool key_is_user(const char *key)
+{
+	const char *p = strstr(key, KEY_USER_ENGINE);
+
+	return p && (p[strlen(KEY_USER_ENGINE)] == ';' ||
+		     !p[strlen(KEY_USER_ENGINE)]);
+}
+
+/* A file holds one engine's points: --resume with the other is refused. */
+static int check_engine(const struct sweep *s, const struct sweep_out *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->keys.n; i++) {
+		if (key_is_user(o->keys.v[i]) == s->base.user_engine)
+			continue;
+		log_err("%s holds points of the %s engine, and this sweep is "
+			"--engine %s: one file, one engine (give another --out)",
+			o->path, s->base.user_engine ? "kernel" : "user",
+			s->base.user_engine ? "user" : "kernel");
+		return 1;
+	}
+	return 0;
+}
+
 static int load_keys(struct sweep *s)
 {
 	char why[256];
@@ -634,6 +689,8 @@ static int load_keys(struct sweep *s)
 			log_err("%s: %s", s->out[i].path, why);
 			return 1;
 		}
+		if (check_engine(s, &s->out[i]))
+			return 1;
 	}
 	return 0;
 }
@@ -709,6 +766,14 @@ static int check_grid_host(struct sweep *s)
 			return 1;
 		}
 	}
+	for (i = 0; i < g->targets.n && s->base.user_engine; i++) {
+		if (!parse_target(g->targets.v[i], &t) && t.kind != TARGET_DRAM) {
+			log_err("%s: --engine user measures dram[:NODE] targets "
+				"only (pmem and device-DAX: --engine kernel)",
+				g->targets.v[i]);
+			return 1;
+		}
+	}
 	for (i = 0; i < g->ops.n; i++)
 		if (!parse_op(g->ops.v[i], &op) && op_is_store(op))
 			writes = true;
@@ -727,13 +792,16 @@ static int check_grid_host(struct sweep *s)
 	return 0;
 }
 
-static int check_module_present(void)
+static int check_module_present(const struct sweep *s)
 {
 	struct latt_dev d;
-	int rc = latt_dev_open(&d);
+	int rc;
 
+	if (s->base.user_engine)
+		return 0;
+	rc = latt_dev_open(&d);
 	if (rc) {
-		log_err("%s: %s", latt_dev_path(), latt_open_strerror(rc));
+		run_open_failed(rc, !s->base.engine_set);
 		return 1;
 	}
 	latt_dev_close(&d);
@@ -788,7 +856,7 @@ static int run_point(struct sweep *s, const struct grid_point *p,
 {
 	struct run_report r = { .ctx = s->ctx };
 	struct run_hooks h = { .abort_at = 2, .progress = on_progress,
-			       .arg = s };
+			       .arg = s, .engine_hint = true };
 	int rc;
 
 	s->point_frac = 0;
@@ -917,7 +985,7 @@ int cmd_sweep(int argc, char **argv, const struct cmd_ctx *ctx)
 	if (!rc && !s->dry_run)
 		rc = check_grid_host(s);
 	if (!rc && !s->dry_run)
-		rc = check_module_present();
+		rc = check_module_present(s);
 	if (!rc && !s->dry_run)
 		rc = open_outputs(s);
 	if (!rc)

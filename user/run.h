@@ -162,6 +162,7 @@ struct run_hooks {
 void run_defaults(struct run_opts *o);
 int run_set_option(struct run_opts *o, int id, const char *v);
 const char *run_args_problem(const struct run_opts *o);
+void run_open_failed(int rc, bool hint);
 int run_measure(struct run_opts *o, struct run_report *r,
 		const struct run_hooks *h);
 int run_exit_status(const struct run_opts *o, const struct run_report *r);

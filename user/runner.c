@@ -683,6 +683,21 @@ static int resolve_threshold(struct latt_dev *d, struct run_opts *o,
 }
 
 /**
+ * run_open_failed() - say why the device did not open (latt_dev_open()'s
+ * @rc); with @hint, and where the module is missing or not allowed, name
+ * --engine user as the other way
+ */
+void run_open_failed(int rc, bool hint)
+{
+	log_err("%s: %s", latt_dev_path(), latt_open_strerror(rc));
+	if (hint && (rc == -ENOENT || rc == -ENXIO || rc == -ENODEV ||
+		     rc == -EACCES || rc == -EPERM))
+		log_err("or measure without the module, from userspace: add "
+			"'--engine user' (dram targets, no root; interrupts are "
+			"not kept out)");
+}
+
+/**
  * run_measure() - check @o, run it in the module, fetch the result into @r
  *
  * Returns 0 when a result was fetched (whatever its state: see
@@ -713,15 +728,7 @@ int run_measure(struct run_opts *o, struct run_report *r,
 	} else {
 		rc = latt_dev_open(&dev);
 		if (rc) {
-			log_err("%s: %s", latt_dev_path(),
-				latt_open_strerror(rc));
-			if (h->engine_hint && !o->engine_set && (rc == -ENOENT || rc == -ENXIO ||
-					       rc == -ENODEV || rc == -EACCES ||
-					       rc == -EPERM))
-				log_err("or measure without the module, from "
-					"userspace: add '--engine user' (dram "
-					"targets, no root; interrupts are not "
-					"kept out)");
+			run_open_failed(rc, h->engine_hint && !o->engine_set);
 			return 1;
 		}
 		r->info_copy = dev.info;
