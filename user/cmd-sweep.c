@@ -58,6 +58,24 @@ static const struct cmd_opt sweep_options[] = {
 	  "targets, as for run: dram[:NODE], /dev/pmemN, /dev/daxX.Y, "
 	  "namespaceX.Y (default: dram)", -1 },
 	{ "cpu", OPT_CPU, "LIST", "CPUs, e.g. 0,2 or 0..3 (default: 0)", -1 },
+	{ "threads", OPT_THREADS, "LIST",
+	  "threads per point, e.g. 1..8 or 1,2,4: as run --threads, from "
+	  "the point's --cpu up or the first N of --cpus (default: 1)", -1 },
+	{ "cpus", OPT_CPUS, "LIST",
+	  "the threads' CPUs, as for run, every point (instead of --cpu)",
+	  -1 },
+	{ "mode", OPT_MODE, "MODE", "latency, bandwidth or loaded, as for "
+	  "run (default: latency)", -1 },
+	{ "delay", OPT_DELAY, "LIST",
+	  "injection delays in cycles, e.g. 0,50,100..1000+100: the load "
+	  "steps of --mode loaded (default: 0)", -1 },
+	{ "duration", OPT_DURATION, "TIME",
+	  "--mode bandwidth: each point's duration (default: 1s)", -1 },
+	{ "mix", OPT_MIX, "R:W", "streaming threads' read/write mix, as for "
+	  "run", -1 },
+	{ "write-op", OPT_WRITE_OP, "OP", "the op of --mix's writes", -1 },
+	{ "split", OPT_SPLIT, NULL,
+	  "each thread on its own part of the region", -1 },
 	{ "op", OPT_OP, "LIST", "accesses (default: load)", NAMES_OP },
 	{ "fence", OPT_FENCE, "LIST", "fences (default: default)",
 	  NAMES_FENCE },
@@ -130,9 +148,13 @@ const struct cmd_usage sweep_usage = {
 		"sweep measures every combination of the values given to the "
 		"LIST options, one run per point, exactly as run would with the "
 		"same options, and appends one row per point to each --out "
-		"file.  The dimensions, outermost first: target, CPU, op, fence, "
-		"pattern, size.  --stride V and --hotspot V add the patterns "
-		"stride:V and hotspot:V.\n\n"
+		"file.  The dimensions, outermost first: target, CPU, threads, "
+		"delay, op, fence, pattern, size.  --stride V and --hotspot V "
+		"add the patterns stride:V and hotspot:V.\n\n"
+		"With --mode bandwidth every row carries read, write and total "
+		"GB/s; with --mode loaded the latency of thread 0 and the "
+		"bandwidth of the others, so that a --delay list gives the "
+		"curve of latency against bandwidth (plot loaded).\n\n"
 		"Lists are comma-separated; numbers and sizes also take ranges: "
 		"A..BxK (A, A*K, ... up to B), A..B+S (A, A+S, ... up to B) and, "
 		"for --cpu, A..B.  Points that can't run by run's rules are "
@@ -195,6 +217,20 @@ static int check_items(int id, const char *opt, const struct str_list *l,
 	return 0;
 }
 
+/* A list of numbers in [min, max] for --threads or --delay. */
+static int add_numbers(struct u64_list *l, const char *opt, const char *v,
+		       __u64 min, __u64 max)
+{
+	int rc = parse_u64_list(v, LIST_NUMBERS, l);
+	size_t i;
+
+	for (i = 0; !rc && i < l->n; i++)
+		if (l->v[i] < min || l->v[i] > max)
+			rc = -ERANGE;
+	return rc ? bad_value(opt, v, rc, "numbers and ranges such as 1,2,4 "
+			      "or 1..8 or 0..1000+100") : 0;
+}
+
 static int add_list(struct sweep *s, int id, const char *v)
 {
 	struct sweep_grid *g = &s->grid;
@@ -214,6 +250,13 @@ static int add_list(struct sweep *s, int id, const char *v)
 		expected = latt_name_list(NAMES_FENCE); break;
 	case OPT_PATTERN: l = &g->patterns; opt = "pattern";
 		expected = latt_name_list(NAMES_PATTERN); break;
+	case OPT_THREADS:
+	case OPT_DELAY:
+		return add_numbers(id == OPT_THREADS ? &g->threads : &g->delays,
+				   id == OPT_THREADS ? "threads" : "delay", v,
+				   id == OPT_THREADS ? 1 : 0,
+				   id == OPT_THREADS ? LATT_MAX_THREADS :
+				   LATT_MAX_DELAY);
 	case OPT_CPU:
 		rc = parse_u64_list(v, LIST_NUMBERS, &g->cpus);
 		for (i = 0; !rc && i < g->cpus.n; i++)
@@ -277,6 +320,7 @@ static int set_option(struct sweep *s, int id, const char *v)
 	switch (id) {
 	case OPT_TARGET: case OPT_CPU: case OPT_OP: case OPT_FENCE:
 	case OPT_PATTERN: case OPT_SIZE: case OPT_STRIDE: case OPT_HOTSPOT:
+	case OPT_THREADS: case OPT_DELAY:
 		return add_list(s, id, v);
 	case OPT_OUT:
 		return add_out(s, v);
@@ -331,6 +375,30 @@ static int defaults(struct sweep *s)
  * engine adds ";engine=user" (and ";hugepages=1"): a kernel point's key is
  * what it was before sweep had --engine, so older files still resume.
  */
+/* The thread options in the key: what a single-thread sweep never has. */
+static void fixed_key_threads(struct sweep *s, int n)
+{
+	const struct run_opts *o = &s->base;
+	const struct latt_config *c = &o->cfg;
+	char cpus[128] = "";
+	__u32 i;
+	int k = 0;
+
+	for (i = 0; i < o->th.ncpus && k >= 0 && (size_t)k < sizeof(cpus); i++)
+		k += snprintf(cpus + k, sizeof(cpus) - k, "%s%u", i ? "," : "",
+			      o->th.cpus[i]);
+	if (n < 0 || (size_t)n >= sizeof(s->fixed))
+		return;
+	snprintf(s->fixed + n, sizeof(s->fixed) - n, ";mode=%s;cpus=%s;"
+		 "duration_us=%llu;mix=%u:%u;write_op=%s;split=%d",
+		 mode_name(c->mode), cpus,
+		 (unsigned long long)(o->th.duration_set ? o->th.duration_us :
+				      0),
+		 c->mix_read, c->mix_write,
+		 latt_name(NAMES_OP, c->write_op ? c->write_op : LATT_OP_STORE),
+		 !!(c->flags & LATT_CFG_SPLIT));
+}
+
 static void fixed_key(struct sweep *s)
 {
 	const struct run_opts *o = &s->base;
@@ -352,8 +420,11 @@ static void fixed_key(struct sweep *s)
 		     c->max_outliers, c->window_us, c->width,
 		     !!(c->flags & LATT_CFG_WARM), o->force);
 	if (o->user_engine && n > 0 && (size_t)n < sizeof(s->fixed))
-		snprintf(s->fixed + n, sizeof(s->fixed) - n, "%s%s",
-			 KEY_USER_ENGINE, o->hugepages ? ";hugepages=1" : "");
+		n += snprintf(s->fixed + n, sizeof(s->fixed) - n, "%s%s",
+			      KEY_USER_ENGINE, o->hugepages ? ";hugepages=1" : "");
+	if (threads_used(c) || o->th.ncpus || s->grid.threads.n ||
+	    s->grid.delays.n)
+		fixed_key_threads(s, n);
 }
 
 static int sweep_parse(int argc, char **argv, struct sweep *s)
@@ -388,6 +459,9 @@ static int sweep_parse(int argc, char **argv, struct sweep *s)
 	if (s->base.hugepages && !s->base.user_engine)
 		return cmd_usage_error(&sweep_usage, "--hugepages is for "
 				       "--engine user");
+	if (s->base.th.ncpus && s->base.th.cpu_set)
+		return cmd_usage_error(&sweep_usage, "--cpus names every "
+				       "point's CPUs: no --cpu list with it");
 	if (grid_size(&s->grid) > GRID_MAX_POINTS)
 		return cmd_usage_error(&sweep_usage, "the grid has more than %d "
 				       "points", GRID_MAX_POINTS);
@@ -402,9 +476,13 @@ static const char *point_opts(const struct sweep *s,
 	char num[32];
 
 	*o = s->base;
-	snprintf(num, sizeof(num), "%u", p->cpu);
+	snprintf(num, sizeof(num), "%u", o->th.ncpus ? o->th.cpus[0] : p->cpu);
+	if (s->grid.threads.n)
+		o->th.n = p->threads;
+	if (s->grid.delays.n)
+		o->cfg.delay = p->delay;
 	if (run_set_option(o, OPT_TARGET, p->target) ||
-	    run_set_option(o, OPT_CPU, num) ||
+	    (!o->th.ncpus && run_set_option(o, OPT_CPU, num)) ||
 	    run_set_option(o, OPT_OP, p->op) ||
 	    run_set_option(o, OPT_FENCE, p->fence) ||
 	    run_set_option(o, OPT_PATTERN, p->pattern))
@@ -427,6 +505,11 @@ static void describe(char *buf, size_t len, const struct sweep *s,
 		n += snprintf(buf + n, len - n, " fence %s", p->fence);
 	if (n > 0 && (size_t)n < len && g->cpus.n > 1)
 		n += snprintf(buf + n, len - n, " cpu %u", p->cpu);
+	if (n > 0 && (size_t)n < len && g->threads.n)
+		n += snprintf(buf + n, len - n, " x%u", p->threads);
+	if (n > 0 && (size_t)n < len && g->delays.n)
+		n += snprintf(buf + n, len - n, " delay %llu",
+			      (unsigned long long)p->delay);
 	if (n > 0 && (size_t)n < len && g->targets.n > 1)
 		snprintf(buf + n, len - n, " %s", p->target);
 }
@@ -530,6 +613,23 @@ static void put_time(FILE *f, const struct timespec *ts)
 	csv_put(f, buf, 0);
 }
 
+/* mode, threads, delay, bytes and GB/s: the columns after smi */
+static void put_bandwidth(FILE *f, const struct run_report *r)
+{
+	const struct latt_config *c = &r->res.config;
+	struct run_bandwidth b;
+
+	run_bandwidth(r, &b);
+	csv_put(f, mode_name(c->mode), 0);
+	put_u64(f, r->trep.n ? r->trep.n : 1);
+	put_u64(f, c->delay);
+	put_u64(f, b.bytes_read);
+	put_u64(f, b.bytes_written);
+	put_fmt(f, "%.3f", b.read_gbps);
+	put_fmt(f, "%.3f", b.write_gbps);
+	put_fmt(f, "%.3f", b.read_gbps + b.write_gbps);
+}
+
 static void write_csv_row(FILE *f, const struct grid_point *p,
 			  const struct run_report *r, const char *key)
 {
@@ -583,6 +683,7 @@ static void write_csv_row(FILE *f, const struct grid_point *p,
 		put_u64(f, r->smi.after - r->smi.before);
 	else
 		csv_put(f, "", 0);
+	put_bandwidth(f, r);
 	for (i = 0; i < NR_STATS; i++)
 		put_fmt(f, i == STAT_MEAN ? "%.1f" : "%.0f", r->sum.cycles[i]);
 	for (i = 0; i < NR_STATS; i++)
@@ -606,6 +707,8 @@ static void write_jsonl_row(FILE *f, const struct grid_point *p,
 			       json_run_latency(r) : NULL);
 	json_object_object_add(o, "outlier_summary",
 			       json_run_outlier_summary(r));
+	if (r->trep.n)
+		json_object_object_add(o, "threads", json_run_threads(r));
 	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
 					     JSON_C_TO_STRING_NOSLASHESCAPE), f);
 	fputc('\n', f);
@@ -839,11 +942,23 @@ static void print_point(const struct sweep *s, const struct grid_point *p,
 			const char *desc, const struct run_report *r)
 {
 	const struct latt_summary *m = &r->sum;
+	const int w = (int)snprintf(NULL, 0, "%zu", s->total);
+	struct run_bandwidth b;
 
+	run_bandwidth(r, &b);
+	if (r->res.config.mode == LATT_MODE_BANDWIDTH) {
+		printf("%*zu/%zu  %-36s  read %8.2f GB/s  write %8.2f GB/s  "
+		       "total %8.2f GB/s\n", w, p->index + 1, s->total, desc,
+		       b.read_gbps, b.write_gbps, b.read_gbps + b.write_gbps);
+		fflush(stdout);
+		return;
+	}
 	printf("%*zu/%zu  %-36s  p50 %10.1f ns  p99 %10.1f ns  p99.99 %10.1f "
-	       "ns  max %10.1f ns", (int)snprintf(NULL, 0, "%zu", s->total),
-	       p->index + 1, s->total, desc, m->ns[STAT_P50], m->ns[STAT_P99],
-	       m->ns[STAT_P9999], m->ns[STAT_MAX]);
+	       "ns  max %10.1f ns", w, p->index + 1, s->total, desc,
+	       m->ns[STAT_P50], m->ns[STAT_P99], m->ns[STAT_P9999],
+	       m->ns[STAT_MAX]);
+	if (r->res.config.mode == LATT_MODE_LOADED)
+		printf("  traffic %.2f GB/s", b.read_gbps + b.write_gbps);
 	if (r->res.config.threshold)
 		printf("  outliers %llu", (unsigned long long)r->res.outliers);
 	putchar('\n');

@@ -214,7 +214,9 @@ int grid_add_pattern_values(struct sweep_grid *g, const char *name,
 /** grid_size() - points in the cross product; 0 if a dimension is empty */
 size_t grid_size(const struct sweep_grid *g)
 {
-	size_t dims[] = { g->targets.n, g->cpus.n, g->ops.n, g->fences.n,
+	size_t dims[] = { g->targets.n, g->cpus.n,
+			  g->threads.n ? g->threads.n : 1,
+			  g->delays.n ? g->delays.n : 1, g->ops.n, g->fences.n,
 			  g->patterns.n, g->sizes.n };
 	size_t n = 1, i;
 
@@ -240,6 +242,10 @@ void grid_point(const struct sweep_grid *g, size_t i, struct grid_point *p)
 	i /= g->fences.n;
 	p->op = g->ops.v[i % g->ops.n];
 	i /= g->ops.n;
+	p->delay = g->delays.n ? g->delays.v[i % g->delays.n] : 0;
+	i /= g->delays.n ? g->delays.n : 1;
+	p->threads = g->threads.n ? (__u32)g->threads.v[i % g->threads.n] : 1;
+	i /= g->threads.n ? g->threads.n : 1;
 	p->cpu = (__u32)g->cpus.v[i % g->cpus.n];
 	i /= g->cpus.n;
 	p->target = g->targets.v[i % g->targets.n];
@@ -249,6 +255,8 @@ void grid_free(struct sweep_grid *g)
 {
 	str_list_free(&g->targets);
 	u64_list_free(&g->cpus);
+	u64_list_free(&g->threads);
+	u64_list_free(&g->delays);
 	str_list_free(&g->ops);
 	str_list_free(&g->fences);
 	str_list_free(&g->patterns);
@@ -258,9 +266,17 @@ void grid_free(struct sweep_grid *g)
 void grid_point_key(char *buf, size_t len, const struct grid_point *p,
 		    const char *fixed)
 {
+	char extra[64] = "";
+	int n = 0;
+
+	if (p->threads != 1)
+		n = snprintf(extra, sizeof(extra), "threads=%u;", p->threads);
+	if (p->delay && n >= 0 && (size_t)n < sizeof(extra))
+		snprintf(extra + n, sizeof(extra) - n, "delay=%llu;",
+			 (unsigned long long)p->delay);
 	snprintf(buf, len, "target=%s;cpu=%u;op=%s;fence=%s;pattern=%s;"
-		 "size=%llu;%s", p->target, p->cpu, p->op, p->fence, p->pattern,
-		 (unsigned long long)p->size, fixed);
+		 "size=%llu;%s%s", p->target, p->cpu, p->op, p->fence,
+		 p->pattern, (unsigned long long)p->size, extra, fixed);
 }
 
 int key_set_add(struct key_set *k, const char *key)

@@ -39,13 +39,16 @@ void str_list_free(struct str_list *l);
 bool str_list_has(const struct str_list *l, const char *s);
 
 /**
- * struct sweep_grid - the dimensions, outermost first: target, cpu, op,
- * fence, pattern, size.  @patterns holds whole pattern strings
- * ("stride:256"): --stride and --hotspot values are added to it.
+ * struct sweep_grid - the dimensions, outermost first: target, cpu,
+ * threads, delay, op, fence, pattern, size.  @patterns holds whole pattern
+ * strings ("stride:256"): --stride and --hotspot values are added to it.
+ * An empty @threads or @delays is the single value 1 or 0.
  */
 struct sweep_grid {
 	struct str_list targets;
 	struct u64_list cpus;
+	struct u64_list threads;
+	struct u64_list delays;
 	struct str_list ops;
 	struct str_list fences;
 	struct str_list patterns;
@@ -56,6 +59,8 @@ struct grid_point {
 	size_t index;
 	const char *target;
 	__u32 cpu;
+	__u32 threads;
+	__u64 delay;
 	const char *op;
 	const char *fence;
 	const char *pattern;
@@ -71,6 +76,8 @@ void grid_free(struct sweep_grid *g);
 /*
  * The key of a point: its grid values and @fixed (the other options that
  * change what is measured), "target=dram;cpu=0;op=load;...;" + fixed.
+ * threads and delay are in it only when not 1 and 0, so that the keys of
+ * a single-thread sweep are what they always were.
  */
 void grid_point_key(char *buf, size_t len, const struct grid_point *p,
 		    const char *fixed);

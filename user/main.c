@@ -58,7 +58,7 @@ const struct command commands[] = {
 };
 
 #define NR_COMMANDS	(sizeof(commands) / sizeof(commands[0]))
-#define MAX_OPTS	32
+#define MAX_OPTS	64	/* a command's options, at most */
 
 const size_t nr_commands = NR_COMMANDS;
 
@@ -253,6 +253,12 @@ int cmd_getopt(int argc, char **argv, const struct cmd_usage *u)
 	for (i = 0, o = u->opts; i < MAX_OPTS && o->name; i++, o++)
 		lo[i] = (struct option){ o->name,
 			o->arg ? required_argument : no_argument, NULL, o->id };
+	if (o->name) {
+		/* a table outgrew MAX_OPTS: say so, never drop options */
+		log_err("internal error: %s has more than %d options",
+			u->cmd, MAX_OPTS);
+		return OPT_BAD;
+	}
 	lo[i] = (struct option){ help_opt.name, no_argument, NULL, OPT_HELP };
 
 	opterr = 0;

@@ -21,7 +21,8 @@ static const char *const head_columns[] = {
 	"threshold_cycles", "tsc_khz", "start", "state", "samples", "per",
 	"overhead_cycles", "windows", "nmi_windows", "duration_ns",
 	"outliers", "outliers_dropped", "outlier_rate", "outliers_nmi",
-	"spacing_samples", "spacing_ns", "smi",
+	"spacing_samples", "spacing_ns", "smi", "mode", "threads", "delay",
+	"bytes_read", "bytes_written", "read_gbps", "write_gbps", "total_gbps",
 };
 
 static bool ends_with(const char *s, const char *suffix)
@@ -41,6 +42,13 @@ int sweep_format_of(const char *path, enum sweep_format *fmt)
 	else
 		return -EINVAL;
 	return 0;
+}
+
+/** sweep_csv_columns() - how many columns a row has, the key included */
+size_t sweep_csv_columns(void)
+{
+	return sizeof(head_columns) / sizeof(head_columns[0]) +
+	       2 * NR_STATS + 1;
 }
 
 /** sweep_csv_header() - the column names: config, result, "cycles_p50"...,

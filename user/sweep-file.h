@@ -22,6 +22,7 @@ enum sweep_format {
 
 int sweep_format_of(const char *path, enum sweep_format *fmt);
 void sweep_csv_header(FILE *f);
+size_t sweep_csv_columns(void);
 int sweep_load_keys(const char *path, enum sweep_format fmt,
 		    struct key_set *keys, char *why, size_t len);
 

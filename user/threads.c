@@ -312,21 +312,25 @@ static __u64 span(const struct run_report *r, const struct latt_thread_stats *s)
 	return s->tsc_end > r->trep.tsc_go ? s->tsc_end - r->trep.tsc_go : 0;
 }
 
-/* The longest span, and the bytes of every streaming thread over it. */
-static void totals(const struct run_report *r, __u64 *rd, __u64 *wr,
-		   __u64 *cycles)
+/** run_bandwidth() - every thread's bytes over the longest span (zeroes
+ * for a run without threads) */
+void run_bandwidth(const struct run_report *r, struct run_bandwidth *b)
 {
 	__u32 i;
 
-	*rd = *wr = *cycles = 0;
+	memset(b, 0, sizeof(*b));
 	for (i = 0; i < r->trep.n; i++) {
 		const struct latt_thread_stats *s = &r->trep.st[i];
 
-		*rd += s->bytes_read;
-		*wr += s->bytes_written;
-		if (span(r, s) > *cycles)
-			*cycles = span(r, s);
+		b->bytes_read += s->bytes_read;
+		b->bytes_written += s->bytes_written;
+		if (span(r, s) > b->cycles)
+			b->cycles = span(r, s);
 	}
+	b->read_gbps = threads_gbps(b->bytes_read, b->cycles,
+				    r->info->tsc_khz);
+	b->write_gbps = threads_gbps(b->bytes_written, b->cycles,
+				     r->info->tsc_khz);
 }
 
 /* Corrected percentile @ppm of thread @i, in ns (0 without samples). */
@@ -355,7 +359,7 @@ void threads_print(FILE *f, const struct run_report *r)
 {
 	const struct latt_config *c = &r->res.config;
 	const __u64 khz = r->info->tsc_khz;
-	__u64 rd, wr, cycles;
+	struct run_bandwidth b;
 	__u32 i;
 
 	if (!r->trep.n)
@@ -381,14 +385,13 @@ void threads_print(FILE *f, const struct run_report *r)
 			threads_gbps(s->bytes_read, span(r, s), khz),
 			threads_gbps(s->bytes_written, span(r, s), khz));
 	}
-	totals(r, &rd, &wr, &cycles);
-	if (rd || wr)
+	run_bandwidth(r, &b);
+	if (b.bytes_read || b.bytes_written)
 		fprintf(f, "%-4s %5s %5s %-8s %10s %10s %10s %10.2f %10.2f  "
 			"(%.2f GB/s in all, over %.3f s)\n", "all", "", "", "",
-			"", "", "", threads_gbps(rd, cycles, khz),
-			threads_gbps(wr, cycles, khz),
-			threads_gbps(rd + wr, cycles, khz),
-			latt_ns((double)cycles, khz) / 1e9);
+			"", "", "", b.read_gbps, b.write_gbps,
+			b.read_gbps + b.write_gbps,
+			latt_ns((double)b.cycles, khz) / 1e9);
 }
 
 static struct json_object *thread_json(const struct run_report *r, __u32 i)
@@ -468,7 +471,7 @@ struct json_object *json_run_threads(const struct run_report *r)
 	const struct latt_config *c = &r->res.config;
 	const __u64 khz = r->info->tsc_khz;
 	struct json_object *o, *a, *bw;
-	__u64 rd, wr, cycles;
+	struct run_bandwidth b;
 	__u32 i;
 
 	if (!r->trep.n)
@@ -486,15 +489,15 @@ struct json_object *json_run_threads(const struct run_report *r)
 	for (i = 0; i < r->trep.n; i++)
 		json_object_array_add(a, thread_json(r, i));
 	json_object_object_add(o, "threads", a);
-	totals(r, &rd, &wr, &cycles);
+	run_bandwidth(r, &b);
 	bw = json_object_new_object();
-	json_add_u64(bw, "bytes_read", rd);
-	json_add_u64(bw, "bytes_written", wr);
+	json_add_u64(bw, "bytes_read", b.bytes_read);
+	json_add_u64(bw, "bytes_written", b.bytes_written);
 	json_add_u64(bw, "duration_ns",
-		     (__u64)(latt_ns((double)cycles, khz) + 0.5));
-	json_add_double(bw, "read_gbps", threads_gbps(rd, cycles, khz));
-	json_add_double(bw, "write_gbps", threads_gbps(wr, cycles, khz));
-	json_add_double(bw, "total_gbps", threads_gbps(rd + wr, cycles, khz));
+		     (__u64)(latt_ns((double)b.cycles, khz) + 0.5));
+	json_add_double(bw, "read_gbps", b.read_gbps);
+	json_add_double(bw, "write_gbps", b.write_gbps);
+	json_add_double(bw, "total_gbps", b.read_gbps + b.write_gbps);
 	if (r->trep.series_len)
 		json_object_object_add(bw, "series", series_json(r));
 	json_object_object_add(o, "bandwidth", bw);

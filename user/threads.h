@@ -38,6 +38,13 @@ struct thread_report {
 	__u64 tsc_go;
 };
 
+/* The run's bandwidth: every thread's bytes over the longest span. */
+struct run_bandwidth {
+	__u64 bytes_read, bytes_written;
+	__u64 cycles;
+	double read_gbps, write_gbps;
+};
+
 struct run_opts;
 struct run_report;
 struct latt_dev;
@@ -51,6 +58,7 @@ int threads_fetch(struct latt_dev *d, struct run_report *r);
 void threads_free(struct thread_report *t);
 
 double threads_gbps(__u64 bytes, __u64 cycles, __u64 tsc_khz);
+void run_bandwidth(const struct run_report *r, struct run_bandwidth *b);
 void threads_print(FILE *f, const struct run_report *r);
 struct json_object *json_run_threads(const struct run_report *r);
 

@@ -670,7 +670,7 @@ static void test_resume(void)
 	f = fopen(csv, "w");
 	sweep_csv_header(f);
 	for (int r = 0; r < 2; r++) {
-		for (int c = 0; c < 56; c++)
+		for (size_t c = 1; c < sweep_csv_columns(); c++)
 			fputs("0,", f);
 		fprintf(f, "\"target=dram;op=load;size=%d\"\n", 64 << r);
 	}
