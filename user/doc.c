@@ -154,7 +154,7 @@ static void man_main(void)
 		"histograms as tables, JSON, CSV and gnuplot pictures.\n\n"
 		"Commands that talk to the module (run, sweep, info) need it "
 		"loaded (modprobe lattester) and root (run and sweep "
-		"--engine user don't); list and plot need "
+		"--engine user don't); list, plot and compare need "
 		"neither.  Commands are matched exactly, never by prefix.",
 		true);
 	puts(".SH COMMANDS");

@@ -53,6 +53,7 @@ const struct command commands[] = {
 	{ "run",	cmd_run,	"measure the latency of single memory accesses", &run_usage },
 	{ "sweep",	cmd_sweep,	"run a grid of measurements into CSV / JSON lines", &sweep_usage },
 	{ "plot",	cmd_plot,	"draw a histogram, tail, outlier or sweep plot (gnuplot)", &plot_usage },
+	{ "compare",	cmd_compare,	"show results side by side, with ratios to a baseline", &compare_usage },
 	{ "help",	cmd_help,	"show a command's help: help CMD", &help_usage },
 	{ "version",	cmd_version,	"show the tool's version and ABI", &version_usage },
 };
