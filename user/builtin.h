@@ -28,6 +28,7 @@ int cmd_list(int argc, char **argv, const struct cmd_ctx *ctx);
 int cmd_run(int argc, char **argv, const struct cmd_ctx *ctx);
 int cmd_sweep(int argc, char **argv, const struct cmd_ctx *ctx);
 int cmd_plot(int argc, char **argv, const struct cmd_ctx *ctx);
+int cmd_compare(int argc, char **argv, const struct cmd_ctx *ctx);
 
 /**
  * struct cmd_opt - one long option: getopt_long's entry and its help line
@@ -51,6 +52,8 @@ struct cmd_opt {
  * @see_also: extra SEE ALSO references ("ndctl-list(1), gnuplot(1)")
  * @words: the positional words completion offers ("hist|tail"), or NULL
  * @words_are_commands: the positional word is a command name (help)
+ * @file_args: the positional words are file names: cmd_getopt() leaves
+ *	them to the command (argv[optind] on), completion offers files
  *
  * Every page, --help and the bash completion are generated from these
  * (doc.c; lattester-ctl __man, __completion): tests/unit/test-docs.sh
@@ -66,10 +69,11 @@ struct cmd_usage {
 	const char *see_also;
 	const char *words;
 	int words_are_commands;
+	int file_args;
 };
 
 extern const struct cmd_usage info_usage, list_usage, run_usage,
-	sweep_usage, plot_usage;
+	sweep_usage, plot_usage, compare_usage;
 
 /* main.c's commands table */
 struct command {

@@ -153,7 +153,8 @@ static void man_main(void)
 		"and reports the latency distribution, its outliers and "
 		"histograms as tables, JSON, CSV and gnuplot pictures.\n\n"
 		"Commands that talk to the module (run, sweep, info) need it "
-		"loaded (modprobe lattester) and root; list and plot need "
+		"loaded (modprobe lattester) and root (run and sweep "
+		"--engine user don't); list, plot and compare need "
 		"neither.  Commands are matched exactly, never by prefix.",
 		true);
 	puts(".SH COMMANDS");
@@ -364,7 +365,10 @@ static void completion_cmd(const struct command *c)
 	} else if (u->words) {
 		print_words(u->words);
 	}
-	printf("'\n\t\t;;\n");
+	printf("'\n");
+	if (u->file_args)
+		printf("\t\tfiles=1\n");
+	printf("\t\t;;\n");
 }
 
 static const char completion_head[] =
@@ -435,7 +439,7 @@ static const char completion_head[] =
 "\n"
 "_lattester_ctl()\n"
 "{\n"
-"\tlocal line cur prev cmd= opts= vopts= args= i n w pos=0\n"
+"\tlocal line cur prev cmd= opts= vopts= args= files= i n w pos=0\n"
 "\tlocal -a words\n"
 "\n"
 "\t# whole words, as typed: COMP_WORDS splits at ':' and '='\n"
@@ -485,6 +489,8 @@ static const char completion_tail[] =
 "\tdone\n"
 "\tif [[ $cur != -* && -n $args && $pos = 0 ]]; then\n"
 "\t\t_lattester_ctl_reply 0 $args\n"
+"\telif [[ $cur != -* && $files = 1 ]]; then\n"
+"\t\t_lattester_ctl_files\n"
 "\telif [[ $cur == -* || -z $cur ]]; then\n"
 "\t\t_lattester_ctl_reply 0 $opts\n"
 "\tfi\n"

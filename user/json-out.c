@@ -32,14 +32,19 @@ void json_add_int(struct json_object *o, const char *key, long long val)
 	json_object_object_add(o, key, json_object_new_int64(val));
 }
 
-/* A double printed with a fixed number of decimals. */
-static void add_fixed(struct json_object *o, const char *key, double val,
-		      int decimals)
+/** json_new_fixed() - a double printed with a fixed number of decimals */
+struct json_object *json_new_fixed(double val, int decimals)
 {
 	char buf[64];
 
 	snprintf(buf, sizeof(buf), "%.*f", decimals, val);
-	json_object_object_add(o, key, json_object_new_double_s(val, buf));
+	return json_object_new_double_s(val, buf);
+}
+
+static void add_fixed(struct json_object *o, const char *key, double val,
+		      int decimals)
+{
+	json_object_object_add(o, key, json_new_fixed(val, decimals));
 }
 
 void json_add_double(struct json_object *o, const char *key, double val)

@@ -13,6 +13,7 @@ void json_add_u64(struct json_object *o, const char *key, __u64 val);
 void json_add_int(struct json_object *o, const char *key, long long val);
 void json_add_double(struct json_object *o, const char *key, double val);
 void json_add_bool(struct json_object *o, const char *key, int val);
+struct json_object *json_new_fixed(double val, int decimals);
 int json_emit(const char *path, struct json_object *o);
 
 /* The blocks of a run's JSON (json-out.c), also the rows of a sweep. */

@@ -53,6 +53,7 @@ const struct command commands[] = {
 	{ "run",	cmd_run,	"measure the latency of single memory accesses", &run_usage },
 	{ "sweep",	cmd_sweep,	"run a grid of measurements into CSV / JSON lines", &sweep_usage },
 	{ "plot",	cmd_plot,	"draw a histogram, tail, outlier or sweep plot (gnuplot)", &plot_usage },
+	{ "compare",	cmd_compare,	"show results side by side, with ratios to a baseline", &compare_usage },
 	{ "help",	cmd_help,	"show a command's help: help CMD", &help_usage },
 	{ "version",	cmd_version,	"show the tool's version and ABI", &version_usage },
 };
@@ -242,7 +243,9 @@ int cmd_usage_error(const struct cmd_usage *u, const char *fmt, ...)
  * cmd_getopt() - the next option of @u in @argv, as getopt_long()
  *
  * Returns the option's id with optarg set, -1 at the end, or OPT_BAD after
- * printing why (unknown option, missing value, stray argument).
+ * printing why (unknown option, missing value, stray argument).  With
+ * @u->file_args, the arguments that aren't options are the command's, from
+ * argv[optind] on at the end.
  */
 int cmd_getopt(int argc, char **argv, const struct cmd_usage *u)
 {
@@ -271,7 +274,7 @@ int cmd_getopt(int argc, char **argv, const struct cmd_usage *u)
 		cmd_usage_error(u, "unknown option '%s'", argv[optind - 1]);
 		return OPT_BAD;
 	}
-	if (id == -1 && optind < argc) {
+	if (id == -1 && optind < argc && !u->file_args) {
 		cmd_usage_error(u, "unexpected argument '%s'", argv[optind]);
 		return OPT_BAD;
 	}

@@ -5,8 +5,8 @@
 # module and without root:
 #  - --help lists every command of main.c's table, run --help every option
 #    of cmd-run.c's table, and Documentation/lattester-ctl-run.md documents
-#    the same options (bpftool's synctypes check); the same for list, sweep
-#    and plot and their Documentation/lattester-ctl-CMD.md;
+#    the same options (bpftool's synctypes check); the same for list, sweep,
+#    plot and compare and their Documentation/lattester-ctl-CMD.md;
 #  - list works without the module and without pmem (empty lists);
 #  - pmem targets that aren't pmem are refused with exit 1;
 #  - usage errors exit 2, a missing module exits 1 with the insmod hint,
@@ -131,8 +131,8 @@ expect 0 "help list" "$ctl" help list
 cmp -s "$tmp/out" "$tmp/list-help"
 report $? "help list prints the same as list --help"
 
-# sweep and plot: --help, the man page and the sources agree
-for cmd in sweep plot; do
+# sweep, plot and compare: --help, the man page and the sources agree
+for cmd in sweep plot compare; do
 	src=$top/user/cmd-$cmd.c
 	doc=$top/Documentation/lattester-ctl-$cmd.md
 	opts=$(sed -n 's/^[[:space:]]*{ "\([a-z-]*\)", OPT_.*/\1/p' "$src")

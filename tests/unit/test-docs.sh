@@ -213,6 +213,14 @@ done
 report $? "run --cpu <TAB>: nothing to guess, no options offered"
 same "plot <TAB>: the kinds" "hist tail outliers sweep bars" \
 	"$(comp 'lattester-ctl plot ')"
+same "compare <TAB>: files" "$tmp/files/out.csv $tmp/files/out.json" \
+	"$(comp "lattester-ctl compare $tmp/files/out")"
+same "compare --stat p50 a.json <TAB>: files, after options and files" \
+	"$tmp/files/out.csv $tmp/files/out.json" \
+	"$(comp "lattester-ctl compare --stat p50 a.json $tmp/files/out")"
+same "compare a.json --<TAB>: the options" \
+	"$(sed -n 's/^  \(--[a-z][a-z-]*\).*/\1/p' "$tmp/compare-help")" \
+	"$(comp 'lattester-ctl compare a.json --')"
 same "plot hist --in x <TAB>: the options once the kind is given" \
 	"$(sed -n 's/^  \(--[a-z][a-z-]*\).*/\1/p' "$tmp/plot-help")" \
 	"$(comp 'lattester-ctl plot hist --in x ')"

@@ -22,26 +22,11 @@
 
 set -u
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-ctl=${LATTESTER_CTL:-$top/user/lattester-ctl}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
 TAP_NAME=sweep-user
-TAP_ERR=$tmp/err
-. "$top/tests/tap.sh"
-
-if [ ! -x "$ctl" ]; then
-	report 1 "$ctl not built (make -C user)"
-	finish
-fi
-if ! command -v python3 >/dev/null; then
-	skip "python3 missing: nothing checked"
-	finish
-fi
+CTL_TEST_PYTHON=1
+. "$(dirname "$0")/ctl-test.sh"
 
 export LATTESTER_DEV=/nonexistent
-unset LATTESTER_LOG LD_PRELOAD
 
 # sweep NAME ARGS...: sweep into $tmp/NAME.csv and $tmp/NAME.jsonl
 sweep()

@@ -1,0 +1,293 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-compare.sh - lattester-ctl compare on the fixtures in
+# tests/unit/fixtures/compare/ (run --json documents and sweep JSON lines
+# with known figures; tsc_khz 2000000, so cycles are twice the ns):
+#  - kernel.json against user.json: the whole table, every value and
+#    ratio, exactly; no warning;
+#  - three runs with --baseline 2: ratios to [2], the warning naming op,
+#    fence, size and threshold_cycles, '-' for a missing outlier rate;
+#  - units: cycles where no result has tsc_khz, refused where some lack
+#    it (unless --unit cycles, with a warning), a warning for cycles of
+#    different TSC frequencies, --unit raw;
+#  - sweeps point by point: matched by key without target and engine, a
+#    point missing ('-') and one unmatched, a line cut short, a sweep
+#    that differs in samples warned about;
+#  - --json (schema, values, ratios, differences) and --csv, exactly;
+#  - errors: a missing file, not JSON, no schema, another schema version,
+#    an outlier file, a sweep CSV file, a run with no sample, a run
+#    against a sweep, sweeps with no point in common (exit 1); usage
+#    errors (exit 2).
+#
+#   make -C user && bash tests/unit/test-compare.sh
+#
+# TAP-like lines, then "compare: N passed, N failed[, N skipped]".
+
+set -u
+
+TAP_NAME=compare
+. "$(dirname "$0")/ctl-test.sh"
+fix=$top/tests/unit/fixtures/compare
+
+# cmp_run WANT DESCRIPTION ARGS...: compare ARGS (in the fixtures'
+# directory), exit status WANT; stdout in $tmp/out, stderr in $tmp/err
+cmp_run()
+{
+	local want=$1 desc=$2 rc
+
+	shift 2
+	(cd "$fix" && "$ctl" compare "$@") >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq "$want" ]
+	report $? "$desc (exit $rc, want $want)"
+}
+
+# same DESCRIPTION: $tmp/out is exactly $tmp/want
+same()
+{
+	if cmp -s "$tmp/want" "$tmp/out"; then
+		report 0 "$1"
+	else
+		report 1 "$1"
+		diff "$tmp/want" "$tmp/out" | sed 's/^/#  /' | head -12
+	fi
+}
+
+# has FILE REGEX DESCRIPTION
+has()
+{
+	grep -qE -- "$2" "$1"
+	report $? "$3"
+}
+
+# ---- two runs ----
+cmp_run 0 "kernel.json user.json" kernel.json user.json
+cat >"$tmp/want" <<'EOF'
+[1] kernel.json: target dram:0, op load, pattern rand, size 64, cpu 0, engine kernel; kernel 6.1.0-13-amd64 on testhost
+[2] user.json: target dram:0, op load, pattern rand, size 64, cpu 0, engine user; kernel 6.1.0-13-amd64 on testhost
+
+ns per access, corrected (raw - overhead); ratios to [1]
+                  [1]          [2]   [2]/[1]
+min              90.0         45.0     0.500
+p50             100.0        150.0     1.500
+p90             120.0        180.0     1.500
+p99             200.0        500.0     2.500
+p99.9           400.0       1200.0     3.000
+p99.99         1000.0       5000.0     5.000
+max            2000.0      10000.0     5.000
+mean            110.5        165.8     1.500
+outliers      0.1000%      0.4000%     4.000
+EOF
+same "kernel against user: the header, every value and ratio"
+[ ! -s "$tmp/err" ]
+report $? "kernel against user: nothing on stderr"
+
+cmp_run 0 "--baseline 2, three runs" --baseline 2 kernel.json user.json nt-store.json
+cat >"$tmp/want" <<'EOF'
+[1] kernel.json: target dram:0, op load, pattern rand, size 64, cpu 0, engine kernel, fence none, threshold_cycles 2000; kernel 6.1.0-13-amd64 on testhost
+[2] user.json: target dram:0, op load, pattern rand, size 64, cpu 0, engine user, fence none, threshold_cycles 2000; kernel 6.1.0-13-amd64 on testhost
+[3] nt-store.json: target dram:0, op nt-store, pattern rand, size 256, cpu 0, engine kernel, fence sfence, threshold_cycles 0; kernel 6.1.0-13-amd64 on testhost
+warning: the runs differ in more than target and engine: op (load, load, nt-store), fence (none, none, sfence), size (64, 64, 256), threshold_cycles (2000, 2000, 0); compared all the same
+
+ns per access, corrected (raw - overhead); ratios to [2]
+                  [1]          [2]          [3]   [1]/[2]   [3]/[2]
+min              90.0         45.0        180.0     2.000     4.000
+p50             100.0        150.0        200.0     0.667     1.333
+p90             120.0        180.0        240.0     0.667     1.333
+p99             200.0        500.0        400.0     0.400     0.800
+p99.9           400.0       1200.0        800.0     0.333     0.667
+p99.99         1000.0       5000.0       2000.0     0.200     0.400
+max            2000.0      10000.0       4000.0     0.200     0.400
+mean            110.5        165.8        221.0     0.667     1.333
+outliers      0.1000%      0.4000%            -     0.250         -
+EOF
+same "--baseline 2: ratios to [2], the differences warned about, '-' for no outlier rate"
+
+cmp_run 0 "--stat p99.999,p99.9999,max --unit cycles" --stat p99.999,p99.9999,max \
+	--unit cycles kernel.json user.json
+sed -n '4,$p' "$tmp/out" >"$tmp/got" && mv "$tmp/got" "$tmp/out"
+cat >"$tmp/want" <<'EOF'
+cycles per access, corrected (raw - overhead); ratios to [1]
+                  [1]          [2]   [2]/[1]
+p99.999          3000        14000     4.667
+p99.9999         3800        18000     4.737
+max              4000        20000     5.000
+EOF
+same "--stat and --unit cycles: those rows, in cycles"
+cmp_run 0 "--unit raw" --unit raw --stat p50 kernel.json user.json
+has "$tmp/out" "^raw cycles per sample, the timer overhead included; ratios to \[1\]$" "--unit raw: the title says raw"
+has "$tmp/out" "^p50 +220 +320 +1.455$" "--unit raw: raw p50 220 and 320"
+
+# ---- units ----
+cmp_run 0 "no tsc_khz anywhere: cycles" --stat p50 nokhz.json nokhz.json
+has "$tmp/out" "^cycles per access" "no tsc_khz anywhere: compared in cycles"
+has "$tmp/out" "^p50 +200 +200 +1.000$" "no tsc_khz anywhere: the cycles"
+cmp_run 1 "one without tsc_khz: refused" kernel.json nokhz.json
+has "$tmp/err" "nokhz.json: no TSC frequency \(tsc_khz 0\): its cycles can't be converted to ns; compare every result in cycles with --unit cycles" \
+	"one without tsc_khz: said, --unit cycles named"
+[ ! -s "$tmp/out" ]
+report $? "one without tsc_khz: no table"
+cmp_run 0 "one without tsc_khz, --unit cycles" --unit cycles kernel.json nokhz.json
+has "$tmp/out" "^warning: nokhz.json has no TSC frequency: its cycles may not be the others'$" \
+	"--unit cycles: warned"
+cmp_run 1 "--unit ns without tsc_khz" --unit ns nokhz.json nokhz.json
+cmp_run 0 "--unit cycles, different TSCs" --unit cycles --stat p50 kernel.json fast.json
+has "$tmp/out" "^warning: the results' TSCs run at different frequencies: their cycles are not the same unit \(--unit ns converts\)$" \
+	"different TSC frequencies: warned"
+has "$tmp/out" "^p50 +200 +300 +1.500$" "different TSC frequencies: cycles as recorded"
+cmp_run 0 "different TSCs in ns: no warning" --stat p50 kernel.json fast.json
+! grep -q warning "$tmp/out"
+report $? "different TSCs in ns: no warning"
+
+# ---- sweeps ----
+cmp_run 0 "two sweeps" sweep-kernel.jsonl sweep-user.jsonl
+cat >"$tmp/want" <<'EOF'
+[1] sweep-kernel.jsonl: 3 points; target dram:0, op load, pattern rand, cpu 0, engine kernel; kernel 6.1.0-13-amd64 on testhost
+[2] sweep-user.jsonl: 3 points; target dram:0, op load, pattern rand, cpu 0, engine user; kernel 6.1.0-13-amd64 on testhost
+warning: [2] sweep-user.jsonl: 1 line cut short (not JSON): skipped
+warning: [2] sweep-user.jsonl: points without a match: 1 of its own (not shown), 1 of [1] (shown as -)
+
+ns per access, corrected (raw - overhead); ratios to [1]
+point     stat              [1]          [2]   [2]/[1]
+size=64   p50             100.0        150.0     1.500
+          p99             200.0        500.0     2.500
+size=128  p50             200.0        600.0     3.000
+          p99             400.0       2000.0     5.000
+size=256  p50             400.0            -         -
+          p99             800.0            -         -
+EOF
+same "sweeps point by point: matched by size, a point missing, one unmatched, a cut line"
+cmp_run 0 "sweeps differing in samples" --stat mean sweep-kernel.jsonl sweep-samples.jsonl
+has "$tmp/out" "^warning: the sweeps differ in more than target and engine: samples \(1000, 5000\); compared all the same$" \
+	"sweeps: samples differ: warned"
+has "$tmp/out" "^size=256 +mean +442.0 +884.0 +2.000$" "sweeps: the third point's mean"
+cmp_run 0 "a sweep against itself" --stat p50 sweep-kernel.jsonl sweep-kernel.jsonl
+[ "$(grep -c ' 1.000$' "$tmp/out")" -eq 3 ] && ! grep -q warning "$tmp/out"
+report $? "a sweep against itself: three ratios of 1, no warning"
+
+# ---- --json, --csv ----
+cmp_run 0 "--json" --json --baseline 2 kernel.json user.json nt-store.json
+if command -v python3 >/dev/null; then
+	python3 - "$tmp/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["points"]
+why = []
+want = {
+    "schema": "lattester-compare/1", "kind": "run", "unit": "ns",
+    "per": "access", "baseline": 2,
+}
+for k, v in want.items():
+    if d.get(k) != v:
+        why.append("%s %r" % (k, d.get(k)))
+if [f["path"] for f in d["files"]] != ["kernel.json", "user.json", "nt-store.json"]:
+    why.append("files %r" % [f["path"] for f in d["files"]])
+if d["files"][1]["fields"].get("engine") != "user" or d["files"][0]["kernel"] != "6.1.0-13-amd64":
+    why.append("file fields %r" % d["files"][1])
+diffs = {x["field"]: (x["values"], x["warned"]) for x in d["differences"]}
+if diffs != {"engine": (["kernel", "user", "kernel"], False),
+             "op": (["load", "load", "nt-store"], True),
+             "fence": (["none", "none", "sfence"], True),
+             "size": (["64", "64", "256"], True),
+             "threshold_cycles": (["2000", "2000", "0"], True)}:
+    why.append("differences %r" % diffs)
+if len(d["warnings"]) != 1 or "op (load, load, nt-store)" not in d["warnings"][0]:
+    why.append("warnings %r" % d["warnings"])
+if len(p) != 1 or p[0]["label"] != "":
+    why.append("points %r" % p)
+s = p[0]["stats"]
+if list(s) != ["min", "p50", "p90", "p99", "p99.9", "p99.99", "max", "mean", "outliers"]:
+    why.append("stats %r" % list(s))
+if s["p50"]["ratios"] != [0.666667, 1, 1.333333]:
+    why.append("p50 ratios %r" % s["p50"]["ratios"])
+if s["p50"]["values"] != [100, 150, 200] or s["mean"]["values"] != [110.5, 165.75, 221]:
+    why.append("values %r %r" % (s["p50"], s["mean"]))
+if s["outliers"] != {"values": [0.001, 0.004, None], "ratios": [0.25, 1, None]}:
+    why.append("outliers %r" % s["outliers"])
+if why:
+    print("#  " + "\n#  ".join(why))
+    sys.exit(1)
+PY
+	report $? "--json: schema, files, differences, warnings, values and ratios"
+else
+	skip "--json: no python3"
+fi
+cmp_run 0 "--csv" --csv --stat p50,mean,outliers kernel.json user.json nt-store.json
+cat >"$tmp/want" <<'EOF'
+label,stat,value_1,value_2,value_3,ratio_1,ratio_2,ratio_3
+,p50,100.000,150.000,200.000,1.000000,1.500000,2.000000
+,mean,110.500,165.750,221.000,1.000000,1.500000,2.000000
+,outliers,0.001000000,0.004000000,,1.000000,4.000000,
+EOF
+same "--csv: the rows, exactly"
+has "$tmp/err" "warning: the runs differ in more than target and engine" "--csv: the warning on stderr"
+cmp_run 0 "--csv of sweeps" --csv --stat p50 sweep-kernel.jsonl sweep-user.jsonl
+cat >"$tmp/want" <<'EOF'
+label,stat,value_1,value_2,ratio_1,ratio_2
+size=64,p50,100.000,150.000,1.000000,1.500000
+size=128,p50,200.000,600.000,1.000000,3.000000
+size=256,p50,400.000,,1.000000,
+EOF
+same "--csv of sweeps: a row per point, an empty cell where there is no match"
+
+# ---- refused ----
+cmp_run 1 "a missing file" kernel.json nosuch.json
+has "$tmp/err" "^lattester-ctl compare: nosuch.json: No such file or directory$" "missing file named"
+echo 'not json' >"$tmp/bad.txt"
+cmp_run 1 "not JSON" kernel.json "$tmp/bad.txt"
+has "$tmp/err" "bad.txt: not a lattester result \(not JSON" "not JSON: said"
+echo '{"latency": {}}' >"$tmp/noschema.json"
+cmp_run 1 "no schema" kernel.json "$tmp/noschema.json"
+has "$tmp/err" "noschema.json: not a lattester result \(no \"schema\"\)" "no schema: said"
+sed 's|"lattester-run/1"|"lattester-run/2"|' "$fix/kernel.json" >"$tmp/v2.json"
+cmp_run 1 "another schema version" kernel.json "$tmp/v2.json"
+has "$tmp/err" "v2.json: lattester-run/2: this lattester-ctl reads lattester-run/1" \
+	"another schema version: both versions named"
+sed '1s|"lattester-sweep/1"|"lattester-sweep/7"|' "$fix/sweep-kernel.jsonl" >"$tmp/v7.jsonl"
+cmp_run 1 "another sweep schema version" sweep-kernel.jsonl "$tmp/v7.jsonl"
+has "$tmp/err" "v7.jsonl:1: lattester-sweep/7: this lattester-ctl reads lattester-sweep/1" \
+	"another sweep schema version: the line named"
+sed 's|"lattester-run/1"|"lattester-outliers/1"|' "$fix/kernel.json" >"$tmp/o.json"
+cmp_run 1 "an outlier file" kernel.json "$tmp/o.json"
+has "$tmp/err" "o.json: an outlier file \(run --outliers\), not a result" "outlier file: said"
+sed 's|"lattester-run/1"|"lattester-list/1"|' "$fix/kernel.json" >"$tmp/l.json"
+cmp_run 1 "a list --json file" kernel.json "$tmp/l.json"
+has "$tmp/err" "l.json: a lattester-list/1 document, not a result of run or sweep" "list file: said"
+printf 'point,target,target_kind\n0,dram,dram\n' >"$tmp/s.csv"
+cmp_run 1 "a sweep CSV file" sweep-kernel.jsonl "$tmp/s.csv"
+has "$tmp/err" "s.csv: a sweep CSV file: compare reads sweep's JSON lines" "sweep CSV: the .jsonl named"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["latency"]=None; print(json.dumps(d))' \
+	"$fix/kernel.json" >"$tmp/empty.json" 2>/dev/null ||
+	sed 's|"latency": {|"latency": null, "x": {|' "$fix/kernel.json" >"$tmp/empty.json"
+cmp_run 1 "a run with no sample" kernel.json "$tmp/empty.json"
+has "$tmp/err" "empty.json: the run took no sample" "no sample: said"
+: >"$tmp/zero.json"
+cmp_run 1 "an empty file" kernel.json "$tmp/zero.json"
+has "$tmp/err" "zero.json: empty" "empty file: said"
+cmp_run 1 "a run against a sweep" kernel.json sweep-kernel.jsonl
+has "$tmp/err" "kernel.json is a run and sweep-kernel.jsonl a sweep" "run against sweep: said"
+sed 's/size=\([0-9]*\);/size=9\1;/' "$fix/sweep-user.jsonl" >"$tmp/other.jsonl"
+cmp_run 1 "sweeps with no point in common" sweep-kernel.jsonl "$tmp/other.jsonl"
+has "$tmp/err" "other.jsonl: no point matches one of sweep-kernel.jsonl" "no common point: said"
+sed 's|"state": "done"|"state": "aborted"|' "$fix/user.json" >"$tmp/aborted.json"
+cmp_run 0 "an aborted run: compared" --stat p50 kernel.json "$tmp/aborted.json"
+has "$tmp/out" "^warning: \[2\] .*aborted.json: the run ended aborted: its figures are of the samples taken$" \
+	"an aborted run: warned"
+
+# ---- usage ----
+cmp_run 2 "one file" kernel.json
+has "$tmp/err" "two results or more are compared" "one file: said"
+cmp_run 2 "no file"
+cmp_run 2 "--json --csv" --json --csv kernel.json user.json
+cmp_run 2 "--baseline 3 of 2" --baseline 3 kernel.json user.json
+has "$tmp/err" "--baseline 3: there are 2 files" "--baseline beyond the files: said"
+cmp_run 2 "--baseline 0" --baseline 0 kernel.json user.json
+cmp_run 2 "--unit bogus" --unit bogus kernel.json user.json
+cmp_run 2 "--stat p42" --stat p42 kernel.json user.json
+cmp_run 2 "--bogus" --bogus kernel.json user.json
+cmp_run 0 "options after the files" kernel.json user.json --stat p50
+[ "$(grep -c '^p50 ' "$tmp/out")" -eq 1 ] && ! grep -q '^p90 ' "$tmp/out"
+report $? "options after the files: one row"
+
+finish

@@ -1,0 +1,1372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-compare.c - lattester-ctl compare: the results of two or more runs
+ * (or sweeps) side by side, with their ratios to a baseline, as perf diff
+ * does for profiles.
+ *
+ * The inputs are run's --json documents ("lattester-run/1") or sweep's JSON
+ * lines files ("lattester-sweep/1"), not a mix.  Every result is a list of
+ * points (a run is one), and every point a list of fields, its
+ * configuration (a run's "config" block, with its target and engine; a
+ * sweep row's key), and its latency figures in one unit: corrected ns if
+ * every point knows its TSC frequency, else corrected cycles (--unit).
+ *
+ * A field whose value is the same at every point of each file but differs
+ * between the files is what the files compare (the target, the engine, and
+ * whatever else was changed); the other fields match the points of each
+ * file with those of the baseline (a sweep, point by point).  Differences
+ * in fields other than the target and the engine are warned about, never
+ * refused: the user may mean them.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+#include "builtin.h"
+#include "csv.h"
+#include "grid.h"
+#include "json-out.h"
+#include "log.h"
+#include "stats.h"
+
+#define COMPARE_HELP	(-1)
+#define COMPARE_SCHEMA	"lattester-compare/1"
+#define RUN_SCHEMA	"lattester-run"
+#define SWEEP_SCHEMA_	"lattester-sweep"
+#define SCHEMA_VERSION	1	/* of the run and sweep documents read */
+#define MAX_FILES	16
+#define STAT_RATE	NR_STATS	/* the outlier rate: a row of its own */
+#define NR_ROWS		(NR_STATS + 1)
+#define RATIO_DECIMALS	6
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+enum compare_opt_id {
+	OPT_BASELINE = 256,
+	OPT_UNIT,
+	OPT_STAT,
+	OPT_JSON,
+	OPT_CSV,
+};
+
+static const struct cmd_opt compare_options[] = {
+	{ "baseline", OPT_BASELINE, "N",
+	  "the result the others are divided by: 1 for the first file "
+	  "(default: 1)", -1 },
+	{ "unit", OPT_UNIT, "ns|cycles|raw",
+	  "what is compared: corrected ns (the default when every result "
+	  "has its TSC frequency), corrected cycles (the default when none "
+	  "has) or raw cycles per sample", -1 },
+	{ "stat", OPT_STAT, "LIST",
+	  "the rows, of min, p50, p90, p99, p99.9, p99.99, p99.999, "
+	  "p99.9999, max, mean, outliers (default: run's table and the "
+	  "outlier rate; sweeps: p50,p99 and the outlier rate)", -1 },
+	{ "json", OPT_JSON, NULL,
+	  "print the comparison as JSON (lattester-compare/1)", -1 },
+	{ "csv", OPT_CSV, NULL,
+	  "print the comparison as CSV: label, stat, then a value and a "
+	  "ratio column per file", -1 },
+	{ NULL, 0, NULL, NULL, -1 }
+};
+
+static const char *const compare_examples[] = {
+	"lattester-ctl compare kernel.json user.json",
+	"the kernel engine against the user engine, ratios user/kernel",
+	"lattester-ctl compare --baseline 2 optane.json dram.json",
+	"persistent memory against DRAM, ratios optane/dram",
+	"lattester-ctl compare --stat p50,p99.9 --csv node0.jsonl node1.jsonl",
+	"two sweeps point by point, as CSV",
+	NULL
+};
+
+const struct cmd_usage compare_usage = {
+	.cmd = "compare",
+	.synopsis = "[OPTIONS] A.json B.json [C.json ...]",
+	.about = "Show the results of two or more runs (run --json files) or "
+		 "sweeps (sweep .jsonl\n"
+		 "files) side by side, with each one's ratio to the baseline "
+		 "(the first, or\n"
+		 "--baseline N).  Needs neither the module nor root.  Exit "
+		 "status: 0 compared,\n"
+		 "1 error, 2 usage.",
+	.opts = compare_options,
+	.description =
+		"compare prints a header naming each result (file, target, "
+		"op, pattern, size, CPU, engine, kernel and host), then a "
+		"table: a row per statistic, a column per file, and a column "
+		"per other file with its ratio to the baseline.  The figures "
+		"are corrected ns when every result records its TSC "
+		"frequency, else corrected cycles; results whose figures "
+		"can't be brought to one unit are refused.\n\n"
+		"What the files compare is what sets them apart: a field of "
+		"the configuration with one value in each file and different "
+		"values between them (the target, the engine, ...).  When "
+		"they differ in more than the target and the engine (op, "
+		"size, samples, ...), they are compared all the same, with a "
+		"warning naming the fields.  Sweeps are compared point by "
+		"point: their other fields (each point's key) match the "
+		"points; a point with no match is shown with '-' and "
+		"counted.  A file that is no lattester result, of a schema "
+		"version this tool doesn't read, or an outlier or sweep CSV "
+		"file, is refused by name.",
+	.examples = compare_examples,
+	.see_also = "perf-diff(1)",
+	.file_args = 1,
+};
+
+/* The fields that say what is compared, not how: no warning. */
+static const char *const compared_fields[] = {
+	"target", "engine", "hugepages", "force", "offset",
+};
+
+/* The fields a run's header shows first. */
+static const char *const head_fields[] = {
+	"target", "op", "pattern", "size", "cpu", "engine",
+};
+
+/* A run's configuration fields, from its "config" block. */
+static const char *const config_fields[] = {
+	"cpu", "op", "fence", "size", "region", "samples", "seed", "chain",
+	"threshold_cycles", "window_us", "width", "warm", "force",
+};
+
+enum unit {
+	UNIT_NS,
+	UNIT_CYCLES,
+	UNIT_RAW,
+};
+
+static const struct {
+	const char *name;	/* --unit */
+	const char *key;	/* of the "latency" block */
+	const char *title;	/* "%s": access or load */
+	int decimals;		/* of the JSON and CSV values */
+} units[] = {
+	[UNIT_NS] = { "ns", "ns", "ns per %s, corrected (raw - overhead)", 3 },
+	[UNIT_CYCLES] = { "cycles", "cycles",
+			  "cycles per %s, corrected (raw - overhead)", 1 },
+	[UNIT_RAW] = { "raw", "raw_cycles",
+		       "raw cycles per sample, the timer overhead included", 1 },
+};
+
+struct field {
+	char *name;
+	char *value;
+};
+
+struct point {
+	struct json_object *o;	/* the document, or the sweep's row */
+	struct field *f;
+	size_t nf;
+	char *match;		/* the fields that match it to others */
+	size_t idx;		/* in its file */
+	bool dup;		/* an earlier point has its match */
+};
+
+struct file {
+	const char *path;
+	bool sweep;
+	struct point *p;
+	size_t n;
+	struct point **sorted;	/* by match, then index */
+	size_t unmatched;	/* points with no match in the baseline */
+	size_t missing;		/* baseline points with no match here */
+};
+
+/* A row of points: the baseline's, and what matches it in each file. */
+struct match {
+	struct point *p[MAX_FILES];
+};
+
+struct compare {
+	struct file f[MAX_FILES];
+	int nf;
+	int base;			/* index of the baseline */
+	enum unit unit;
+	bool unit_set;
+	bool json, csv;
+	bool rows[NR_ROWS];
+	bool rows_set;
+	struct str_list names;		/* every field's name, in order */
+	bool *file_level;		/* per name: sets the files apart */
+	bool *varies;			/* per name: differs in the baseline */
+	struct str_list warnings;
+	struct match *m;
+	size_t nm;
+	const char *per;		/* "access", "load", or NULL: mixed */
+};
+
+/* ---- JSON ---- */
+
+/* @o's member at the path of keys that follows, or NULL. */
+static struct json_object *get(struct json_object *o, ...)
+{
+	const char *key;
+	va_list ap;
+
+	va_start(ap, o);
+	while (o && (key = va_arg(ap, const char *)))
+		if (!json_object_object_get_ex(o, key, &o))
+			o = NULL;
+	va_end(ap);
+	return o;
+}
+
+static const char *get_str(struct json_object *o, const char *key)
+{
+	o = get(o, key, NULL);
+	return o && json_object_is_type(o, json_type_string) ?
+	       json_object_get_string(o) : NULL;
+}
+
+static bool get_num(struct json_object *o, double *v)
+{
+	if (!o || (!json_object_is_type(o, json_type_double) &&
+		   !json_object_is_type(o, json_type_int)))
+		return false;
+	*v = json_object_get_double(o);
+	return true;
+}
+
+/* ---- the fields of a point ---- */
+
+static int add_field(struct point *p, const char *name, const char *value)
+{
+	struct field *f = realloc(p->f, (p->nf + 1) * sizeof(*f));
+
+	if (!f)
+		return -ENOMEM;
+	p->f = f;
+	f[p->nf].name = strdup(name);
+	f[p->nf].value = strdup(value);
+	if (!f[p->nf].name || !f[p->nf].value) {
+		free(f[p->nf].name);
+		free(f[p->nf].value);
+		return -ENOMEM;
+	}
+	p->nf++;
+	return 0;
+}
+
+/* A run's fields: its target, engine and "config" block. */
+static int run_fields(struct point *p)
+{
+	struct json_object *cfg = get(p->o, "config", NULL), *v;
+	const char *target = get_str(get(p->o, "target", NULL), "spec");
+	const char *engine = get_str(get(p->o, "provenance", NULL), "engine");
+	const char *pattern = get_str(cfg, "pattern");
+	char buf[96];
+	double n;
+	size_t i;
+	int rc;
+
+	if (!cfg || !pattern)
+		return -EINVAL;
+	rc = add_field(p, "target", target ? target :
+		       get_str(cfg, "target") ? get_str(cfg, "target") : "");
+	if (!rc && engine)
+		rc = add_field(p, "engine", engine);
+	snprintf(buf, sizeof(buf), "%s", pattern);
+	if (get_num(get(cfg, "stride", NULL), &n) && n > 0)
+		snprintf(buf, sizeof(buf), "%s:%.0f", pattern, n);
+	else if (get_num(get(cfg, "hotspot", NULL), &n) && n > 0)
+		snprintf(buf, sizeof(buf), "%s:%.0f", pattern, n);
+	if (!rc)
+		rc = add_field(p, "pattern", buf);
+	for (i = 0; !rc && i < ARRAY_SIZE(config_fields); i++) {
+		v = get(cfg, config_fields[i], NULL);
+		if (v)
+			rc = add_field(p, config_fields[i],
+				       json_object_get_string(v));
+	}
+	return rc;
+}
+
+/* A sweep row's fields: its key, "name=value;...". */
+static int key_fields(struct point *p, const char *key)
+{
+	char *dup = strdup(key), *tok, *save = NULL, *eq;
+	int rc = dup ? 0 : -ENOMEM;
+
+	for (tok = dup ? strtok_r(dup, ";", &save) : NULL; tok && !rc;
+	     tok = strtok_r(NULL, ";", &save)) {
+		eq = strchr(tok, '=');
+		if (!eq) {
+			rc = -EINVAL;
+			break;
+		}
+		*eq = '\0';
+		rc = add_field(p, tok, eq + 1);
+	}
+	free(dup);
+	return rc;
+}
+
+/* @name's value at @p; an absent engine is the kernel's (older files). */
+static const char *value_of(const struct point *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->nf; i++)
+		if (!strcmp(p->f[i].name, name))
+			return p->f[i].value;
+	if (!strcmp(name, "engine"))
+		return "kernel";
+	if (!strcmp(name, "hugepages"))
+		return "0";
+	return "";
+}
+
+/* @name's value if it is the same at every point of @f, else NULL. */
+static const char *file_value(const struct file *f, const char *name)
+{
+	const char *v = NULL;
+	size_t i;
+
+	for (i = 0; i < f->n; i++) {
+		if (f->p[i].dup)
+			continue;
+		if (!v)
+			v = value_of(&f->p[i], name);
+		else if (strcmp(v, value_of(&f->p[i], name)))
+			return NULL;
+	}
+	return v;
+}
+
+/* ---- reading the files ---- */
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	if (!f) {
+		log_err("%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	n = getdelim(&buf, &cap, '\0', f);
+	if (n < 0 && ferror(f)) {
+		log_err("%s: %s", path, strerror(errno));
+		free(buf);
+		buf = NULL;
+	} else if (n < 0) {
+		free(buf);
+		buf = strdup("");
+	}
+	fclose(f);
+	return buf;
+}
+
+/*
+ * Is @o a document of @want ("lattester-run") of the version read here?
+ * Says why not, and returns false.
+ */
+static bool check_schema(const char *path, const char *where,
+			 struct json_object *o, const char *want)
+{
+	const char *s = json_object_is_type(o, json_type_object) ?
+			get_str(o, "schema") : NULL;
+	size_t n = strlen(want);
+
+	if (!s) {
+		log_err("%s%s: not a lattester result (no \"schema\"): compare "
+			"reads run --json files and sweep .jsonl files", path,
+			where);
+		return false;
+	}
+	if (!strncmp(s, want, n) && s[n] == '/') {
+		if (atoi(s + n + 1) == SCHEMA_VERSION)
+			return true;
+		log_err("%s%s: %s: this lattester-ctl reads %s/%d (a result of "
+			"another version of lattester-ctl)", path, where, s, want,
+			SCHEMA_VERSION);
+		return false;
+	}
+	if (!strncmp(s, "lattester-outliers/", 19))
+		log_err("%s: an outlier file (run --outliers), not a result: "
+			"compare the run's --json file", path);
+	else if (!strncmp(s, RUN_SCHEMA "/", strlen(RUN_SCHEMA) + 1) ||
+		 !strncmp(s, SWEEP_SCHEMA_ "/", strlen(SWEEP_SCHEMA_) + 1))
+		log_err("%s%s: a %s document among %s ones", path, where, s,
+			want);
+	else
+		log_err("%s%s: a %s document, not a result of run or sweep",
+			path, where, s);
+	return false;
+}
+
+static int add_warning(struct compare *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int add_warning(struct compare *c, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return str_list_add(&c->warnings, msg);
+}
+
+static struct point *new_point(struct file *f, struct json_object *o)
+{
+	struct point *p = realloc(f->p, (f->n + 1) * sizeof(*p));
+
+	if (!p) {
+		json_object_put(o);
+		return NULL;
+	}
+	f->p = p;
+	p += f->n;
+	memset(p, 0, sizeof(*p));
+	p->o = o;
+	p->idx = f->n++;
+	return p;
+}
+
+/* A run --json document. */
+static int load_run(struct compare *c, struct file *f, struct json_object *o)
+{
+	struct point *p;
+	const char *state;
+
+	if (!check_schema(f->path, "", o, RUN_SCHEMA)) {
+		json_object_put(o);
+		return 1;
+	}
+	p = new_point(f, o);
+	if (!p || run_fields(p)) {
+		log_err("%s: %s", f->path, p ? "a lattester-run/1 document "
+			"without its \"config\"" : "out of memory");
+		return 1;
+	}
+	if (!get(o, "latency", NULL)) {
+		log_err("%s: the run took no sample: nothing to compare",
+			f->path);
+		return 1;
+	}
+	state = get_str(get(o, "result", NULL), "state");
+	if (state && strcmp(state, "done") &&
+	    add_warning(c, "[%d] %s: the run ended %s: its figures are of the "
+			"samples taken", (int)(f - c->f) + 1, f->path, state))
+		return 1;
+	return 0;
+}
+
+/* A sweep .jsonl file: one row per line; a line cut short is skipped. */
+static int load_sweep(struct compare *c, struct file *f, char *buf)
+{
+	char *line, *save = NULL;
+	struct json_object *o;
+	const char *key;
+	size_t lineno = 0, cut = 0;
+	struct point *p;
+	char where[32];
+
+	f->sweep = true;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		lineno++;
+		if (line[strspn(line, " \t\r")] == '\0')
+			continue;
+		o = json_tokener_parse(line);
+		if (!o) {
+			cut++;
+			continue;
+		}
+		snprintf(where, sizeof(where), ":%zu", lineno);
+		if (!check_schema(f->path, where, o, SWEEP_SCHEMA_)) {
+			json_object_put(o);
+			return 1;
+		}
+		key = get_str(o, "key");
+		p = new_point(f, o);
+		if (!p || !key || key_fields(p, key)) {
+			log_err("%s:%zu: %s", f->path, lineno, p ?
+				"a sweep row without a valid \"key\"" :
+				"out of memory");
+			return 1;
+		}
+		if (!get(o, "latency", NULL)) {
+			log_err("%s:%zu: a point without latency figures",
+				f->path, lineno);
+			return 1;
+		}
+	}
+	if (cut && add_warning(c, "[%d] %s: %zu line%s cut short (not JSON): "
+			       "skipped", (int)(f - c->f) + 1, f->path, cut,
+			       cut == 1 ? "" : "s"))
+		return 1;
+	if (!f->n) {
+		log_err("%s: no point: an empty sweep file", f->path);
+		return 1;
+	}
+	return 0;
+}
+
+static int load_file(struct compare *c, struct file *f)
+{
+	char *buf = slurp(f->path), *first, *line;
+	struct json_object *o;
+	enum json_tokener_error err;
+	int rc;
+
+	if (!buf)
+		return 1;
+	first = buf + strspn(buf, " \t\r\n");
+	if (!*first) {
+		log_err("%s: empty: not a lattester result", f->path);
+		free(buf);
+		return 1;
+	}
+	/* a sweep's JSON lines: the first line is a whole sweep row */
+	line = strndup(first, strcspn(first, "\n"));
+	o = line ? json_tokener_parse(line) : NULL;
+	free(line);
+	if (o && json_object_is_type(o, json_type_object) &&
+	    get_str(o, "schema") &&
+	    !strncmp(get_str(o, "schema"), SWEEP_SCHEMA_ "/",
+		     strlen(SWEEP_SCHEMA_) + 1)) {
+		json_object_put(o);
+		rc = load_sweep(c, f, buf);
+		free(buf);
+		return rc;
+	}
+	json_object_put(o);
+	o = json_tokener_parse_verbose(buf, &err);
+	if (!o) {
+		if (!strncmp(first, "point,target,", 13))
+			log_err("%s: a sweep CSV file: compare reads sweep's "
+				"JSON lines (sweep --out FILE.jsonl)", f->path);
+		else
+			log_err("%s: not a lattester result (not JSON: %s)",
+				f->path, json_tokener_error_desc(err));
+		free(buf);
+		return 1;
+	}
+	free(buf);
+	return load_run(c, f, o);
+}
+
+/* ---- matching ---- */
+
+static int cmp_points(const void *a, const void *b)
+{
+	const struct point *x = *(struct point *const *)a;
+	const struct point *y = *(struct point *const *)b;
+	int d = strcmp(x->match, y->match);
+
+	return d ? d : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* The first point of @f whose match is @match, or NULL. */
+static struct point *find(const struct file *f, const char *match)
+{
+	size_t lo = 0, hi = f->n, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (strcmp(f->sorted[mid]->match, match) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < f->n && !strcmp(f->sorted[lo]->match, match) ?
+	       f->sorted[lo] : NULL;
+}
+
+/* Every field name, and which set the files apart. */
+static int classify(struct compare *c)
+{
+	const char *v, *first;
+	size_t i, j, k;
+	int fi;
+
+	for (fi = 0; fi < c->nf; fi++)
+		for (i = 0; i < c->f[fi].n; i++)
+			for (j = 0; j < c->f[fi].p[i].nf; j++) {
+				const char *name = c->f[fi].p[i].f[j].name;
+
+				if (!str_list_has(&c->names, name) &&
+				    str_list_add(&c->names, name))
+					return -ENOMEM;
+			}
+	c->file_level = calloc(c->names.n + 1, sizeof(bool));
+	c->varies = calloc(c->names.n + 1, sizeof(bool));
+	if (!c->file_level || !c->varies)
+		return -ENOMEM;
+	for (k = 0; k < c->names.n; k++) {
+		bool differ = false, constant = true;
+
+		first = NULL;
+		for (fi = 0; fi < c->nf && constant; fi++) {
+			v = file_value(&c->f[fi], c->names.v[k]);
+			if (!v)
+				constant = false;
+			else if (!first)
+				first = v;
+			else if (strcmp(first, v))
+				differ = true;
+		}
+		c->file_level[k] = constant && differ;
+	}
+	return 0;
+}
+
+/* The match of @p: its fields that don't set the files apart. */
+static int make_match(const struct compare *c, struct point *p)
+{
+	size_t k, len, n = 0;
+	FILE *m = open_memstream(&p->match, &len);
+
+	if (!m)
+		return -ENOMEM;
+	for (k = 0; k < c->names.n; k++)
+		if (!c->file_level[k])
+			fprintf(m, "%s%s=%s", n++ ? ";" : "", c->names.v[k],
+				value_of(p, c->names.v[k]));
+	return fclose(m) ? -ENOMEM : 0;
+}
+
+/* Sort each file by match, mark repeated points, count the unmatched. */
+static int match_points(struct compare *c)
+{
+	struct file *b = &c->f[c->base], *f;
+	size_t i, dups;
+	int fi;
+
+	for (fi = 0; fi < c->nf; fi++) {
+		f = &c->f[fi];
+		f->sorted = calloc(f->n, sizeof(*f->sorted));
+		if (!f->sorted)
+			return -ENOMEM;
+		for (i = 0; i < f->n; i++) {
+			if (make_match(c, &f->p[i]))
+				return -ENOMEM;
+			f->sorted[i] = &f->p[i];
+		}
+		qsort(f->sorted, f->n, sizeof(*f->sorted), cmp_points);
+		for (i = 1, dups = 0; i < f->n; i++) {
+			if (strcmp(f->sorted[i]->match, f->sorted[i - 1]->match))
+				continue;
+			f->sorted[i]->dup = true;
+			dups++;
+		}
+		if (dups && add_warning(c, "[%d] %s: %zu point%s repeat%s an "
+					"earlier one: the first is used", fi + 1,
+					f->path, dups, dups == 1 ? "" : "s",
+					dups == 1 ? "s" : ""))
+			return -ENOMEM;
+	}
+	c->m = calloc(b->n, sizeof(*c->m));
+	if (!c->m)
+		return -ENOMEM;
+	for (i = 0; i < b->n; i++) {
+		if (b->p[i].dup)
+			continue;
+		for (fi = 0; fi < c->nf; fi++)
+			c->m[c->nm].p[fi] = fi == c->base ? &b->p[i] :
+					    find(&c->f[fi], b->p[i].match);
+		c->nm++;
+	}
+	for (fi = 0; fi < c->nf; fi++) {
+		f = &c->f[fi];
+		for (i = 0; i < f->n; i++)
+			if (!f->p[i].dup && !find(b, f->p[i].match))
+				f->unmatched++;
+		for (i = 0; i < c->nm; i++)
+			if (!c->m[i].p[fi])
+				f->missing++;
+	}
+	return 0;
+}
+
+/* Does @name take more than one value over the baseline's points? */
+static bool varies_in_base(const struct compare *c, const char *name)
+{
+	const struct file *b = &c->f[c->base];
+
+	return !file_value(b, name);
+}
+
+static bool in_list(const char *const *list, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(list[i], name))
+			return true;
+	return false;
+}
+
+static bool is_compared_field(const char *name)
+{
+	return in_list(compared_fields, ARRAY_SIZE(compared_fields), name);
+}
+
+/* "size (64, 256)": a field's value in each file. */
+static void fmt_difference(FILE *m, const struct compare *c, size_t k)
+{
+	int fi;
+
+	fprintf(m, "%s (", c->names.v[k]);
+	for (fi = 0; fi < c->nf; fi++)
+		fprintf(m, "%s%s", fi ? ", " : "",
+			file_value(&c->f[fi], c->names.v[k]));
+	fputc(')', m);
+}
+
+static int warn_differences(struct compare *c)
+{
+	char *buf = NULL;
+	size_t k, len, n = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int rc;
+
+	if (!m)
+		return -ENOMEM;
+	for (k = 0; k < c->names.n; k++) {
+		if (!c->file_level[k] || is_compared_field(c->names.v[k]))
+			continue;
+		fputs(n++ ? ", " : "", m);
+		fmt_difference(m, c, k);
+	}
+	if (fclose(m))
+		return -ENOMEM;
+	rc = n ? add_warning(c, "the %s differ in more than target and "
+			     "engine: %s; compared all the same",
+			     c->f[0].sweep ? "sweeps" : "runs", buf) : 0;
+	free(buf);
+	return rc;
+}
+
+/* ---- units ---- */
+
+static __u64 tsc_khz_of(const struct point *p)
+{
+	double v;
+
+	return get_num(get(p->o, "provenance", "tsc_khz", NULL), &v) && v > 0 ?
+	       (__u64)v : 0;
+}
+
+/*
+ * Corrected ns if every point knows its TSC frequency, cycles if none
+ * does; when some do and some don't, --unit cycles must say so.
+ */
+static int choose_unit(struct compare *c)
+{
+	const char *unknown = NULL;
+	__u64 khz, first = 0;
+	bool differ = false, known = false;
+	size_t i;
+	int fi;
+
+	for (fi = 0; fi < c->nf; fi++) {
+		for (i = 0; i < c->f[fi].n; i++) {
+			khz = tsc_khz_of(&c->f[fi].p[i]);
+			if (!khz && !unknown)
+				unknown = c->f[fi].path;
+			if (khz && first && khz != first)
+				differ = true;
+			if (khz && !first)
+				first = khz;
+			known |= khz != 0;
+		}
+	}
+	if (!c->unit_set)
+		c->unit = unknown && !known ? UNIT_CYCLES : UNIT_NS;
+	if (c->unit == UNIT_NS && unknown) {
+		log_err("%s: no TSC frequency (tsc_khz 0): its cycles can't be "
+			"converted to ns%s", unknown, known ? "; compare every "
+			"result in cycles with --unit cycles" : "");
+		return 1;
+	}
+	if (c->unit != UNIT_NS && unknown && known &&
+	    add_warning(c, "%s has no TSC frequency: its cycles may not be "
+			"the others'", unknown))
+		return -ENOMEM;
+	if (c->unit != UNIT_NS && differ &&
+	    add_warning(c, "the results' TSCs run at different frequencies: "
+			"their %s are not the same unit (--unit ns converts)",
+			c->unit == UNIT_RAW ? "raw cycles" : "cycles"))
+		return -ENOMEM;
+	return 0;
+}
+
+/* "access", "load", or NULL when the points differ (chase --chain). */
+static const char *common_per(const struct compare *c)
+{
+	const char *per = NULL, *v;
+	size_t i;
+	int fi;
+
+	for (fi = 0; fi < c->nf; fi++) {
+		for (i = 0; i < c->f[fi].n; i++) {
+			v = get_str(get(c->f[fi].p[i].o, "latency", NULL), "per");
+			if (!v)
+				v = "access";
+			if (per && strcmp(per, v))
+				return NULL;
+			per = v;
+		}
+	}
+	return per;
+}
+
+/* A point's figure for row @row in the chosen unit. */
+static bool figure(const struct compare *c, const struct point *p, int row,
+		   double *v)
+{
+	if (!p)
+		return false;
+	if (row == STAT_RATE)
+		return get_num(get(p->o, "outlier_summary", "rate", NULL), v);
+	return get_num(get(p->o, "latency", units[c->unit].key,
+			   latt_stats[row].name, NULL), v);
+}
+
+/* @m's figure in file @fi over the baseline's, if both are there. */
+static bool ratio(const struct compare *c, const struct match *m, int row,
+		  int fi, double *r)
+{
+	double v, b;
+
+	if (!figure(c, m->p[fi], row, &v) ||
+	    !figure(c, m->p[c->base], row, &b) || b == 0)
+		return false;
+	*r = v / b;
+	return true;
+}
+
+static bool any_rate(const struct compare *c)
+{
+	size_t i;
+	int fi;
+
+	for (fi = 0; fi < c->nf; fi++)
+		for (i = 0; i < c->f[fi].n; i++)
+			if (get(c->f[fi].p[i].o, "outlier_summary", NULL))
+				return true;
+	return false;
+}
+
+static void default_rows(struct compare *c)
+{
+	int i;
+
+	if (c->rows_set)
+		return;
+	for (i = 0; i < NR_STATS; i++)
+		c->rows[i] = c->f[0].sweep ? i == STAT_P50 || i == STAT_P99 :
+			     latt_stats[i].in_table;
+	c->rows[STAT_RATE] = any_rate(c);
+}
+
+static const char *row_name(int row)
+{
+	return row == STAT_RATE ? "outliers" : latt_stats[row].name;
+}
+
+/* "op=load,size=64": the point's fields that vary in the baseline. */
+static void label(char *buf, size_t len, const struct compare *c,
+		  const struct point *p)
+{
+	size_t k, n = 0;
+
+	buf[0] = '\0';
+	for (k = 0; k < c->names.n && n < len; k++)
+		if (c->varies[k])
+			n += snprintf(buf + n, len - n, "%s%s=%s", n ? "," : "",
+				      c->names.v[k],
+				      value_of(p, c->names.v[k]));
+}
+
+/* ---- text ---- */
+
+static void fmt_figure(char *buf, size_t len, const struct compare *c,
+		       const struct point *p, int row)
+{
+	double v;
+
+	if (!figure(c, p, row, &v))
+		snprintf(buf, len, "-");
+	else if (row == STAT_RATE)
+		snprintf(buf, len, "%.4f%%", 100 * v);
+	else if (c->unit == UNIT_NS || row == STAT_MEAN)
+		snprintf(buf, len, "%.1f", v);
+	else
+		snprintf(buf, len, "%.0f", v);
+}
+
+/* "[1] a.json: target dram, op load, ...; kernel K on HOST" */
+static void print_head(const struct compare *c, int fi)
+{
+	const struct file *f = &c->f[fi];
+	struct json_object *prov = get(f->p[0].o, "provenance", NULL);
+	const char *kernel = get_str(prov, "kernel"), *host = get_str(prov,
+								     "hostname");
+	const char *v;
+	size_t i, k, n = 0;
+
+	printf("[%d] %s:", fi + 1, f->path);
+	if (f->sweep)
+		printf(" %zu point%s;", f->n, f->n == 1 ? "" : "s");
+	for (i = 0; i < ARRAY_SIZE(head_fields); i++) {
+		v = file_value(f, head_fields[i]);
+		if (v && v[0])
+			printf("%s %s %s", n++ ? "," : "", head_fields[i], v);
+	}
+	/* and the other fields that set the files apart */
+	for (k = 0; k < c->names.n; k++)
+		if (c->file_level[k] && !in_list(head_fields,
+						 ARRAY_SIZE(head_fields),
+						 c->names.v[k]))
+			printf("%s %s %s", n++ ? "," : "", c->names.v[k],
+			       file_value(f, c->names.v[k]));
+	if (kernel || host)
+		printf("; kernel %s on %s", kernel ? kernel : "?",
+		       host ? host : "?");
+	putchar('\n');
+}
+
+static void print_text(const struct compare *c)
+{
+	char lab[512], cell[64], ref[16];
+	size_t i, w = 5;	/* "point" */
+	int fi, row;
+
+	for (fi = 0; fi < c->nf; fi++)
+		print_head(c, fi);
+	for (i = 0; i < c->warnings.n; i++)
+		printf("warning: %s\n", c->warnings.v[i]);
+	putchar('\n');
+	printf(units[c->unit].title, c->per ? c->per : "access (per load "
+	       "where chase --chain)");
+	printf("; ratios to [%d]\n", c->base + 1);
+	for (i = 0; i < c->nm && c->f[0].sweep; i++) {
+		label(lab, sizeof(lab), c, c->m[i].p[c->base]);
+		w = strlen(lab) > w ? strlen(lab) : w;
+	}
+	if (c->f[0].sweep)
+		printf("%-*s  ", (int)w, "point");
+	printf("%-8s", c->f[0].sweep ? "stat" : "");
+	for (fi = 0; fi < c->nf; fi++) {
+		snprintf(ref, sizeof(ref), "[%d]", fi + 1);
+		printf(" %12s", ref);
+	}
+	for (fi = 0; fi < c->nf; fi++) {
+		if (fi == c->base)
+			continue;
+		snprintf(cell, sizeof(cell), "[%d]/[%d]", fi + 1, c->base + 1);
+		printf(" %9s", cell);
+	}
+	putchar('\n');
+	for (i = 0; i < c->nm; i++) {
+		const struct match *m = &c->m[i];
+		bool first = true;
+
+		label(lab, sizeof(lab), c, m->p[c->base]);
+		for (row = 0; row < NR_ROWS; row++) {
+			double r;
+
+			if (!c->rows[row])
+				continue;
+			if (c->f[0].sweep)
+				printf("%-*s  ", (int)w, first ? lab : "");
+			first = false;
+			printf("%-8s", row_name(row));
+			for (fi = 0; fi < c->nf; fi++) {
+				fmt_figure(cell, sizeof(cell), c, m->p[fi], row);
+				printf(" %12s", cell);
+			}
+			for (fi = 0; fi < c->nf; fi++) {
+				if (fi == c->base)
+					continue;
+				if (ratio(c, m, row, fi, &r))
+					printf(" %9.3f", r);
+				else
+					printf(" %9s", "-");
+			}
+			putchar('\n');
+		}
+	}
+}
+
+/* ---- JSON and CSV ---- */
+
+static struct json_object *num_or_null(bool ok, double v, int decimals)
+{
+	return ok ? json_new_fixed(v, decimals) : NULL;
+}
+
+static int row_decimals(const struct compare *c, int row)
+{
+	return row == STAT_RATE ? 9 : units[c->unit].decimals;
+}
+
+static struct json_object *json_file(const struct compare *c, int fi)
+{
+	const struct file *f = &c->f[fi];
+	struct json_object *o = json_object_new_object();
+	struct json_object *fields = json_object_new_object();
+	struct json_object *prov = get(f->p[0].o, "provenance", NULL);
+	static const char *const prov_keys[] = {
+		"kernel", "hostname", "cpu_model", "tsc_khz", "tool_version",
+	};
+	struct json_object *v;
+	const char *val;
+	size_t i, k;
+
+	json_add_u64(o, "index", (__u64)fi + 1);
+	json_add_str(o, "path", f->path);
+	json_add_str(o, "schema", get_str(f->p[0].o, "schema"));
+	json_add_u64(o, "points", f->n);
+	json_add_u64(o, "unmatched", f->unmatched);
+	json_add_u64(o, "missing", f->missing);
+	for (i = 0; i < ARRAY_SIZE(prov_keys); i++) {
+		v = get(prov, prov_keys[i], NULL);
+		json_object_object_add(o, prov_keys[i], json_object_get(v));
+	}
+	for (k = 0; k < c->names.n; k++) {
+		val = file_value(f, c->names.v[k]);
+		if (val)
+			json_add_str(fields, c->names.v[k], val);
+	}
+	json_object_object_add(o, "fields", fields);
+	return o;
+}
+
+static struct json_object *json_point(const struct compare *c,
+				      const struct match *m)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *stats = json_object_new_object();
+	struct json_object *s, *vals, *ratios;
+	char lab[512];
+	double v;
+	int fi, row;
+
+	label(lab, sizeof(lab), c, m->p[c->base]);
+	json_add_str(o, "label", lab);
+	json_add_str(o, "match", m->p[c->base]->match);
+	for (row = 0; row < NR_ROWS; row++) {
+		if (!c->rows[row])
+			continue;
+		s = json_object_new_object();
+		vals = json_object_new_array();
+		ratios = json_object_new_array();
+		for (fi = 0; fi < c->nf; fi++) {
+			bool ok = figure(c, m->p[fi], row, &v);
+
+			json_object_array_add(vals, num_or_null(ok, v,
+						row_decimals(c, row)));
+			ok = ratio(c, m, row, fi, &v);
+			json_object_array_add(ratios, num_or_null(ok, v,
+							  RATIO_DECIMALS));
+		}
+		json_object_object_add(s, "values", vals);
+		json_object_object_add(s, "ratios", ratios);
+		json_object_object_add(stats, row_name(row), s);
+	}
+	json_object_object_add(o, "stats", stats);
+	return o;
+}
+
+static int print_json(const struct compare *c)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *files = json_object_new_array();
+	struct json_object *diffs = json_object_new_array();
+	struct json_object *warns = json_object_new_array();
+	struct json_object *points = json_object_new_array();
+	struct json_object *d, *vals;
+	size_t i, k;
+	int fi, rc;
+
+	json_add_str(o, "schema", COMPARE_SCHEMA);
+	json_add_str(o, "kind", c->f[0].sweep ? "sweep" : "run");
+	json_add_str(o, "unit", units[c->unit].name);
+	if (c->per)
+		json_add_str(o, "per", c->unit == UNIT_RAW ? "sample" : c->per);
+	else
+		json_object_object_add(o, "per", NULL);
+	json_add_u64(o, "baseline", (__u64)c->base + 1);
+	for (fi = 0; fi < c->nf; fi++)
+		json_object_array_add(files, json_file(c, fi));
+	json_object_object_add(o, "files", files);
+	for (k = 0; k < c->names.n; k++) {
+		if (!c->file_level[k])
+			continue;
+		d = json_object_new_object();
+		vals = json_object_new_array();
+		json_add_str(d, "field", c->names.v[k]);
+		for (fi = 0; fi < c->nf; fi++)
+			json_object_array_add(vals, json_object_new_string(
+				file_value(&c->f[fi], c->names.v[k])));
+		json_object_object_add(d, "values", vals);
+		json_add_bool(d, "warned", !is_compared_field(c->names.v[k]));
+		json_object_array_add(diffs, d);
+	}
+	json_object_object_add(o, "differences", diffs);
+	for (i = 0; i < c->warnings.n; i++)
+		json_object_array_add(warns,
+				      json_object_new_string(c->warnings.v[i]));
+	json_object_object_add(o, "warnings", warns);
+	for (i = 0; i < c->nm; i++)
+		json_object_array_add(points, json_point(c, &c->m[i]));
+	json_object_object_add(o, "points", points);
+	rc = json_emit("-", o);
+	json_object_put(o);
+	return rc;
+}
+
+static void csv_num(bool ok, double v, int decimals, int last)
+{
+	char buf[64];
+
+	if (ok)
+		snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+	else
+		buf[0] = '\0';
+	csv_put(stdout, buf, last);
+}
+
+static void print_csv(const struct compare *c)
+{
+	char lab[512], name[32];
+	size_t i;
+	int fi, row;
+	double v;
+	bool ok;
+
+	for (i = 0; i < c->warnings.n; i++)
+		log_warn("%s", c->warnings.v[i]);
+	csv_put(stdout, "label", 0);
+	csv_put(stdout, "stat", 0);
+	for (fi = 0; fi < 2 * c->nf; fi++) {
+		snprintf(name, sizeof(name), "%s_%d", fi < c->nf ? "value" :
+			 "ratio", fi % c->nf + 1);
+		csv_put(stdout, name, fi + 1 == 2 * c->nf);
+	}
+	for (i = 0; i < c->nm; i++) {
+		label(lab, sizeof(lab), c, c->m[i].p[c->base]);
+		for (row = 0; row < NR_ROWS; row++) {
+			if (!c->rows[row])
+				continue;
+			csv_put(stdout, lab, 0);
+			csv_put(stdout, row_name(row), 0);
+			for (fi = 0; fi < c->nf; fi++) {
+				ok = figure(c, c->m[i].p[fi], row, &v);
+				csv_num(ok, v, row_decimals(c, row), 0);
+			}
+			for (fi = 0; fi < c->nf; fi++) {
+				ok = ratio(c, &c->m[i], row, fi, &v);
+				csv_num(ok, v, RATIO_DECIMALS, fi + 1 == c->nf);
+			}
+		}
+	}
+}
+
+/* ---- options ---- */
+
+static int set_rows(struct compare *c, const char *v)
+{
+	char buf[256], *tok, *save = NULL;
+	int i;
+
+	if (strlen(v) >= sizeof(buf))
+		return -EINVAL;
+	snprintf(buf, sizeof(buf), "%s", v);
+	memset(c->rows, 0, sizeof(c->rows));
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < NR_ROWS && strcmp(row_name(i), tok); i++)
+			;
+		if (i == NR_ROWS)
+			return -EINVAL;
+		c->rows[i] = true;
+	}
+	c->rows_set = true;
+	return 0;
+}
+
+static int compare_parse(int argc, char **argv, struct compare *c)
+{
+	unsigned long base = 1;
+	char *end;
+	int id, i;
+
+	optind = 0;
+	while ((id = cmd_getopt(argc, argv, &compare_usage)) != -1) {
+		switch (id) {
+		case OPT_BAD:
+			return EXIT_USAGE;
+		case OPT_HELP:
+			cmd_print_usage(stdout, &compare_usage);
+			return COMPARE_HELP;
+		case OPT_BASELINE:
+			errno = 0;
+			base = strtoul(optarg, &end, 10);
+			if (errno || *end || !base || optarg[0] == '-')
+				return cmd_usage_error(&compare_usage,
+						       "--baseline: '%s': expected "
+						       "a file's number, 1 for the "
+						       "first", optarg);
+			break;
+		case OPT_UNIT:
+			for (i = 0; i < (int)ARRAY_SIZE(units) &&
+			     strcmp(units[i].name, optarg); i++)
+				;
+			if (i == (int)ARRAY_SIZE(units))
+				return cmd_usage_error(&compare_usage,
+						       "--unit: '%s': expected ns, "
+						       "cycles or raw", optarg);
+			c->unit = (enum unit)i;
+			c->unit_set = true;
+			break;
+		case OPT_STAT:
+			if (set_rows(c, optarg))
+				return cmd_usage_error(&compare_usage,
+						       "--stat: '%s': expected a "
+						       "list of min, p50, p90, "
+						       "p99, p99.9, p99.99, "
+						       "p99.999, p99.9999, max, "
+						       "mean, outliers", optarg);
+			break;
+		case OPT_JSON:
+			c->json = true;
+			break;
+		case OPT_CSV:
+			c->csv = true;
+			break;
+		}
+	}
+	if (c->json && c->csv)
+		return cmd_usage_error(&compare_usage, "--json or --csv, not "
+				       "both");
+	if (argc - optind < 2)
+		return cmd_usage_error(&compare_usage, "two results or more "
+				       "are compared: A.json B.json ...");
+	if (argc - optind > MAX_FILES)
+		return cmd_usage_error(&compare_usage, "%d results at most",
+				       MAX_FILES);
+	if (base > (unsigned long)(argc - optind))
+		return cmd_usage_error(&compare_usage, "--baseline %lu: there "
+				       "are %d files", base, argc - optind);
+	c->nf = argc - optind;
+	c->base = (int)base - 1;
+	for (i = 0; i < c->nf; i++)
+		c->f[i].path = argv[optind + i];
+	return 0;
+}
+
+static void compare_free(struct compare *c)
+{
+	size_t i, j;
+	int fi;
+
+	for (fi = 0; fi < c->nf; fi++) {
+		for (i = 0; i < c->f[fi].n; i++) {
+			struct point *p = &c->f[fi].p[i];
+
+			for (j = 0; j < p->nf; j++) {
+				free(p->f[j].name);
+				free(p->f[j].value);
+			}
+			free(p->f);
+			free(p->match);
+			json_object_put(p->o);
+		}
+		free(c->f[fi].p);
+		free(c->f[fi].sorted);
+	}
+	str_list_free(&c->names);
+	str_list_free(&c->warnings);
+	free(c->file_level);
+	free(c->varies);
+	free(c->m);
+}
+
+/* Load, classify, match and check; 0 or the exit status. */
+static int prepare(struct compare *c)
+{
+	size_t k;
+	int fi, rc;
+
+	for (fi = 0; fi < c->nf; fi++)
+		if (load_file(c, &c->f[fi]))
+			return 1;
+	for (fi = 1; fi < c->nf; fi++) {
+		if (c->f[fi].sweep == c->f[0].sweep)
+			continue;
+		log_err("%s is a %s and %s a %s: compare runs with runs, sweeps "
+			"with sweeps", c->f[0].path, c->f[0].sweep ? "sweep" :
+			"run", c->f[fi].path, c->f[fi].sweep ? "sweep" : "run");
+		return 1;
+	}
+	if (classify(c) || match_points(c))
+		goto oom;
+	for (k = 0; k < c->names.n; k++)
+		c->varies[k] = !c->file_level[k] &&
+			       varies_in_base(c, c->names.v[k]);
+	for (fi = 0; fi < c->nf; fi++) {
+		if (fi == c->base)
+			continue;
+		if (c->f[fi].n == c->f[fi].unmatched) {
+			log_err("%s: no point matches one of %s", c->f[fi].path,
+				c->f[c->base].path);
+			return 1;
+		}
+		if ((c->f[fi].unmatched || c->f[fi].missing) &&
+		    add_warning(c, "[%d] %s: points without a match: %zu of "
+				"its own (not shown), %zu of [%d] (shown as -)",
+				fi + 1, c->f[fi].path, c->f[fi].unmatched,
+				c->f[fi].missing, c->base + 1))
+			goto oom;
+	}
+	if (warn_differences(c))
+		goto oom;
+	rc = choose_unit(c);
+	if (rc < 0)
+		goto oom;
+	if (rc)
+		return rc;
+	c->per = common_per(c);
+	default_rows(c);
+	return 0;
+oom:
+	log_err("out of memory");
+	return 1;
+}
+
+int cmd_compare(int argc, char **argv, const struct cmd_ctx *ctx)
+{
+	struct compare *c = calloc(1, sizeof(*c));
+	int rc;
+
+	(void)ctx;
+	if (!c) {
+		log_err("out of memory");
+		return 1;
+	}
+	rc = compare_parse(argc, argv, c);
+	if (rc) {
+		free(c);
+		return rc == COMPARE_HELP ? 0 : rc;
+	}
+	rc = prepare(c);
+	if (!rc && c->json)
+		rc = print_json(c) ? 1 : 0;
+	else if (!rc && c->csv)
+		print_csv(c);
+	else if (!rc)
+		print_text(c);
+	compare_free(c);
+	return rc;
+}
