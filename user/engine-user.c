@@ -550,8 +550,8 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 		 (unsigned long long)c->threshold);
 	r->interrupted = wait_thread(u, h);
 	pthread_join(t, NULL);
+	numa_free(mem, len);	/* as the module frees it before RESULT */
 	clock_gettime(CLOCK_REALTIME, &r->end);
-	numa_free(mem, len);
 
 	r->res = u->res;
 	r->res.hist_ptr = 0;
