@@ -31,14 +31,7 @@ trap 'rm -rf "$tmp"' EXIT
 TAP_NAME=engine-user
 . "$top/tests/tap.sh"
 
-if [ ! -x "$ctl" ]; then
-	report 1 "$ctl not built (make -C user)"
-	finish
-fi
-if ! command -v python3 >/dev/null; then
-	skip "python3 missing: nothing checked"
-	finish
-fi
+need_ctl_python3 "$ctl"
 
 export LATTESTER_DEV=/nonexistent
 unset LATTESTER_LOG LD_PRELOAD
