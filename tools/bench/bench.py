@@ -457,7 +457,7 @@ def run_engine(a, engine, tmp):
     if why:
         return {"skipped": why}, True
     run = Runner(a, engine, tmp)
-    out = {"benchmarks": {}}
+    out = {"benchmarks": {}, "loadavg_before": list(os.getloadavg())}
     ok = True
     for b in a.only:
         t0 = time.monotonic()
@@ -469,6 +469,7 @@ def run_engine(a, engine, tmp):
             out["benchmarks"][b] = {"error": str(e)}
             ok = False
         out["benchmarks"][b]["bench_s"] = time.monotonic() - t0
+    out["loadavg_after"] = list(os.getloadavg())
     if run.provenance:
         out["machine"] = machine(run.provenance)
     return out, ok
@@ -528,7 +529,7 @@ ROWS = {  # benchmark: [(path to the figure, label)]
         ("table_s", "basic latency table, %(points)d points"),
         ("point_s", "per point"),
         ("sampling_share", "share of it spent sampling"),
-        ("setup_share", "share of it in setup (allocation, pre-fault)")],
+        ("setup_share", "share of it in setup (alloc, pre-fault, free)")],
 }
 
 
@@ -572,6 +573,9 @@ def print_table(doc, f=sys.stdout):
                   engine, m.get("cpu_model"), m.get("cores"), m.get("kernel"),
                   m.get("tsc_khz"), doc["date"], s["reps"], s["table_reps"]),
               file=f)
+        print("  load average (1 min) %.2f before, %.2f after: the other "
+              "tasks on the machine" % (e["loadavg_before"][0],
+                                        e["loadavg_after"][0]), file=f)
         for name, b in e["benchmarks"].items():
             if "error" in b:
                 print("  %-10s failed: %s" % (name, b["error"].splitlines()[0]),
