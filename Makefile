@@ -7,6 +7,12 @@
 #                   DEBUG_ATOMIC_SLEEP, UBSAN) built once from Debian's
 #                   linux-source-6.1 (tools/debug-kernel, ~30 min, cached)
 #   make sparse     the module under sparse (make check does this too)
+#   make bench      the tool measures itself (not part of make check): timer
+#                   overhead and step, efficiency, chase vs single loads,
+#                   memory, the basic table; JSON into build/bench/ (or
+#                   BENCH_OUT), a table on stdout; BENCH_REPS (5),
+#                   BENCH_ENGINES ("user kernel"): see tools/bench/bench.py
+#                   and Documentation/benchmarks.md
 #   make install    module into /lib/modules/KVER/extra (+ depmod),
 #                   lattester-ctl into $(PREFIX)/bin, its man pages into
 #                   $(MANDIR)/man1, its bash completion into
@@ -44,7 +50,7 @@ DKMS_SRC = $(DESTDIR)/usr/src/lattester-$(VERSION)
 
 .PHONY: all module user check unit build-check vm demo deps clean sparse \
 	install uninstall dkms-install dkms-uninstall kernelrelease-of-kdir \
-	check-debug
+	check-debug bench
 
 all: module user
 
@@ -80,6 +86,15 @@ check-debug: deps
 	kver=$$(cat $$tree/include/config/kernel.release) && \
 	echo "check-debug: $$kver from $$tree" && \
 	LATT_KERNEL_TREE=$$tree LATT_KERNELS=$$kver ./tests/vm/run
+
+# BENCH_* in the environment or on the command line reach bench.py
+bench: user build/bench/tsc-step
+	./tools/bench/bench.py --tsc-step build/bench/tsc-step
+
+build/bench/tsc-step: tools/bench/tsc-step.c include/lattester/access.h \
+		include/uapi/lattester.h
+	mkdir -p build/bench
+	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -o $@ $<
 
 demo: deps
 	$(MAKE) all

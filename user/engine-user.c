@@ -530,11 +530,13 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 	u->outliers = r->outliers;
 	u->nout = nout;
 	u->res.min = ~0ULL;
+	/* the run starts before its memory is allocated and faulted in, as
+	 * the module's START allocates it: wall_ns counts both */
+	clock_gettime(CLOCK_REALTIME, &r->start);
 	u->base = region_alloc(o, &u->cfg, &mem, &len);
 	if (!u->base)
 		goto out;
 
-	clock_gettime(CLOCK_REALTIME, &r->start);
 	rc = pthread_create(&t, NULL, user_thread, u);
 	if (rc) {
 		log_err("%s: cannot start the measuring thread: %s", o->target,
@@ -548,8 +550,8 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 		 (unsigned long long)c->threshold);
 	r->interrupted = wait_thread(u, h);
 	pthread_join(t, NULL);
+	numa_free(mem, len);	/* as the module frees it before RESULT */
 	clock_gettime(CLOCK_REALTIME, &r->end);
-	numa_free(mem, len);
 
 	r->res = u->res;
 	r->res.hist_ptr = 0;

@@ -187,11 +187,21 @@ struct json_object *json_run_target(const struct run_report *r)
 	return o;
 }
 
+/* From START to the result fetched, setup (allocation, pre-fault) too. */
+static __u64 wall_ns(const struct run_report *r)
+{
+	long long ns = (long long)(r->end.tv_sec - r->start.tv_sec) *
+		       1000000000LL + (r->end.tv_nsec - r->start.tv_nsec);
+
+	return ns > 0 ? (__u64)ns : 0;
+}
+
 struct json_object *json_run_result(const struct run_report *r)
 {
 	const struct latt_result *s = &r->res;
 	struct json_object *o = json_object_new_object();
 	struct json_object *oh = json_object_new_object();
+	struct json_object *tc = json_object_new_object();
 	__u64 cycles = s->tsc_end > s->tsc_start ? s->tsc_end - s->tsc_start : 0;
 
 	json_add_str(o, "state", latt_name(NAMES_STATE, s->state));
@@ -209,6 +219,10 @@ struct json_object *json_run_result(const struct run_report *r)
 	json_add_u64(o, "hist_overflow", s->hist_overflow);
 	json_add_u64(o, "duration_ns",
 		     (__u64)(latt_ns((double)cycles, r->info->tsc_khz) + 0.5));
+	json_add_u64(o, "wall_ns", wall_ns(r));
+	json_add_u64(tc, "raw", s->sum);
+	json_add_u64(tc, "corrected", s->sum_corrected);
+	json_object_object_add(o, "timed_cycles", tc);
 	return o;
 }
 

@@ -6,7 +6,8 @@
 #  - every op x pattern (seq, rand, stride:4096, hotspot:65536, chase) on
 #    dram with --samples 2000 --region 16M: exit 0, and a well-formed JSON
 #    (samples as asked, min <= p50 <= ... <= max, the overhead recorded,
-#    provenance engine "user", state done); chase also with --chain 8;
+#    provenance engine "user", state done, timed_cycles the sum of the raw
+#    samples, the sampling phase within wall_ns); chase also with --chain 8;
 #  - the same seed gives the kernel engine's address sequence: with every
 #    sample an outlier (--threshold 1), the recorded offsets are those of
 #    include/lattester/pattern.h, built here into a small program (for
@@ -30,14 +31,7 @@ trap 'rm -rf "$tmp"' EXIT
 TAP_NAME=engine-user
 . "$top/tests/tap.sh"
 
-if [ ! -x "$ctl" ]; then
-	report 1 "$ctl not built (make -C user)"
-	finish
-fi
-if ! command -v python3 >/dev/null; then
-	skip "python3 missing: nothing checked"
-	finish
-fi
+need_ctl_python3 "$ctl"
 
 export LATTESTER_DEV=/nonexistent
 unset LATTESTER_LOG LD_PRELOAD
@@ -63,6 +57,12 @@ if not (0 < oh["min"] <= oh["median"] <= oh["max"]):
     why.append("overhead %r" % oh)
 if res["windows"] < 1 or res["nmi_windows"] != 0:
     why.append("windows %r/%r" % (res["windows"], res["nmi_windows"]))
+tc = res["timed_cycles"]
+if abs(tc["raw"] - lat["raw_cycles"]["mean"] * samples) > 0.05 * samples + 1 \
+        or not tc["corrected"] <= tc["raw"]:
+    why.append("timed_cycles %r, raw mean %r" % (tc, lat["raw_cycles"]["mean"]))
+if not 0 < res["duration_ns"] <= res["wall_ns"]:
+    why.append("duration_ns %r, wall_ns %r" % (res["duration_ns"], res["wall_ns"]))
 if chain is not None and cfg["chain"] != chain:
     why.append("chain %r" % cfg["chain"])
 keys = ["min", "p50", "p90", "p99", "p99.9", "p99.99", "p99.999",

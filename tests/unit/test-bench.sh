@@ -1,0 +1,163 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-bench.sh - make bench's driver (tools/bench/bench.py) still works,
+# so that it can't rot between the times someone benchmarks: tiny sizes,
+# one repetition, no timing asserted.
+#  - the tsc-step helper builds through the Makefile and prints its keys;
+#  - bench.py with the user engine: exit 0, the table on stdout, a JSON
+#    document with the machine, the settings and every benchmark (timer,
+#    efficiency, agreement, memory, table), each figure a median/min/max
+#    over the repetitions; the module's memory skipped with a reason;
+#  - the kernel engine without a device: skipped with the reason; with the
+#    stand-in for the module (test-cli-fake.so): every benchmark, and the
+#    module's memory measured;
+#  - BENCH_OUT and BENCH_REPS from the environment; a lattester-ctl that
+#    fails makes bench.py fail, with the error in the JSON; a bad option is
+#    a usage error.
+#
+#   make -C user && bash tests/unit/test-bench.sh
+#
+# TAP-like lines, then "bench: N passed, N failed[, N skipped]".
+
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+ctl=${LATTESTER_CTL:-$top/user/lattester-ctl}
+bench=$top/tools/bench/bench.py
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+TAP_NAME=bench
+TAP_ERR=$tmp/err
+. "$top/tests/tap.sh"
+
+need_ctl_python3 "$ctl"
+unset LATTESTER_LOG LD_PRELOAD BENCH_OUT BENCH_REPS BENCH_ENGINES LATTESTER_CTL
+
+# the smallest run of every benchmark
+tiny=(--ctl "$ctl" --reps 1 --region 16M --samples 2000 --chain 4
+      --mem-samples 1000,5000 --mem-region 16M --table-samples 200
+      --table-region 16M)
+
+make -s -C "$top" build/bench/tsc-step >/dev/null 2>"$tmp/err"
+report $? "make build/bench/tsc-step builds the helper"
+step=$top/build/bench/tsc-step
+"$step" 1000 >"$tmp/step" 2>"$tmp/err" &&
+	(for k in reads rdtsc_min rdtsc_step rdtsc_zero rdtsc_median rdtscp_min \
+		  rdtscp_step rdtscp_zero rdtscp_median; do
+		grep -q "^$k [0-9]*$" "$tmp/step" || exit 1
+	done)
+report $? "tsc-step prints every key"
+
+# check JSON ENGINE WANT: the document is well formed; WANT "all" (every
+# benchmark), "module" (every benchmark and the module's memory measured),
+# "skipped" (the engine skipped with a reason) or "error" (every benchmark
+# has its error)
+check()
+{
+	python3 - "$@" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+engine, want = sys.argv[2], sys.argv[3]
+names = ["timer", "efficiency", "agreement", "memory", "table"]
+why = []
+if d.get("schema") != "lattester-bench/1":
+    why.append("schema %r" % d.get("schema"))
+reps = d["settings"]["reps"]
+e = d["engines"][engine]
+
+def figures(where, figs):
+    if not figs:
+        why.append("%s: no figures" % where)
+    for k, f in figs.items():
+        if set(f) != {"median", "min", "max", "unit", "reps"}:
+            why.append("%s.%s: keys %r" % (where, k, sorted(f)))
+        elif f["median"] is not None and not f["min"] <= f["median"] <= f["max"]:
+            why.append("%s.%s: median outside [min, max]" % (where, k))
+
+if want == "skipped":
+    if not e.get("skipped"):
+        why.append("not skipped: %r" % sorted(e))
+elif want == "error":
+    for b in names:
+        if not e["benchmarks"][b].get("error"):
+            why.append("%s: no error" % b)
+else:
+    m = e["machine"]
+    for k in ("cpu_model", "kernel", "cores", "tsc_khz"):
+        if not m.get(k):
+            why.append("machine.%s missing" % k)
+    if sorted(e["benchmarks"]) != sorted(names):
+        why.append("benchmarks %r" % sorted(e["benchmarks"]))
+    for b in names:
+        x = e["benchmarks"].get(b, {"error": "missing"})
+        if "error" in x:
+            why.append("%s: %s" % (b, x["error"]))
+            continue
+        if b != "agreement":
+            figures(b, x.get("figures"))
+        else:
+            for pages in ("4k", "huge") if engine == "user" else ("4k",):
+                figures("agreement." + pages, x[pages]["figures"])
+        for f in x.get("figures", {}).values():
+            if b != "table" and len(f["reps"]) != reps:
+                why.append("%s: %d reps of %d" % (b, len(f["reps"]), reps))
+    mod = e["benchmarks"].get("memory", {}).get("module", {})
+    if want == "module":
+        figures("memory.module", mod.get("figures"))
+    elif not mod.get("skipped"):
+        why.append("the module's memory is not skipped")
+if why:
+    print("#  " + "; ".join(why[:5]))
+    sys.exit(1)
+EOF
+}
+
+# ---- the user engine, and the kernel engine without a device ----
+LATTESTER_DEV=/nonexistent "$bench" "${tiny[@]}" --out "$tmp/b.json" \
+	>"$tmp/out" 2>"$tmp/err"
+report $? "bench.py (user and kernel engines, tiny sizes) exits 0"
+check "$tmp/b.json" user all
+report $? "the JSON has the machine and every benchmark, median/min/max each"
+check "$tmp/b.json" kernel skipped && grep -q /nonexistent "$tmp/b.json"
+report $? "no device: the kernel engine is skipped, the device named"
+grep -q "^engine user on .* cores), kernel .*, tsc_khz [0-9]" "$tmp/out" &&
+	(for b in timer efficiency agreement memory table; do
+		grep -q "^  $b " "$tmp/out" || exit 1
+	done) &&
+	grep -q "^engine kernel: skipped: no /nonexistent" "$tmp/out" &&
+	grep -q "module memory: skipped: " "$tmp/out"
+report $? "the table: the machine, every benchmark, the skips with reasons"
+
+# ---- the kernel engine, against the stand-in for the module ----
+if make -s -C "$top/user" test-cli-fake.so >/dev/null 2>"$tmp/err"; then
+	LATTESTER_DEV=/dev/null LD_PRELOAD=$top/user/test-cli-fake.so \
+		"$bench" "${tiny[@]}" --engines kernel --out "$tmp/k.json" \
+		>"$tmp/out" 2>"$tmp/err"
+	report $? "bench.py --engines kernel (the stand-in module) exits 0"
+	check "$tmp/k.json" kernel module
+	report $? "kernel engine: every benchmark, the module's memory measured"
+else
+	report 1 "test-cli-fake.so builds"
+fi
+
+# ---- the environment, failures, usage ----
+BENCH_OUT=$tmp/env.json BENCH_REPS=2 "$bench" --ctl "$ctl" --engines user \
+	--only timer \
+	>/dev/null 2>"$tmp/err" &&
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+sys.exit(d["settings"]["reps"] != 2 or
+         list(d["engines"]["user"]["benchmarks"]) != ["timer"])' "$tmp/env.json"
+report $? "BENCH_OUT and BENCH_REPS are taken; --only timer runs only it"
+printf '#!/bin/sh\necho "lattester-ctl run: it broke" >&2\nexit 1\n' >"$tmp/ctl"
+chmod +x "$tmp/ctl"
+"$bench" "${tiny[@]}" --engines user --ctl "$tmp/ctl" --out "$tmp/f.json" \
+	>"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && check "$tmp/f.json" user error && grep -q "it broke" "$tmp/err"
+report $? "a failing lattester-ctl: exit 1, each benchmark's error kept"
+"$bench" --engines bogus >/dev/null 2>&1
+[ $? -eq 2 ]
+report $? "--engines bogus: a usage error"
+
+finish

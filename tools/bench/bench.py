@@ -1,0 +1,634 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""tools/bench/bench.py - make bench: lattester measures itself.
+
+Runs `lattester-ctl run` with each engine asked for (--engines, default
+"user kernel"; an engine that can't run here is skipped with the reason),
+REPS times per benchmark, and writes one JSON document (schema
+"lattester-bench/1") and a short table.  Every figure is the median of the
+repetitions, with their min and max; ratios are taken within one
+repetition, then their median.  Documentation/benchmarks.md says what each
+figure is and how to read it.
+
+  timer       the calibrated overhead (median of 1024 empty samples) and
+              its spread; the TSC's smallest step, from back-to-back reads
+              (tools/bench/tsc-step.c) and from the distinct raw values of
+              an L1-hit run; the corrected latency of an L1 hit (--warm,
+              a 4 KiB region), in cycles and in timer steps
+  efficiency  random 64 B loads on a REGION (1 GiB): the share of the
+              sampling phase (and of the whole run, and of the process)
+              spent inside timed regions; samples per second
+  agreement   random single loads vs --pattern chase --chain K on the same
+              region and pages (4 KiB pages, and --hugepages for the user
+              engine): per-load p50 of both, difference and ratio
+  memory      the tool's peak RSS at MEM_SAMPLES lo and hi samples, same
+              region; the module's memory (kernel engine: the drop of
+              MemFree while it runs, less the tool's RSS; slab before and
+              after), skipped for the user engine
+  table       the basic latency table (the ops of tools/repro-basic-latency
+              x seq/rand x 64/128/256 B, TABLE_SAMPLES a point), one
+              `run` per point: wall time, and how much of it is sampling
+
+Options override the environment (BENCH_OUT, BENCH_REPS, BENCH_ENGINES,
+BENCH_CPU, BENCH_REGION, BENCH_SAMPLES, BENCH_CHAIN, BENCH_MEM_SAMPLES,
+BENCH_MEM_REGION, BENCH_TABLE_SAMPLES, BENCH_TABLE_REGION,
+BENCH_TABLE_REPS); see --help.  Exit status 0, or 1 if a benchmark failed
+(its error is in the JSON and on stderr).
+"""
+
+import argparse
+import datetime
+import json
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+SCHEMA = "lattester-bench/1"
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TABLE_OPS = ["load", "nt-load", "store-clwb", "store-clflushopt",
+             "store-clflush", "nt-store"]    # tools/repro-basic-latency's
+TABLE_PATTERNS = ["seq", "rand"]
+TABLE_SIZES = [64, 128, 256]
+L1_REGION = 4096
+EFFICIENCY_TARGET = 0.5                   # of the sampling phase
+MEM_GROWTH_LIMIT = 1.05                   # hi/lo RSS above this: it grows
+MEMINFO_POLL_S = 0.01
+BENCHMARKS = ["timer", "efficiency", "agreement", "memory", "table"]
+
+
+class BenchError(Exception):
+    """A run that should have worked did not."""
+
+
+def env(name, default):
+    return os.environ.get(name) or default
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog="bench.py", description="lattester measures itself (make bench)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("\n\n", 1)[1])
+    p.add_argument("--ctl", default=env("LATTESTER_CTL",
+                                        os.path.join(TOP, "user/lattester-ctl")),
+                   help="lattester-ctl to run (default: the one built here)")
+    p.add_argument("--tsc-step", default=os.path.join(TOP, "build/bench/tsc-step"),
+                   help="the back-to-back TSC reader (make bench builds it)")
+    p.add_argument("--out", default=env("BENCH_OUT", None),
+                   help="JSON file (default build/bench/bench-DATE.json)")
+    p.add_argument("--reps", type=int, default=int(env("BENCH_REPS", 5)),
+                   help="repetitions of each benchmark (default 5)")
+    p.add_argument("--engines", default=env("BENCH_ENGINES", "user kernel"),
+                   help="engines, space or comma separated (default 'user kernel')")
+    p.add_argument("--cpu", type=int, default=int(env("BENCH_CPU", 0)))
+    p.add_argument("--region", default=env("BENCH_REGION", "1G"),
+                   help="region of efficiency and agreement (default 1G)")
+    p.add_argument("--samples", type=int, default=int(env("BENCH_SAMPLES", 1000000)),
+                   help="samples of the efficiency run (default 10^6); "
+                        "L1 and random runs of agreement take a tenth")
+    p.add_argument("--chain", type=int, default=int(env("BENCH_CHAIN", 64)),
+                   help="dependent loads per chase sample (default 64)")
+    p.add_argument("--mem-samples", default=env("BENCH_MEM_SAMPLES", "1000000,10000000"),
+                   help="LO,HI samples of the memory benchmark (default "
+                        "10^6,10^7; 10^8 takes ~12 s a run on a 2.6 GHz VM)")
+    p.add_argument("--mem-region", default=env("BENCH_MEM_REGION", "64M"))
+    p.add_argument("--table-samples", type=int,
+                   default=int(env("BENCH_TABLE_SAMPLES", 100000)))
+    p.add_argument("--table-region", default=env("BENCH_TABLE_REGION", None),
+                   help="region of the table's points (default: lattester-ctl's, 1 GiB)")
+    p.add_argument("--table-reps", type=int, default=int(env("BENCH_TABLE_REPS", 3)),
+                   help="repetitions of the table, at most --reps (default 3)")
+    p.add_argument("--only", default="",
+                   help="comma-separated benchmarks to run (default: all)")
+    a = p.parse_args(argv)
+    a.engines = [e for e in a.engines.replace(",", " ").split() if e]
+    a.only = [b for b in a.only.split(",") if b] or BENCHMARKS
+    lo_hi = a.mem_samples.split(",")
+    bad = [e for e in a.engines if e not in ("user", "kernel")]
+    bad += [b for b in a.only if b not in BENCHMARKS]
+    if bad or a.reps < 1 or a.table_reps < 1 or len(lo_hi) != 2 or a.samples < 10:
+        p.error("bad value: %s" % (", ".join(bad) or "--reps, --table-reps, "
+                                   "--samples or --mem-samples"))
+    a.mem_samples = [int(v) for v in lo_hi]
+    a.table_reps = min(a.table_reps, a.reps)
+    return a
+
+
+def median_summary(values, unit):
+    """{median, min, max, unit, reps}; None values (not measured) are left out."""
+    vs = [v for v in values if v is not None]
+    if not vs:
+        return {"median": None, "min": None, "max": None, "unit": unit, "reps": values}
+    return {"median": statistics.median(vs), "min": min(vs), "max": max(vs),
+            "unit": unit, "reps": values}
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+class Runner:
+    """Runs lattester-ctl and the helper; keeps the scratch files."""
+
+    def __init__(self, args, engine, tmp):
+        self.a = args
+        self.engine = engine
+        self.tmp = tmp
+        self.n = 0
+        self.provenance = None
+
+    def run(self, opts, hist=False, poll_meminfo=False):
+        """One `lattester-ctl run`: its JSON, process wall time, peak RSS."""
+        self.n += 1
+        base = os.path.join(self.tmp, "%s-%d" % (self.engine, self.n))
+        cmd = [self.a.ctl, "run", "--engine", self.engine, "--cpu",
+               str(self.a.cpu), "--quiet", "--json", base + ".json"] + opts
+        if hist:
+            cmd += ["--hist", base + ".hist"]
+        err = base + ".err"
+        before = meminfo() if poll_meminfo else None
+        low = None
+        t0 = time.monotonic()
+        pid = os.posix_spawn(cmd[0], cmd, os.environ, file_actions=[
+            (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+            (os.POSIX_SPAWN_OPEN, 2, err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)])
+        while True:
+            got, status, ru = os.wait4(pid, os.WNOHANG if poll_meminfo else 0)
+            if got:
+                break
+            free = meminfo().get("MemFree")
+            low = free if low is None or free < low else low
+            time.sleep(MEMINFO_POLL_S)
+        wall = time.monotonic() - t0
+        rc = os.waitstatus_to_exitcode(status)
+        with open(err) as f:
+            stderr = f.read()
+        if rc:
+            raise BenchError("%s: exit %d: %s" % (" ".join(cmd), rc,
+                                                  stderr.strip() or "(no message)"))
+        with open(base + ".json") as f:
+            doc = json.load(f)
+        if self.provenance is None:
+            self.provenance = doc["provenance"]
+        r = {"doc": doc, "wall_s": wall, "maxrss_kib": ru.ru_maxrss,
+             "stderr": stderr}
+        if hist:
+            r["hist"] = read_hist(base + ".hist")
+        if poll_meminfo:
+            r["meminfo_before"], r["meminfo_after"] = before, meminfo()
+            r["memfree_low"] = low
+        return r
+
+    def tsc_step(self):
+        """The helper's key/value lines as ints, or None if it isn't built."""
+        if not os.access(self.a.tsc_step, os.X_OK):
+            return None
+        cpu = self.a.cpu
+        out = subprocess.run([self.a.tsc_step], check=True, capture_output=True,
+                             text=True, preexec_fn=lambda: os.sched_setaffinity(0, {cpu}))
+        return {k: int(v) for k, v in (line.split() for line in out.stdout.splitlines())}
+
+
+def meminfo():
+    """/proc/meminfo in KiB."""
+    m = {}
+    with open("/proc/meminfo") as f:
+        for line in f:
+            k, v = line.split(":", 1)
+            m[k] = int(v.split()[0])
+    return m
+
+
+def read_hist(path):
+    """{raw cycles: count} of the exact buckets (lo == hi) of a --hist file."""
+    h = {}
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#"):
+                continue
+            lo, hi, count = (int(x) for x in line.split()[:3])
+            if lo == hi and count:
+                h[lo] = count
+    return h
+
+
+def hist_step(h):
+    """gcd of the gaps between distinct exact raw values; None for fewer than 2."""
+    v = sorted(h)
+    g = 0
+    for a, b in zip(v, v[1:]):
+        g = math.gcd(g, b - a)
+    return g or None
+
+
+def result(r):
+    return r["doc"]["result"]
+
+
+def lat(r, key="p50", unit="cycles"):
+    return r["doc"]["latency"][unit][key]
+
+
+def khz(r):
+    return r["doc"]["provenance"]["tsc_khz"]
+
+
+# ---- the benchmarks: each returns {"config", "figures", ...} ----
+
+def bench_timer(run, a):
+    l1 = ["--op", "load", "--pattern", "seq", "--size", "64", "--region",
+          str(L1_REGION), "--warm", "--samples", str(max(a.samples // 10, 1))]
+    f = {k: [] for k in ("overhead_median", "overhead_min", "overhead_max",
+                         "overhead_spread", "rdtscp_step", "rdtscp_min",
+                         "rdtsc_step", "rdtsc_min", "hist_step", "l1_p50",
+                         "l1_mean", "l1_p50_steps")}
+    helper = None
+    for _ in range(a.reps):
+        r = run.run(l1, hist=True)
+        oh = result(r)["overhead_cycles"]
+        f["overhead_median"].append(oh["median"])
+        f["overhead_min"].append(oh["min"])
+        f["overhead_max"].append(oh["max"])
+        f["overhead_spread"].append(oh["max"] - oh["min"])
+        helper = run.tsc_step()
+        for k in ("rdtscp_step", "rdtscp_min", "rdtsc_step", "rdtsc_min"):
+            f[k].append(helper[k] if helper else None)
+        hs = hist_step(r["hist"])
+        f["hist_step"].append(hs)
+        f["l1_p50"].append(lat(r))
+        f["l1_mean"].append(lat(r, "mean"))
+        step = helper["rdtscp_step"] if helper else hs
+        f["l1_p50_steps"].append(ratio(lat(r), step))
+    units = {"l1_p50_steps": "timer steps", "l1_mean": "cycles"}
+    out = {"config": {"run": l1}, "figures": {
+        k: median_summary(v, units.get(k, "cycles")) for k, v in f.items()}}
+    steps = out["figures"]["l1_p50_steps"]["median"]
+    out["l1_within_one_step"] = steps is not None and steps <= 1
+    if helper is None:
+        out["tsc_step_helper"] = {"skipped": "%s is not built (make bench builds it)"
+                                  % a.tsc_step}
+    return out
+
+
+def efficiency_figures(r):
+    res, k = result(r), khz(r)
+    sampling = res["duration_ns"] / 1e9
+    run_s = res["wall_ns"] / 1e9
+    timed = res["timed_cycles"]["raw"] / (k * 1e3)
+    timed_corr = res["timed_cycles"]["corrected"] / (k * 1e3)
+    n = res["samples"]
+    return {
+        "timed_share_sampling": ratio(timed, sampling),
+        "timed_share_sampling_corrected": ratio(timed_corr, sampling),
+        "timed_share_run": ratio(timed, run_s),
+        "timed_share_process": ratio(timed, r["wall_s"]),
+        "samples_per_s_sampling": ratio(n, sampling),
+        "samples_per_s_process": ratio(n, r["wall_s"]),
+        "sampling_s": sampling,
+        "setup_s": run_s - sampling,
+        "startup_s": r["wall_s"] - run_s,
+        "process_s": r["wall_s"],
+    }
+
+
+EFFICIENCY_UNITS = {"samples_per_s_sampling": "samples/s",
+                    "samples_per_s_process": "samples/s"}
+
+
+def bench_efficiency(run, a):
+    opts = ["--op", "load", "--pattern", "rand", "--size", "64", "--region",
+            a.region, "--samples", str(a.samples)]
+    reps = [efficiency_figures(run.run(opts)) for _ in range(a.reps)]
+    figs = {k: median_summary([x[k] for x in reps], EFFICIENCY_UNITS.get(
+        k, "s" if k.endswith("_s") else "fraction")) for k in reps[0]}
+    share = figs["timed_share_sampling"]["median"]
+    return {"config": {"run": opts}, "figures": figs,
+            "target": {"timed_share_sampling": EFFICIENCY_TARGET,
+                       "met": share is not None and share >= EFFICIENCY_TARGET}}
+
+
+def bench_agreement(run, a):
+    common = ["--op", "load", "--size", "64", "--region", a.region]
+    pages = [("4k", [])]
+    if run.engine == "user":
+        pages.append(("huge", ["--hugepages"]))
+    out = {"config": {"chain": a.chain, "rand_samples": max(a.samples // 10, 1),
+                      "chase_samples": max(a.samples // 100, 1),
+                      "region": a.region}}
+    for name, extra in pages:
+        f = {k: [] for k in ("rand_p50", "chase_p50", "diff", "ratio",
+                             "diff_overheads", "overhead")}
+        for _ in range(a.reps):
+            rnd = run.run(common + extra + ["--pattern", "rand", "--samples",
+                                            str(out["config"]["rand_samples"])])
+            chs = run.run(common + extra + ["--pattern", "chase", "--chain",
+                                            str(a.chain), "--samples",
+                                            str(out["config"]["chase_samples"])])
+            x, y = lat(rnd), lat(chs)
+            oh = result(rnd)["overhead_cycles"]["median"]
+            f["rand_p50"].append(x)
+            f["chase_p50"].append(y)
+            f["diff"].append(y - x)
+            f["ratio"].append(ratio(y, x))
+            f["diff_overheads"].append(ratio(y - x, oh))
+            f["overhead"].append(oh)
+        out[name] = {"pages": "--hugepages (MADV_HUGEPAGE)" if extra else
+                     "the default pages (4 KiB unless THP is 'always'; the "
+                     "module: its direct map)",
+                     "figures": {k: median_summary(v, {
+                         "ratio": "ratio", "diff_overheads": "overheads"}.get(k, "cycles"))
+                         for k, v in f.items()}}
+    return out
+
+
+def bench_memory(run, a):
+    lo, hi = a.mem_samples
+    opts = ["--op", "load", "--pattern", "seq", "--warm", "--region", a.mem_region]
+    f = {k: [] for k in ("rss_lo", "rss_hi", "rss_ratio", "rss_growth")}
+    mod = {k: [] for k in ("module_peak", "slab_delta")}
+    for _ in range(a.reps):
+        rl = run.run(opts + ["--samples", str(lo)], poll_meminfo=True)
+        rh = run.run(opts + ["--samples", str(hi)], poll_meminfo=True)
+        f["rss_lo"].append(rl["maxrss_kib"])
+        f["rss_hi"].append(rh["maxrss_kib"])
+        f["rss_ratio"].append(ratio(rh["maxrss_kib"], rl["maxrss_kib"]))
+        f["rss_growth"].append(rh["maxrss_kib"] - rl["maxrss_kib"])
+        for r in (rl, rh):
+            b, e = r["meminfo_before"], r["meminfo_after"]
+            low = r["memfree_low"] if r["memfree_low"] is not None else e["MemFree"]
+            mod["module_peak"].append(max(b["MemFree"] - low - r["maxrss_kib"], 0))
+            mod["slab_delta"].append(e.get("Slab", 0) - b.get("Slab", 0))
+    out = {"config": {"run": opts, "samples": [lo, hi]}, "figures": {
+        k: median_summary(v, "ratio" if k == "rss_ratio" else "KiB")
+        for k, v in f.items()}}
+    rr = out["figures"]["rss_ratio"]["median"]
+    out["constant"] = rr is not None and rr <= MEM_GROWTH_LIMIT
+    if run.engine == "user":
+        out["module"] = {"skipped": "the user engine loads no module: its "
+                         "memory is the process's RSS above"}
+    else:
+        out["module"] = {
+            "method": "MemFree before the run minus its lowest value while "
+                      "it ran (polled every %g s), less the tool's peak RSS; "
+                      "Slab after minus before; noisy on a busy machine"
+                      % MEMINFO_POLL_S,
+            "figures": {k: median_summary(v, "KiB") for k, v in mod.items()}}
+    return out
+
+
+def bench_table(run, a):
+    f = {k: [] for k in ("table_s", "point_s", "sampling_share", "setup_share",
+                         "startup_share")}
+    skipped = {}
+    extra = ["--region", a.table_region] if a.table_region else []
+    points = 0
+    for _ in range(a.table_reps):
+        total = sampling = setup = 0.0
+        points = 0
+        for op in TABLE_OPS:
+            if op in skipped:
+                continue
+            for pat in TABLE_PATTERNS:
+                for size in TABLE_SIZES:
+                    try:
+                        r = run.run(["--op", op, "--pattern", pat, "--size",
+                                     str(size), "--samples",
+                                     str(a.table_samples)] + extra)
+                    except BenchError as e:
+                        if "which this CPU lacks" not in str(e):
+                            raise
+                        skipped[op] = "the CPU lacks its instruction"
+                        break
+                    res = result(r)
+                    points += 1
+                    total += r["wall_s"]
+                    sampling += res["duration_ns"] / 1e9
+                    setup += (res["wall_ns"] - res["duration_ns"]) / 1e9
+                if op in skipped:
+                    break
+        f["table_s"].append(total)
+        f["point_s"].append(ratio(total, points))
+        f["sampling_share"].append(ratio(sampling, total))
+        f["setup_share"].append(ratio(setup, total))
+        f["startup_share"].append(ratio(total - sampling - setup, total))
+    out = {"config": {"ops": TABLE_OPS, "patterns": TABLE_PATTERNS,
+                      "sizes": TABLE_SIZES, "samples": a.table_samples,
+                      "region": a.table_region or "lattester-ctl's default",
+                      "points": points, "reps": a.table_reps,
+                      "how": "one `lattester-ctl run` per point (sweep has no "
+                             "--engine user in this tree)"},
+           "figures": {k: median_summary(v, "s" if k.endswith("_s") else "fraction")
+                       for k, v in f.items()}}
+    if skipped:
+        out["skipped_ops"] = skipped
+    return out
+
+
+BENCH_FNS = {"timer": bench_timer, "efficiency": bench_efficiency,
+             "agreement": bench_agreement, "memory": bench_memory,
+             "table": bench_table}
+
+
+def engine_problem(engine):
+    """Why @engine can't run here, or None."""
+    if engine == "user":
+        return None
+    dev = os.environ.get("LATTESTER_DEV") or "/dev/lattester"
+    if not os.path.exists(dev):
+        return "no %s: the module is not loaded (sudo insmod kmod/lattester.ko)" % dev
+    if not os.access(dev, os.R_OK | os.W_OK):
+        return "cannot open %s: root (CAP_SYS_ADMIN) is needed" % dev
+    return None
+
+
+def machine(prov):
+    return {"cpu_model": prov["cpu_model"], "kernel": prov["kernel"],
+            "hostname": prov["hostname"], "cores": os.cpu_count(),
+            "tsc_khz": prov["tsc_khz"]}
+
+
+def run_engine(a, engine, tmp):
+    why = engine_problem(engine)
+    if why:
+        return {"skipped": why}, True
+    run = Runner(a, engine, tmp)
+    out = {"benchmarks": {}, "loadavg_before": list(os.getloadavg())}
+    ok = True
+    for b in a.only:
+        t0 = time.monotonic()
+        try:
+            out["benchmarks"][b] = BENCH_FNS[b](run, a)
+        except (BenchError, OSError, subprocess.CalledProcessError, KeyError,
+                ValueError) as e:
+            print("bench: %s: %s: %s" % (engine, b, e), file=sys.stderr)
+            out["benchmarks"][b] = {"error": str(e)}
+            ok = False
+        out["benchmarks"][b]["bench_s"] = time.monotonic() - t0
+    out["loadavg_after"] = list(os.getloadavg())
+    if run.provenance:
+        out["machine"] = machine(run.provenance)
+    return out, ok
+
+
+# ---- the table on stdout ----
+
+def fmt(v, unit, bare=False):
+    if v is None:
+        return "-"
+    if unit == "fraction":
+        return "%.1f%%" % (100 * v)
+    if unit == "samples/s":
+        return "%.3g" % v + ("" if bare else "/s")
+    if unit == "s":
+        return "%.3f" % v + ("" if bare else " s")
+    if unit in ("ratio", "timer steps", "overheads"):
+        return "%.2f" % v
+    if unit == "KiB":
+        return "%.0f" % v + ("" if bare else " KiB")
+    return "%g" % v + ("" if bare or unit != "cycles" else " cyc")
+
+
+ROWS = {  # benchmark: [(path to the figure, label)]
+    "timer": [
+        ("overhead_median", "overhead, median of 1024 empty samples"),
+        ("overhead_spread", "overhead max - min (spread)"),
+        ("rdtscp_step", "TSC step seen by back-to-back rdtscp"),
+        ("rdtsc_step", "TSC step seen by back-to-back rdtsc"),
+        ("hist_step", "TSC step in the L1 run's raw values"),
+        ("l1_p50", "L1 hit, corrected p50"),
+        ("l1_mean", "L1 hit, corrected mean"),
+        ("l1_p50_steps", "L1 hit p50 in timer steps")],
+    "efficiency": [
+        ("timed_share_sampling", "timed share of the sampling phase"),
+        ("timed_share_run", "timed share of the run (with setup)"),
+        ("timed_share_process", "timed share of the whole process"),
+        ("samples_per_s_sampling", "samples/s while sampling"),
+        ("samples_per_s_process", "samples/s of the whole process"),
+        ("setup_s", "setup: alloc, pre-fault, calibration, free"),
+        ("startup_s", "process start and exit outside the run")],
+    "agreement": [
+        ("4k.rand_p50", "rand load p50 (default pages)"),
+        ("4k.chase_p50", "chase p50 per load (default pages)"),
+        ("4k.ratio", "chase / rand (default pages)"),
+        ("huge.rand_p50", "rand load p50 (--hugepages)"),
+        ("huge.chase_p50", "chase p50 per load (--hugepages)"),
+        ("huge.ratio", "chase / rand (--hugepages)"),
+        ("huge.diff_overheads", "chase - rand in overheads (--hugepages)")],
+    "memory": [
+        ("rss_lo", "peak RSS, %(lo)d samples"),
+        ("rss_hi", "peak RSS, %(hi)d samples"),
+        ("rss_ratio", "peak RSS ratio, %(hi)d / %(lo)d samples"),
+        ("module.module_peak", "module: MemFree drop less the tool's RSS"),
+        ("module.slab_delta", "module: Slab after - before")],
+    "table": [
+        ("table_s", "basic latency table, %(points)d points"),
+        ("point_s", "per point"),
+        ("sampling_share", "share of it spent sampling"),
+        ("setup_share", "share of it in setup (alloc, pre-fault, free)")],
+}
+
+
+def figure(b, path):
+    node = b
+    parts = path.split(".")
+    for p in parts[:-1]:
+        node = node.get(p, {})
+    return node.get("figures", {}).get(parts[-1])
+
+
+def verdicts(name, b, s):
+    """The lines under a benchmark's figures: targets, skips."""
+    if name == "timer":
+        yield "L1 hit within one timer step of zero: %s" % (
+            "yes" if b["l1_within_one_step"] else "no")
+        if "tsc_step_helper" in b:
+            yield "tsc-step: skipped: " + b["tsc_step_helper"]["skipped"]
+    elif name == "efficiency":
+        yield "target: >= %d%% of the sampling phase timed: %s" % (
+            100 * b["target"]["timed_share_sampling"],
+            "met" if b["target"]["met"] else "NOT met")
+    elif name == "memory":
+        yield "peak RSS independent of the sample count: %s" % (
+            "yes" if b["constant"] else "NO")
+        if "skipped" in b["module"]:
+            yield "module memory: skipped: " + b["module"]["skipped"]
+    for op, why in b.get("skipped_ops", {}).items():
+        yield "--op %s: skipped: %s" % (op, why)
+
+
+def print_table(doc, f=sys.stdout):
+    s = doc["settings"]
+    for engine, e in doc["engines"].items():
+        if "skipped" in e:
+            print("engine %s: skipped: %s" % (engine, e["skipped"]), file=f)
+            continue
+        m = e.get("machine", {})
+        print("engine %s on %s (%s cores), kernel %s, tsc_khz %s, %s: "
+              "median of %d reps (table: %d) [min..max]" % (
+                  engine, m.get("cpu_model"), m.get("cores"), m.get("kernel"),
+                  m.get("tsc_khz"), doc["date"], s["reps"], s["table_reps"]),
+              file=f)
+        print("  load average (1 min) %.2f before, %.2f after: the other "
+              "tasks on the machine" % (e["loadavg_before"][0],
+                                        e["loadavg_after"][0]), file=f)
+        for name, b in e["benchmarks"].items():
+            if "error" in b:
+                print("  %-10s failed: %s" % (name, b["error"].splitlines()[0]),
+                      file=f)
+                continue
+            names = {"lo": s["mem_samples"][0], "hi": s["mem_samples"][1],
+                     "points": b.get("config", {}).get("points", 0)}
+            for path, label in ROWS[name]:
+                fig = figure(b, path)
+                if fig is None:
+                    continue
+                print("  %-10s %-44s %12s  [%s..%s]" % (
+                    name, label % names, fmt(fig["median"], fig["unit"]),
+                    fmt(fig["min"], fig["unit"], True),
+                    fmt(fig["max"], fig["unit"], True)), file=f)
+            for line in verdicts(name, b, s):
+                print("  %-10s %s" % (name, line), file=f)
+
+
+def main(argv):
+    a = parse_args(argv)
+    if not os.access(a.ctl, os.X_OK):
+        print("bench: %s is not built (make -C user)" % a.ctl, file=sys.stderr)
+        return 1
+    now = datetime.datetime.now(datetime.timezone.utc)
+    out = a.out or os.path.join(TOP, "build/bench",
+                                "bench-%s.json" % now.strftime("%Y%m%d-%H%M%S"))
+    doc = {"schema": SCHEMA, "date": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+           "settings": {"reps": a.reps, "table_reps": a.table_reps,
+                        "engines": a.engines, "cpu": a.cpu, "region": a.region,
+                        "samples": a.samples, "chain": a.chain,
+                        "mem_samples": a.mem_samples, "mem_region": a.mem_region,
+                        "table_samples": a.table_samples,
+                        "table_region": a.table_region, "benchmarks": a.only},
+           "engines": {}}
+    ok = True
+    tmp = tempfile.mkdtemp(prefix="lattester-bench.")
+    try:
+        for engine in a.engines:
+            doc["engines"][engine], good = run_engine(a, engine, tmp)
+            ok = ok and good
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    doc["machine"] = next((e["machine"] for e in doc["engines"].values()
+                           if "machine" in e), None)
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(out, "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    print_table(doc)
+    print("written: %s" % out)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
