@@ -120,7 +120,7 @@ static int latt_chase_yield(struct latt_run *run, u64 i)
 	if (i & 0xffff)
 		return 0;
 	cond_resched();
-	if (kthread_should_stop() || READ_ONCE(run->abort))
+	if (kthread_should_stop() || READ_ONCE(run->halt))
 		return -EINTR;
 	return latt_region_gone(&run->region) ? -ENODEV : 0;
 }

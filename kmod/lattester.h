@@ -63,6 +63,7 @@ struct latt_run;
  */
 struct latt_thread {
 	struct latt_run *run;
+	atomic64_t done;		/* samples, for STATUS */
 	struct task_struct *task;
 	u32 idx;
 	u32 cpu;
@@ -81,7 +82,7 @@ struct latt_thread {
 	u64 windows, nmi_windows, window_cycles_max;
 	u64 outliers_seen, outliers_dropped;
 	u64 tsc_start, tsc_end;
-};
+} ____cacheline_aligned_in_smp;	/* one thread's writes, one CPU's lines */
 
 /**
  * struct latt_run - one run: what was asked, where it stands, what it found.
@@ -117,9 +118,7 @@ struct latt_run {
 	atomic_t live;			/* threads not yet ended */
 	u64 tsc_go;			/* the common start, 0 until set */
 	atomic_t state;			/* LATT_STATE_* */
-	int error;
-	atomic64_t done;
-	atomic64_t windows_done;
+	int error;			/* cmpxchg by threads, READ_ONCE */
 
 	/* merged, once the threads are done */
 	u64 *hist;			/* LATT_HIST_BUCKETS */
@@ -165,6 +164,7 @@ bool latt_region_gone(const struct latt_region *r);
 /* run.c */
 int latt_run_start(struct latt_run *run);
 void latt_run_progress(struct latt_run *run, u64 *done, u64 *total);
+u64 latt_run_windows(struct latt_run *run);
 void latt_run_stop(struct latt_run *run);
 void latt_run_put(struct latt_run *run);
 

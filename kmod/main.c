@@ -126,9 +126,15 @@ static int latt_threads_check(struct latt_run *run)
 	if (n > LATT_MAX_THREADS || n > nr_cpu_ids ||
 	    (n > 1 && !c->cpus_ptr) || (c->cpus_ptr && !c->nr_threads))
 		return -EINVAL;
-	if (c->flags & LATT_CFG_SPLIT &&
-	    latt_split_part(c->region, n, c->size, &part))
-		return -EINVAL;
+	if (c->flags & LATT_CFG_SPLIT) {
+		struct latt_pattern pat;
+
+		/* each thread's generator runs on its part: check it there */
+		if (latt_split_part(c->region, n, c->size, &part) ||
+		    latt_pattern_init(&pat, c->pattern, c->size, c->stride,
+				      part, c->seed))
+			return -EINVAL;
+	}
 	if (c->cpus_ptr) {
 		run->cpus = memdup_user(u64_to_user_ptr(c->cpus_ptr),
 					array_size(n, sizeof(u32)));
@@ -245,6 +251,8 @@ static int latt_config_check(struct latt_config *c, latt_sample_fn *fn,
 			return -ENODEV;
 	}
 
+	if (!tsc_khz)	/* no calibrated TSC: no time to keep windows by */
+		return -EOPNOTSUPP;
 	if (c->fence == LATT_FENCE_DEFAULT)
 		c->fence = latt_default_fence(c->op);
 	if (!c->window_us)
@@ -311,17 +319,19 @@ static long latt_ioctl_start(struct file *file, void __user *arg)
 		ret = latt_pmem_map(&run->region, run->cfg.phys_addr,
 				    run->cfg.region, run->cfg.fd,
 				    latt_op_is_store(run->cfg.op) ||
-				    run->cfg.pattern == LATT_PAT_CHASE,
+				    run->cfg.pattern == LATT_PAT_CHASE ||
+				    run->cfg.mix_write,
 				    run->cfg.pattern == LATT_PAT_CHASE);
 	else
 		ret = latt_region_alloc(&run->region, run->cfg.region,
 					run->cfg.node);
 
 	run->dax_checked = run->region.dax_checked;
-	mutex_lock(&latt_lock);
-	latt_starting = false;
+	/* per-thread buffers and up to LATT_MAX_THREADS kthreads: unlocked */
 	if (!ret)
 		ret = latt_run_start(run);
+	mutex_lock(&latt_lock);
+	latt_starting = false;
 	if (ret) {
 		/* the previous run's results stay readable */
 		mutex_unlock(&latt_lock);
@@ -585,10 +595,10 @@ static long latt_ioctl(struct file *file, unsigned int cmd, unsigned long a)
 		mutex_lock(&latt_lock);
 		st.state = latt_run_state(latt_cur);
 		if (latt_cur) {
-			st.error = latt_cur->error;
+			st.error = READ_ONCE(latt_cur->error);
 			latt_run_progress(latt_cur, &st.samples_done,
 					  &st.samples_total);
-			st.windows = atomic64_read(&latt_cur->windows_done);
+			st.windows = latt_run_windows(latt_cur);
 		}
 		mutex_unlock(&latt_lock);
 		return copy_to_user(arg, &st, sizeof(st)) ? -EFAULT : 0;

@@ -37,6 +37,7 @@
 #include <linux/jiffies.h>
 #include <linux/log2.h>
 #include <linux/topology.h>
+#include <linux/wait_bit.h>
 #include <asm/fpu/api.h>
 #include <asm/msr.h>
 #include <asm/tsc.h>
@@ -47,6 +48,7 @@
 
 /* accesses a streaming thread makes between two looks at the TSC */
 #define LATT_STREAM_BATCH	16
+#define LATT_STREAM_BATCH_BYTES	(64 << 10)
 /* how far ahead of the last thread's arrival the common start is */
 #define LATT_GO_MARGIN_US	(2 * jiffies_to_usecs(1) + 100)
 
@@ -68,6 +70,13 @@ static inline void latt_window_leave(struct latt_run *run, unsigned long fl)
 static bool latt_should_stop(struct latt_run *run)
 {
 	return kthread_should_stop() || READ_ONCE(run->halt);
+}
+
+/* Every thread stops at its next window's end, or leaves the start line. */
+static void latt_halt(struct latt_run *run)
+{
+	WRITE_ONCE(run->halt, true);
+	wake_up_var(&run->tsc_go);
 }
 
 static int latt_cmp_u64(const void *a, const void *b)
@@ -177,8 +186,7 @@ static void latt_window_done(struct latt_thread *t, u64 cycles, bool nmi,
 		for (i = first_outlier; i < t->nr_outliers; i++)
 			t->outliers[i].flags |= LATT_OUT_NMI;
 	}
-	t->windows++;
-	atomic64_inc(&t->run->windows_done);
+	WRITE_ONCE(t->windows, t->windows + 1);
 }
 
 /**
@@ -240,8 +248,8 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 		nmi1 = this_cpu_read(irq_stat.__nmi_count);
 		latt_window_leave(run, fl);
 
-		atomic64_add(done - t->count, &run->done);
 		t->count = done;
+		atomic64_set(&t->done, done);
 		latt_window_done(t, now - w0, nmi1 != nmi0, first);
 		cond_resched();
 		if (latt_should_stop(run))
@@ -293,8 +301,13 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 	u64 w0, now, a, b, bin;
 	unsigned int nmi0, nmi1;
 	unsigned long fl;
-	/* with a delay the TSC is read at every access anyway */
-	const u32 batch = delay ? 1 : LATT_STREAM_BATCH;
+	/*
+	 * Between two looks at the TSC: LATT_STREAM_BATCH accesses, fewer
+	 * for big ones (at most LATT_STREAM_BATCH_BYTES), one with a delay.
+	 */
+	const u32 batch = delay ? 1 :
+		clamp_t(u64, LATT_STREAM_BATCH_BYTES / size, 1,
+			LATT_STREAM_BATCH);
 	u32 k = 0, n;
 	char *addr;
 
@@ -321,7 +334,8 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 				if (++k == na + nb)
 					k = 0;
 			}
-			now = delay ? latt_spin(delay, w0 + run->window_cycles) :
+			now = delay ? latt_spin(delay,
+					min(w0 + run->window_cycles, end)) :
 				      rdtsc();
 		} while (now - w0 < run->window_cycles && now < end);
 		if (a_writes || b)
@@ -367,12 +381,15 @@ static int latt_wait_go(struct latt_thread *t)
 		if (run->nr_threads > 1)
 			go += div_u64((u64)LATT_GO_MARGIN_US * tsc_khz, 1000);
 		smp_store_release(&run->tsc_go, go);
+		wake_up_var(&run->tsc_go);
 	}
-	while (!(go = smp_load_acquire(&run->tsc_go))) {
-		if (latt_should_stop(run))
-			return -EINTR;
-		schedule_timeout_interruptible(1);
-	}
+	/* kthread_stop() and latt_halt() wake us too */
+	wait_var_event_interruptible(&run->tsc_go,
+				     smp_load_acquire(&run->tsc_go) ||
+				     latt_should_stop(run));
+	go = smp_load_acquire(&run->tsc_go);
+	if (!go)
+		return -EINTR;
 	while (rdtsc() < go)
 		cpu_relax();
 	return 0;
@@ -479,7 +496,7 @@ out:
 	if (ret && ret != -EINTR) {
 		/* the first failure is the run's; it stops the others */
 		cmpxchg(&run->error, 0, ret);
-		WRITE_ONCE(run->halt, true);
+		latt_halt(run);
 	}
 	if (t->role == LATT_ROLE_LATENCY && run->cfg.mode == LATT_MODE_LOADED)
 		WRITE_ONCE(run->latency_done, true);
@@ -520,6 +537,7 @@ static int latt_thread_init(struct latt_run *run, u32 i, u32 nlat)
 {
 	struct latt_thread *t = &run->threads[i];
 	const struct latt_config *c = &run->cfg;
+	int node = cpu_to_node(run->cpus[i]);
 	u64 part;
 
 	t->run = run;
@@ -539,16 +557,19 @@ static int latt_thread_init(struct latt_run *run, u32 i, u32 nlat)
 	if (t->role == LATT_ROLE_STREAM) {
 		if (c->mode != LATT_MODE_BANDWIDTH)
 			return 0;
-		t->series = vzalloc(array_size(run->series_len, sizeof(u64)));
+		t->series = vzalloc_node(array_size(run->series_len,
+						    sizeof(u64)), node);
 		return t->series ? 0 : -ENOMEM;
 	}
-	t->hist = vzalloc(array_size(LATT_HIST_BUCKETS, sizeof(u64)));
+	t->hist = vzalloc_node(array_size(LATT_HIST_BUCKETS, sizeof(u64)),
+			       node);
 	if (!t->hist)
 		return -ENOMEM;
-	if (c->threshold && c->max_outliers) {
-		t->max_outliers = DIV_ROUND_UP(c->max_outliers, nlat);
-		t->outliers = vmalloc_array(t->max_outliers,
-					    sizeof(*t->outliers));
+	/* the buffer shared out: no more records than asked in all */
+	t->max_outliers = c->max_outliers / nlat + (i < c->max_outliers % nlat);
+	if (c->threshold && t->max_outliers) {
+		t->outliers = vmalloc_node(array_size(t->max_outliers,
+					   sizeof(*t->outliers)), node);
 		if (!t->outliers)
 			return -ENOMEM;
 	}
@@ -561,7 +582,7 @@ static void latt_threads_stop(struct latt_run *run)
 	struct latt_thread *t;
 	u32 i;
 
-	WRITE_ONCE(run->halt, true);
+	latt_halt(run);
 	for (i = 0; run->threads && i < run->nr_threads; i++) {
 		t = &run->threads[i];
 		if (!t->task)
@@ -637,9 +658,11 @@ int latt_run_start(struct latt_run *run)
 void latt_run_progress(struct latt_run *run, u64 *done, u64 *total)
 {
 	u64 go, us;
+	u32 i;
 
 	if (run->cfg.mode != LATT_MODE_BANDWIDTH) {
-		*done = atomic64_read(&run->done);
+		for (*done = 0, i = 0; run->threads && i < run->nr_threads; i++)
+			*done += atomic64_read(&run->threads[i].done);
 		*total = run->cfg.samples *
 			 (run->cfg.mode == LATT_MODE_LOADED ? 1 :
 			  run->nr_threads);
@@ -648,12 +671,25 @@ void latt_run_progress(struct latt_run *run, u64 *done, u64 *total)
 	*total = run->cfg.duration_us;
 	go = smp_load_acquire(&run->tsc_go);
 	us = 0;
-	if (atomic_read(&run->state) != LATT_STATE_RUNNING)
+	if (!go)		/* not started, or stopped before the start */
+		us = 0;
+	else if (atomic_read_acquire(&run->state) != LATT_STATE_RUNNING)
 		us = run->tsc_end > go ? run->tsc_end - go : 0;
-	else if (go && rdtsc() > go)
+	else if (rdtsc() > go)
 		us = rdtsc() - go;
 	us = tsc_khz ? div_u64(us * 1000, tsc_khz) : 0;
 	*done = min(us, *total);
+}
+
+/** latt_run_windows() - the windows every thread has run so far */
+u64 latt_run_windows(struct latt_run *run)
+{
+	u64 n = 0;
+	u32 i;
+
+	for (i = 0; run->threads && i < run->nr_threads; i++)
+		n += READ_ONCE(run->threads[i].windows);
+	return n;
 }
 
 /**

@@ -311,7 +311,8 @@ struct latt_thread_stats {
 	__u64 min;
 	__u64 max;
 	__u64 sum;
-	__u64 sum_corrected;
+	__u64 sum_corrected;	/* by its own overhead (the merged result's
+				 * sum_corrected adds these up) */
 	__u64 overhead;		/* its own calibration, median */
 	__u64 accesses;		/* streamed accesses */
 	__u64 bytes_read;
@@ -334,8 +335,9 @@ struct latt_thread_stats {
  * @hist_ptr holds len * LATT_HIST_BUCKETS __u64 (thread by thread);
  * @series_ptr len rows of series_len __u64 (series_len as passed in), the
  * bytes of bandwidth mode: one bin is what the thread moved in windows
- * ending inside it; the run's first series_len (out) bins are filled.  Only valid once the
- * run is no longer running; -ENOENT without a run.
+ * ending inside it; the run's first series_len (out) bins are filled.
+ * Only valid once the run is no longer running; -ENOENT without a run.
+ * A run stopped before its common start has @tsc_go 0.
  */
 struct latt_threads {
 	__u64 stats_ptr;	/* in: struct latt_thread_stats[len] */

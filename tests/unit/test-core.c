@@ -20,6 +20,10 @@ _Static_assert(sizeof(struct latt_config) == LATT_CONFIG_SIZE, "latt_config");
 _Static_assert(sizeof(struct latt_status) == LATT_STATUS_SIZE, "latt_status");
 _Static_assert(sizeof(struct latt_outlier) == LATT_OUTLIER_SIZE, "outlier");
 _Static_assert(sizeof(struct latt_result) == LATT_RESULT_SIZE, "latt_result");
+_Static_assert(sizeof(struct latt_thread_stats) == LATT_THREAD_STATS_SIZE,
+	       "latt_thread_stats");
+_Static_assert(sizeof(struct latt_threads) == LATT_THREADS_SIZE,
+	       "latt_threads");
 
 static void test_abi(void)
 {

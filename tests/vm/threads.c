@@ -407,6 +407,12 @@ static void test_negative(int fd)
 	c.region = 8192;
 	c.size = 8192;
 	expect(fd, c, EINVAL, "parts smaller than one access");
+	c = base(LATT_MODE_LATENCY, 2);
+	c.flags = LATT_CFG_SPLIT;
+	c.region = 8 << 20;
+	c.pattern = LATT_PAT_STRIDE;
+	c.stride = 6 << 20;	/* fits the region, not a 4 MiB part */
+	expect(fd, c, EINVAL, "split with a stride beyond the part");
 	expect(fd, base(LATT_MODE_LOADED, 1), EINVAL, "loaded, one thread");
 	c = base(LATT_MODE_MAX + 1, 2);
 	expect(fd, c, EINVAL, "mode out of range");
