@@ -17,6 +17,8 @@
 #include "../tap.h"
 #include "vmtest.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 static const char *dev = LATT_DEV_PATH;
 
 /* A small valid configuration: 16 MiB on CPU 0's node, 1000 loads. */
@@ -264,6 +266,7 @@ static void test_unknown_commands(int fd)
 static void test_busy_abort(int fd)
 {
 	struct latt_config c = base();
+	struct latt_threads a;
 	struct latt_result r;
 	int fd2 = open_dev(), s;
 
@@ -277,6 +280,9 @@ static void test_busy_abort(int fd)
 	memset(&r, 0, sizeof(r));
 	check(xioctl(fd, LATT_IOC_RESULT, &r) == -EBUSY,
 	      "RESULT while running -> EBUSY");
+	memset(&a, 0, sizeof(a));
+	check(xioctl(fd, LATT_IOC_THREADS, &a) == -EBUSY,
+	      "THREADS while running -> EBUSY");
 	usleep(200000);
 	check(xioctl(fd2, LATT_IOC_ABORT, NULL) == 0, "ABORT from another file");
 	s = state(fd);
@@ -296,6 +302,71 @@ static void test_busy_abort(int fd)
 	check(xioctl(fd, LATT_IOC_RESULT, &r) == -EINVAL,
 	      "RESULT with reserved bits -> EINVAL");
 	close(fd2);
+}
+
+/* Before any run (this program runs first in a fresh module): ENOENT. */
+static void test_threads_fresh(int fd)
+{
+	struct latt_threads a;
+	struct latt_result r;
+
+	memset(&r, 0, sizeof(r));
+	if (xioctl(fd, LATT_IOC_RESULT, &r) != -ENOENT) {
+		skip("THREADS before any run: the module holds a run already");
+		return;
+	}
+	memset(&a, 0, sizeof(a));
+	check(xioctl(fd, LATT_IOC_THREADS, &a) == -ENOENT,
+	      "THREADS before any run -> ENOENT");
+}
+
+/* LATT_IOC_THREADS once a (one-thread) run is held. */
+static void test_threads(int fd)
+{
+	struct latt_thread_stats st[2];
+	struct latt_threads a;
+	struct latt_result r;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(a.reserved); i++) {
+		memset(&a, 0, sizeof(a));
+		a.reserved[i] = 1;
+		ret = xioctl(fd, LATT_IOC_THREADS, &a);
+		check(ret == -EINVAL, "THREADS with reserved[%u] set -> EINVAL "
+		      "(got %s)", i, ret ? strerrorname_np(-ret) : "0");
+	}
+	check(xioctl(fd, LATT_IOC_THREADS, (void *)8) == -EFAULT,
+	      "THREADS with a bad pointer -> EFAULT");
+	memset(&a, 0, sizeof(a));
+	a.stats_ptr = 8;
+	a.len = 1;
+	check(xioctl(fd, LATT_IOC_THREADS, &a) == -EFAULT,
+	      "THREADS with a bad stats_ptr -> EFAULT");
+	memset(&a, 0, sizeof(a));
+	a.hist_ptr = 8;
+	a.len = 1;
+	check(xioctl(fd, LATT_IOC_THREADS, &a) == -EFAULT,
+	      "THREADS with a bad hist_ptr -> EFAULT");
+	memset(&a, 0, sizeof(a));
+	a.stats_ptr = 8;
+	a.hist_ptr = 8;
+	ret = xioctl(fd, LATT_IOC_THREADS, &a);
+	check(ret == 0 && a.len == 1, "THREADS with len 0: nothing copied, "
+	      "bad pointers untouched; len says 1 thread (got %s, len %u)",
+	      ret ? strerrorname_np(-ret) : "0", a.len);
+	memset(&a, 0, sizeof(a));
+	memset(st, 0xa5, sizeof(st));
+	a.stats_ptr = (__u64)(unsigned long)st;
+	a.len = 2;
+	memset(&r, 0, sizeof(r));
+	ret = xioctl(fd, LATT_IOC_THREADS, &a) ||
+	      xioctl(fd, LATT_IOC_RESULT, &r);
+	check(!ret && a.len == 1 && !a.series_len && st[0].count == r.count &&
+	      st[0].role == LATT_ROLE_LATENCY && st[1].cpu == 0xa5a5a5a5,
+	      "THREADS of a one-thread run: len 1, its count %llu is "
+	      "RESULT's %llu, the second record untouched",
+	      (unsigned long long)st[0].count, (unsigned long long)r.count);
 }
 
 static void test_close_aborts(void)
@@ -373,6 +444,7 @@ int main(void)
 	      info.hist_buckets == LATT_HIST_BUCKETS && info.tsc_khz > 0,
 	      "GET_INFO: ABI %#x, tsc_khz %llu", info.abi_version,
 	      (unsigned long long)info.tsc_khz);
+	test_threads_fresh(fd);
 	test_unknown_commands(fd);
 	test_validation(fd);
 	test_offline_cpu(fd);
@@ -386,6 +458,7 @@ int main(void)
 	sysfs_write("window_us", "1000", 0);
 	sysfs_write("state", "idle", EACCES);
 	test_normal_run(fd);
+	test_threads(fd);
 	sysfs_write("window_us", "500", 0);
 	close(fd);
 	return tap_done("ioctl-neg");

@@ -1,9 +1,10 @@
 #!/bin/sh
 # 60-fuzz: 10^5 ioctl calls of hostile input (tests/vm/ioctl-fuzz.c: random
-# command numbers, mutated START configs, bad pointers and buffers, ABORTs,
-# real short runs in between), each result checked against the documented
-# ABI; then a normal run takes all its samples, and the module unloads and
-# loads again (left loaded).  The host's "dmesg clean" test covers the
+# command numbers, mutated START configs with CPU lists, modes and mixes,
+# bad pointers and buffers for RESULT and THREADS, ABORTs, real short runs
+# of one or two threads in between), each result checked against the
+# documented ABI; then normal runs do all they should, and the module
+# unloads and loads again (left loaded).  The host's "dmesg clean" test covers the
 # guest's dmesg; this case also looks at what was logged during it.
 set -u
 bad='BUG:|WARNING: CPU|cut here|scheduling while atomic|soft lockup|hard LOCKUP|rcu.*stall|Call Trace|Oops|general protection'
