@@ -491,7 +491,8 @@ static int model_mode(const struct latt_config *c)
 	if (lat && (c->delay || c->mix_read || c->mix_write || c->write_op))
 		return -EINVAL;
 	if (bw) {
-		if (c->samples || c->threshold || c->max_outliers ||
+		/* max_outliers is a buffer no sample fills: allowed */
+		if (c->samples || c->threshold ||
 		    c->flags & LATT_CFG_WARM || c->pattern == LATT_PAT_CHASE ||
 		    c->duration_us < LATT_MIN_DURATION_US ||
 		    c->duration_us > LATT_MAX_DURATION_US)
@@ -2849,12 +2850,10 @@ static void pmem_mix_claim(void)
 /*
  * A streaming thread's delay follows every access, inside the window:
  * interrupts stay off for at most window_us (the header's LATT_MAX_WINDOW_US
- * is "far from watchdogs"), whatever the delay.  2^26 cycles (~30 ms) after
- * each access of a 500 us window: the longest irq-off stretch must stay
- * below LATT_MAX_WINDOW_US, which leaves TCG's jitter a wide margin.  (The
- * fuzzing itself keeps delays below SAFE_DELAY: LATT_MAX_DELAY, 2^32 cycles
- * after each access, could keep interrupts off long enough for the
- * watchdogs if windows don't bound it.)
+ * is "far from watchdogs"), whatever the delay.  LATT_MAX_DELAY (2^20
+ * cycles) after each access of a 10 us window: the longest irq-off stretch
+ * must stay below LATT_MAX_WINDOW_US, which leaves TCG's jitter a wide
+ * margin.  (The fuzzing itself keeps delays below SAFE_DELAY.)
  */
 static void long_delay(void)
 {
@@ -2867,15 +2866,15 @@ static void long_delay(void)
 	c.mode = LATT_MODE_BANDWIDTH;
 	c.samples = 0;
 	c.duration_us = LATT_MIN_DURATION_US;
-	c.window_us = 500;
-	c.delay = 1ULL << 26;
+	c.window_us = LATT_MIN_WINDOW_US;
+	c.delay = LATT_MAX_DELAY;
 	ret = xioctl(fd, LATT_IOC_START, &c);
 	s = ret ? -1 : wait_idle(fd, 6000);
 	memset(&r, 0, sizeof(r));
 	if (!ret)
 		ret = xioctl(fd, LATT_IOC_RESULT, &r);
 	check(!ret && s == LATT_STATE_DONE && r.window_cycles_max <= limit,
-	      "bandwidth with a delay of 2^26 cycles in 500 us windows: "
+	      "bandwidth with a delay of LATT_MAX_DELAY in 10 us windows: "
 	      "DONE (%s, state %d), longest irq-off stretch %llu cycles "
 	      "(%.1f ms), at most LATT_MAX_WINDOW_US (%llu cycles)",
 	      ename(ret), s, (unsigned long long)r.window_cycles_max,
