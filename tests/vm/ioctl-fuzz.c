@@ -598,6 +598,7 @@ static int model_threads(const struct latt_config *c, __u32 *cpus,
 {
 	static unsigned char seen[MAX_CPUS];
 	__u32 n = nthreads(c), i;
+	struct latt_pattern pat;
 	__u64 part;
 	int ret = 0;
 
@@ -605,8 +606,11 @@ static int model_threads(const struct latt_config *c, __u32 *cpus,
 	if (n > LATT_MAX_THREADS || n > info.nr_cpu_ids ||
 	    (n > 1 && !c->cpus_ptr) || (c->cpus_ptr && !c->nr_threads))
 		return -EINVAL;
+	/* each part must hold the pattern, as the region does */
 	if (c->flags & LATT_CFG_SPLIT &&
-	    model_split(c->region, n, c->size, &part))
+	    (model_split(c->region, n, c->size, &part) ||
+	     latt_pattern_init(&pat, c->pattern, c->size, c->stride, part,
+			       c->seed)))
 		return -EINVAL;
 	if (c->cpus_ptr) {
 		if (peek(c->cpus_ptr, cpus, n * 4UL) != n * 4UL)
