@@ -45,17 +45,35 @@ enum plot_input {
 	IN_SWEEP,
 };
 
+struct plot;
+struct sweep_csv;
+typedef int prepare_fn(struct plot *p, const struct sweep_csv *c, bool *use);
+static prepare_fn prepare_sweep, prepare_bars;
+
+/*
+ * @mode: a sweep's rows the kind draws, those of that mode ("!bandwidth":
+ * of any other); @prepare turns them into the data the script reads.
+ * @stats: the default --stat.
+ */
 static const struct plot_kind {
 	const char *name;
 	const char *script;
 	enum plot_input input;
 	const char *what;
+	const char *mode;
+	prepare_fn *prepare;
+	const char *stats;
 } kinds[] = {
-	{ "hist",     plot_gp_hist,     IN_HIST,     "a run --hist file" },
-	{ "tail",     plot_gp_tail,     IN_HIST,     "a run --hist file" },
-	{ "outliers", plot_gp_outliers, IN_OUTLIERS, "a run --outliers .csv file" },
-	{ "sweep",    plot_gp_sweep,    IN_SWEEP,    "a sweep .csv file" },
-	{ "bars",     plot_gp_bars,     IN_SWEEP,    "a sweep .csv file" },
+	{ "hist",     plot_gp_hist,     IN_HIST,     "a run --hist file",
+	  NULL, NULL, NULL },
+	{ "tail",     plot_gp_tail,     IN_HIST,     "a run --hist file",
+	  NULL, NULL, NULL },
+	{ "outliers", plot_gp_outliers, IN_OUTLIERS, "a run --outliers .csv file",
+	  NULL, NULL, NULL },
+	{ "sweep",    plot_gp_sweep,    IN_SWEEP,    "a sweep .csv file",
+	  "!bandwidth", prepare_sweep, "p50 p99" },
+	{ "bars",     plot_gp_bars,     IN_SWEEP,    "a sweep .csv file",
+	  "!bandwidth", prepare_bars, "p50" },
 };
 
 #define NR_KINDS	(sizeof(kinds) / sizeof(kinds[0]))
@@ -298,8 +316,7 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 				       "end in .png or .svg", p->out);
 	if (!p->stats[0])
 		snprintf(p->stats, sizeof(p->stats), "%s",
-			 p->kind->input == IN_SWEEP &&
-			 !strcmp(p->kind->name, "sweep") ? "p50 p99" : "p50");
+			 p->kind->stats ? p->kind->stats : "p50");
 	return 0;
 }
 
@@ -383,12 +400,37 @@ static int read_commented(struct plot *p)
 	return 0;
 }
 
-/* ---- sweep, bars: a sweep CSV ---- */
+/* ---- sweep, bars, ...: a sweep CSV ---- */
 
-/* The columns that tell points apart, and how a value of each reads. */
-static const char *const dims[] = {
-	"target", "cpu", "op", "fence", "pattern", "size", "stride",
-	"hotspot", "chain", "warm", "width",
+/*
+ * The columns that tell points apart.  The subtitle names those every
+ * point shares, but not the DIM_QUIET ones, nor the DIM_ZERO_QUIET ones
+ * where they are 0.  The DIM_NEW ones came with --mode: a file from
+ * before lacks them and reads as @missing in every row.
+ */
+#define DIM_QUIET	0x1
+#define DIM_ZERO_QUIET	0x2
+#define DIM_NEW		0x4
+
+static const struct dim {
+	const char *name;
+	unsigned int flags;
+	const char *missing;
+} dims[] = {
+	{ "target",  0,			NULL },
+	{ "cpu",     0,			NULL },
+	{ "op",      0,			NULL },
+	{ "fence",   0,			NULL },
+	{ "pattern", 0,			NULL },
+	{ "size",    0,			NULL },
+	{ "stride",  DIM_ZERO_QUIET,	NULL },
+	{ "hotspot", DIM_ZERO_QUIET,	NULL },
+	{ "chain",   DIM_QUIET,		NULL },
+	{ "warm",    DIM_QUIET,		NULL },
+	{ "width",   DIM_QUIET,		NULL },
+	{ "mode",    DIM_QUIET | DIM_NEW,	"latency" },
+	{ "threads", DIM_NEW,			"1" },
+	{ "delay",   DIM_ZERO_QUIET | DIM_NEW,	"0" },
 };
 #define NR_DIMS	(sizeof(dims) / sizeof(dims[0]))
 
@@ -396,7 +438,7 @@ struct sweep_csv {
 	char **lines;		/* one allocation per row, split in place */
 	char ***fields;
 	size_t n;
-	int dim_col[NR_DIMS];
+	int dim_col[NR_DIMS];	/* -1: a DIM_NEW column the file lacks */
 	int stat_col[NR_STATS];	/* ns_* */
 	int state_col;
 };
@@ -432,7 +474,7 @@ static int read_sweep(const char *path, struct sweep_csv *c)
 		if (nh < 0) {
 			nh = csv_split(line, hdr, CSV_MAX_FIELDS);
 			for (i = 0; i < NR_DIMS && nh > 0; i++)
-				c->dim_col[i] = csv_column(hdr, nh, dims[i]);
+				c->dim_col[i] = csv_column(hdr, nh, dims[i].name);
 			for (i = 0; i < NR_STATS && nh > 0; i++) {
 				snprintf(name, sizeof(name), "ns_%s",
 					 latt_stats[i].name);
@@ -440,7 +482,8 @@ static int read_sweep(const char *path, struct sweep_csv *c)
 			}
 			c->state_col = nh > 0 ? csv_column(hdr, nh, "state") : -1;
 			for (i = 0; i < NR_DIMS; i++)
-				if (c->dim_col[i] < 0)
+				if (c->dim_col[i] < 0 &&
+				    !(dims[i].flags & DIM_NEW))
 					nh = -2;
 			for (i = 0; i < NR_STATS; i++)
 				if (c->stat_col[i] < 0)
@@ -498,14 +541,15 @@ static int dim_index(const char *name)
 	size_t i;
 
 	for (i = 0; i < NR_DIMS; i++)
-		if (!strcmp(dims[i], name))
+		if (!strcmp(dims[i].name, name))
 			return (int)i;
 	return -1;
 }
 
 static const char *val(const struct sweep_csv *c, size_t row, size_t dim)
 {
-	return c->fields[row][c->dim_col[dim]];
+	return c->dim_col[dim] < 0 ? dims[dim].missing :
+	       c->fields[row][c->dim_col[dim]];
 }
 
 /* Does dimension @d take more than one value over the rows in @use? */
@@ -534,7 +578,7 @@ static bool varies(const struct sweep_csv *c, const bool *use, size_t d)
 {
 	size_t i, j, op = (size_t)dim_index("op");
 
-	if (strcmp(dims[d], "fence"))
+	if (strcmp(dims[d].name, "fence"))
 		return varies_any(c, use, d);
 	for (i = 0; i < c->n; i++)
 		for (j = i + 1; use[i] && j < c->n; j++)
@@ -547,7 +591,7 @@ static bool varies(const struct sweep_csv *c, const bool *use, size_t d)
 /* "64 B", "cpu 1", "stride 4 KiB": one value of a dimension for a title. */
 static void fmt_dim(char *buf, size_t len, size_t d, const char *v)
 {
-	const char *name = dims[d];
+	const char *name = dims[d].name;
 	char bytes[32];
 	__u64 n;
 
@@ -563,6 +607,10 @@ static void fmt_dim(char *buf, size_t len, size_t d, const char *v)
 		snprintf(buf, len, "%s", strcmp(v, "0") ? "warm" : "flushed");
 	} else if (!strcmp(name, "width")) {
 		snprintf(buf, len, "width %s B", v);
+	} else if (!strcmp(name, "threads")) {
+		snprintf(buf, len, "%s thread%s", v, strcmp(v, "1") ? "s" : "");
+	} else if (!strcmp(name, "delay")) {
+		snprintf(buf, len, "delay %s cycles", v);
 	} else {
 		snprintf(buf, len, "%s", v);
 	}
@@ -590,15 +638,13 @@ struct series {
 	size_t n;
 };
 
-static int cmp_x_col;
+static size_t cmp_dim;
 static const struct sweep_csv *cmp_csv;
 
 static int cmp_rows(const void *a, const void *b)
 {
-	__u64 x = strtoull(cmp_csv->fields[*(const size_t *)a][cmp_x_col],
-			   NULL, 10);
-	__u64 y = strtoull(cmp_csv->fields[*(const size_t *)b][cmp_x_col],
-			   NULL, 10);
+	__u64 x = strtoull(val(cmp_csv, *(const size_t *)a, cmp_dim), NULL, 10);
+	__u64 y = strtoull(val(cmp_csv, *(const size_t *)b, cmp_dim), NULL, 10);
 
 	return x < y ? -1 : x > y;
 }
@@ -649,13 +695,10 @@ static void shared_subtitle(struct plot *p, const struct sweep_csv *c,
 		;
 	for (d = 0; d < NR_DIMS; d++)
 		mask[d] = !vary[d] && (int)d != skip &&
-			  !varies_any(c, use, d) &&
-			  !(strcmp(dims[d], "stride") == 0 &&
-			    !strcmp(val(c, first, d), "0")) &&
-			  !(strcmp(dims[d], "hotspot") == 0 &&
-			    !strcmp(val(c, first, d), "0")) &&
-			  strcmp(dims[d], "chain") && strcmp(dims[d], "warm") &&
-			  strcmp(dims[d], "width");
+			  !varies_any(c, use, d) && c->dim_col[d] >= 0 &&
+			  !(dims[d].flags & DIM_QUIET) &&
+			  !((dims[d].flags & DIM_ZERO_QUIET) &&
+			    !strcmp(val(c, first, d), "0"));
 	label(buf, sizeof(buf), c, first, mask);
 	var_str(p, "subtitle", p->title ? p->title : buf);
 }
@@ -689,115 +732,128 @@ static int close_data(struct plot *p, FILE *f)
 	return 0;
 }
 
-static int prepare_sweep(struct plot *p, const struct sweep_csv *c)
+/*
+ * The series: the dimensions other than @along that vary over the rows in
+ * @use, into @mask; what the rest share, into the subtitle.
+ */
+static void series_mask(struct plot *p, const struct sweep_csv *c,
+			const bool *use, size_t along, bool *mask)
+{
+	bool vary[NR_DIMS];
+	size_t d;
+
+	for (d = 0; d < NR_DIMS; d++) {
+		vary[d] = varies(c, use, d);
+		mask[d] = vary[d] && d != along;
+	}
+	shared_subtitle(p, c, use, vary, (int)along);
+}
+
+/*
+ * The data of a line plot: a block per series (the rows in @use that
+ * share the dimensions in @mask), two blank lines apart, its rows sorted
+ * by dimension @along; a row is @along's value, then the columns @cols.
+ */
+static int write_blocks(struct plot *p, const struct sweep_csv *c,
+			const bool *use, const bool *mask, size_t along,
+			const int *cols, size_t ncols)
 {
 	static struct series s[MAX_SERIES];
-	bool *use = calloc(c->n, sizeof(*use)), vary[NR_DIMS], mask[NR_DIMS];
-	const char *xs[] = { "size", "stride", "hotspot" };
-	int xd = -1, best = -1, nx, d;
-	size_t i, k, j, ns, distinct;
+	size_t i, j, k, m, ns;
 	FILE *f;
-	int rc = 1;
 
-	if (!use) {
-		log_err("out of memory");
+	if (make_series(p, c, use, mask, s, &ns) || open_data(p, &f))
 		return 1;
-	}
-	/* the x axis: --x, or the one of size, stride, hotspot that varies most */
-	for (i = 0; i < 3; i++) {
-		d = dim_index(xs[i]);
-		for (k = 0; k < c->n; k++)
-			use[k] = strcmp(val(c, k, d), "0") != 0;
-		for (distinct = 0, k = 0; k < c->n; k++) {
-			for (j = 0; j < k && (!use[j] || !use[k] ||
-					      strcmp(val(c, j, d), val(c, k, d)));
-			     j++)
-				;
-			if (use[k] && j == k)
-				distinct++;
-		}
-		nx = (int)distinct;
-		if (p->x ? !strcmp(p->x, xs[i]) : nx > best) {
-			best = nx;
-			xd = d;
-		}
-	}
-	for (k = 0; k < c->n; k++)
-		use[k] = strcmp(val(c, k, xd), "0") != 0;
-	if (best < 1) {
-		log_err("%s: no point has a %s", p->in, dims[xd]);
-		goto out;
-	}
-	var_str(p, "xname", dims[xd]);
-	var_str(p, "stats", p->stats);
-	for (i = 0; i < NR_DIMS; i++) {
-		vary[i] = varies(c, use, i);
-		mask[i] = vary[i] && (int)i != xd;
-	}
-	shared_subtitle(p, c, use, vary, xd);
-	if (make_series(p, c, use, mask, s, &ns))
-		goto out;
-	if (open_data(p, &f))
-		goto out;
 	cmp_csv = c;
-	cmp_x_col = c->dim_col[xd];
+	cmp_dim = along;
 	for (k = 0; k < ns; k++) {
 		qsort(s[k].rows, s[k].n, sizeof(s[k].rows[0]), cmp_rows);
 		fprintf(f, "# %s\n", s[k].key);
 		for (j = 0; j < s[k].n; j++) {
 			i = s[k].rows[j];
-			fprintf(f, "%s", val(c, i, xd));
-			for (d = 0; d < NR_STATS; d++)
-				fprintf(f, " %s", c->fields[i][c->stat_col[d]]);
+			fprintf(f, "%s", val(c, i, along));
+			for (m = 0; m < ncols; m++)
+				fprintf(f, " %s", c->fields[i][cols[m]]);
 			fputc('\n', f);
 		}
 		fputs("\n\n", f);
 	}
-	rc = close_data(p, f);
-out:
-	free(use);
-	return rc;
+	return close_data(p, f);
 }
 
-static int prepare_bars(struct plot *p, const struct sweep_csv *c)
+/* How many values other than 0 dimension @d takes over the rows in @use. */
+static size_t count_values(const struct sweep_csv *c, const bool *use,
+			   size_t d)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < c->n; i++) {
+		if (!use[i] || !strcmp(val(c, i, d), "0"))
+			continue;
+		for (j = 0; j < i && (!use[j] ||
+				      strcmp(val(c, j, d), val(c, i, d))); j++)
+			;
+		n += j == i;
+	}
+	return n;
+}
+
+static int prepare_sweep(struct plot *p, const struct sweep_csv *c, bool *use)
+{
+	const char *xs[] = { "size", "stride", "hotspot" };
+	int xd = -1, best = -1, nx, d;
+	bool mask[NR_DIMS];
+	size_t i;
+
+	/* the x axis: --x, or the one of size, stride, hotspot that varies most */
+	for (i = 0; i < 3; i++) {
+		d = dim_index(xs[i]);
+		nx = (int)count_values(c, use, (size_t)d);
+		if (p->x ? !strcmp(p->x, xs[i]) : nx > best) {
+			best = nx;
+			xd = d;
+		}
+	}
+	if (best < 1) {
+		log_err("%s: no point has a %s", p->in, dims[xd].name);
+		return 1;
+	}
+	for (i = 0; i < c->n; i++)
+		use[i] = use[i] && strcmp(val(c, i, xd), "0") != 0;
+	var_str(p, "xname", dims[xd].name);
+	var_str(p, "stats", p->stats);
+	series_mask(p, c, use, (size_t)xd, mask);
+	return write_blocks(p, c, use, mask, (size_t)xd, c->stat_col, NR_STATS);
+}
+
+static int prepare_bars(struct plot *p, const struct sweep_csv *c, bool *use)
 {
 	static struct series s[MAX_SERIES];
 	static char groups[MAX_SERIES][128];
-	bool *use = calloc(c->n, sizeof(*use)), vary[NR_DIMS], mask[NR_DIMS];
 	int gd = dim_index(p->group), st = 0;
 	size_t i, k, g, ng = 0, ns;
+	bool mask[NR_DIMS];
 	const char *cell;
 	char gname[128], stat[16];
 	FILE *f;
-	int rc = 1;
 
-	if (!use) {
-		log_err("out of memory");
-		return 1;
-	}
-	if (gd < 0) {
-		free(use);
+	if (gd < 0)
 		return cmd_usage_error(&plot_usage, "--group: '%s': expected "
 				       "one of op, pattern, size, fence, "
 				       "target, cpu", p->group);
-	}
 	snprintf(stat, sizeof(stat), "%.*s", (int)strcspn(p->stats, " "),
 		 p->stats);
 	for (i = 0; i < NR_STATS; i++)
 		if (!strcmp(latt_stats[i].name, stat))
 			st = (int)i;
-	for (k = 0; k < c->n; k++)
-		use[k] = true;
-	for (i = 0; i < NR_DIMS; i++) {
-		vary[i] = varies(c, use, i);
-		mask[i] = vary[i] && (int)i != gd;
-	}
 	var_str(p, "stat", stat);
-	var_str(p, "group", dims[gd]);
-	shared_subtitle(p, c, use, vary, gd);
+	var_str(p, "group", dims[gd].name);
+	series_mask(p, c, use, (size_t)gd, mask);
 	if (make_series(p, c, use, mask, s, &ns))
-		goto out;
+		return 1;
 	for (k = 0; k < c->n; k++) {
+		if (!use[k])
+			continue;
 		fmt_dim(gname, sizeof(gname), gd, val(c, k, gd));
 		for (g = 0; g < ng && strcmp(groups[g], gname); g++)
 			;
@@ -805,7 +861,7 @@ static int prepare_bars(struct plot *p, const struct sweep_csv *c)
 			snprintf(groups[ng++], sizeof(groups[0]), "%s", gname);
 	}
 	if (open_data(p, &f))
-		goto out;
+		return 1;
 	for (g = 0; g < ng; g++) {
 		fprintf(f, "\"%s\"", groups[g]);
 		for (k = 0; k < ns; k++) {
@@ -820,8 +876,49 @@ static int prepare_bars(struct plot *p, const struct sweep_csv *c)
 		}
 		fputc('\n', f);
 	}
-	rc = close_data(p, f);
-out:
+	return close_data(p, f);
+}
+
+/*
+ * The rows of a sweep CSV the kind draws, into @use: those of its mode
+ * ("!bandwidth": of any other mode).  1, said, if there are none.
+ */
+static int select_rows(struct plot *p, const struct sweep_csv *c, bool *use)
+{
+	const char *mode = p->kind->mode;
+	bool other = mode[0] == '!';
+	int md = dim_index("mode");
+	size_t i, n = 0;
+
+	mode += other;
+	for (i = 0; i < c->n; i++) {
+		use[i] = !strcmp(val(c, i, (size_t)md), mode) != other;
+		n += use[i];
+	}
+	if (n)
+		return 0;
+	if (other)
+		log_err("no latency rows in %s (only %s rows): plot them with "
+			"bw-threads or bw-size", p->in, mode);
+	else
+		log_err("no %s rows in %s%s: sweep with --mode %s", mode, p->in,
+			c->dim_col[md] < 0 ? " (it has no mode column)" : "",
+			mode);
+	return 1;
+}
+
+static int prepare_csv(struct plot *p, const struct sweep_csv *c)
+{
+	bool *use = calloc(c->n, sizeof(*use));
+	int rc;
+
+	if (!use) {
+		log_err("out of memory");
+		return 1;
+	}
+	rc = select_rows(p, c, use);
+	if (!rc)
+		rc = p->kind->prepare(p, c, use);
 	free(use);
 	return rc;
 }
@@ -995,8 +1092,7 @@ int cmd_plot(int argc, char **argv, const struct cmd_ctx *ctx)
 	} else {
 		rc = read_sweep(p.in, &csv);
 		if (!rc)
-			rc = !strcmp(p.kind->name, "sweep") ?
-			     prepare_sweep(&p, &csv) : prepare_bars(&p, &csv);
+			rc = prepare_csv(&p, &csv);
 		sweep_csv_free(&csv);
 	}
 	fclose(p.vars);
