@@ -8,6 +8,8 @@
  *   outliers  outliers against time, NMI-flagged apart (run --outliers X.csv)
  *   sweep     percentiles against size, stride or hotspot (sweep --out X.csv)
  *   bars      the basic latency table as grouped bars (sweep --out X.csv)
+ *   bw-threads  bandwidth against threads (sweep --mode bandwidth --out X.csv)
+ *   bw-size   bandwidth against access size (the same)
  *
  * The scripts are plots/KIND.gp, built into the binary (plots.S);
  * $LATTESTER_PLOTS=DIR takes DIR/KIND.gp instead.  The tool reads what the
@@ -37,7 +39,7 @@
 #define PLOTS_ENV	"LATTESTER_PLOTS"
 
 extern const char plot_gp_hist[], plot_gp_tail[], plot_gp_outliers[],
-	plot_gp_sweep[], plot_gp_bars[];
+	plot_gp_sweep[], plot_gp_bars[], plot_gp_bw[];
 
 enum plot_input {
 	IN_HIST,
@@ -48,32 +50,44 @@ enum plot_input {
 struct plot;
 struct sweep_csv;
 typedef int prepare_fn(struct plot *p, const struct sweep_csv *c, bool *use);
-static prepare_fn prepare_sweep, prepare_bars;
+static prepare_fn prepare_sweep, prepare_bars, prepare_bw;
 
 /*
- * @mode: a sweep's rows the kind draws, those of that mode ("!bandwidth":
- * of any other); @prepare turns them into the data the script reads.
+ * @gp: the script's name in plots/, if not @name; @script: its built-in
+ * copy.  A sweep CSV's kinds draw the rows of @mode ("!bandwidth": of any
+ * other mode), which @prepare turns into the data the script reads, with
+ * the points of a line along dimension @along (NULL: sweep's --x).
  * @stats: the default --stat.
  */
 static const struct plot_kind {
 	const char *name;
+	const char *gp;
 	const char *script;
 	enum plot_input input;
 	const char *what;
 	const char *mode;
 	prepare_fn *prepare;
+	const char *along;
 	const char *stats;
 } kinds[] = {
-	{ "hist",     plot_gp_hist,     IN_HIST,     "a run --hist file",
-	  NULL, NULL, NULL },
-	{ "tail",     plot_gp_tail,     IN_HIST,     "a run --hist file",
-	  NULL, NULL, NULL },
-	{ "outliers", plot_gp_outliers, IN_OUTLIERS, "a run --outliers .csv file",
-	  NULL, NULL, NULL },
-	{ "sweep",    plot_gp_sweep,    IN_SWEEP,    "a sweep .csv file",
-	  "!bandwidth", prepare_sweep, "p50 p99" },
-	{ "bars",     plot_gp_bars,     IN_SWEEP,    "a sweep .csv file",
-	  "!bandwidth", prepare_bars, "p50" },
+	{ .name = "hist", .script = plot_gp_hist, .input = IN_HIST,
+	  .what = "a run --hist file" },
+	{ .name = "tail", .script = plot_gp_tail, .input = IN_HIST,
+	  .what = "a run --hist file" },
+	{ .name = "outliers", .script = plot_gp_outliers, .input = IN_OUTLIERS,
+	  .what = "a run --outliers .csv file" },
+	{ .name = "sweep", .script = plot_gp_sweep, .input = IN_SWEEP,
+	  .what = "a sweep .csv file", .mode = "!bandwidth",
+	  .prepare = prepare_sweep, .stats = "p50 p99" },
+	{ .name = "bars", .script = plot_gp_bars, .input = IN_SWEEP,
+	  .what = "a sweep .csv file", .mode = "!bandwidth",
+	  .prepare = prepare_bars },
+	{ .name = "bw-threads", .gp = "bw", .script = plot_gp_bw,
+	  .input = IN_SWEEP, .what = "a sweep .csv file of --mode bandwidth",
+	  .mode = "bandwidth", .prepare = prepare_bw, .along = "threads" },
+	{ .name = "bw-size", .gp = "bw", .script = plot_gp_bw,
+	  .input = IN_SWEEP, .what = "a sweep .csv file of --mode bandwidth",
+	  .mode = "bandwidth", .prepare = prepare_bw, .along = "size" },
 };
 
 #define NR_KINDS	(sizeof(kinds) / sizeof(kinds[0]))
@@ -83,6 +97,7 @@ enum plot_opt_id {
 	OPT_OUT,
 	OPT_X,
 	OPT_STAT,
+	OPT_GBPS,
 	OPT_GROUP,
 	OPT_CANVAS,
 	OPT_TITLE,
@@ -91,7 +106,8 @@ enum plot_opt_id {
 static const struct cmd_opt plot_options[] = {
 	{ "in", OPT_IN, "FILE",
 	  "the data: a run --hist file (hist, tail), a run --outliers .csv "
-	  "file (outliers), a sweep .csv file (sweep, bars)", -1 },
+	  "file (outliers), a sweep .csv file (sweep, bars, bw-threads, "
+	  "bw-size)", -1 },
 	{ "out", OPT_OUT, "FILE.png|FILE.svg",
 	  "the picture (default: the input's name without its extension, "
 	  "-KIND.png)", -1 },
@@ -101,6 +117,9 @@ static const struct cmd_opt plot_options[] = {
 	  "sweep: the percentiles drawn (default: p50,p99); bars: the one "
 	  "shown (default: p50); of min, p50, p90, p99, p99.9, p99.99, "
 	  "p99.999, p99.9999, max, mean", -1 },
+	{ "gbps", OPT_GBPS, "LIST",
+	  "bw-threads, bw-size: the bandwidths drawn, of total, read, write "
+	  "(default: total)", -1 },
 	{ "group", OPT_GROUP, "COLUMN",
 	  "bars: what makes a group of bars: op, pattern, size, fence, "
 	  "target, cpu (default: op)", -1 },
@@ -119,19 +138,23 @@ static const char *const plot_examples[] = {
 	"two percentiles against size, as SVG",
 	"lattester-ctl plot bars --in ops.csv --group pattern",
 	"one group of bars per pattern, of the median",
+	"lattester-ctl plot bw-threads --in bw.csv --gbps read,write",
+	"read and write bandwidth against the number of threads",
 	NULL
 };
 
 const struct cmd_usage plot_usage = {
 	.cmd = "plot",
-	.synopsis = "hist|tail|outliers|sweep|bars --in FILE [--out "
-		    "FILE.png|FILE.svg] [OPTIONS]",
+	.synopsis = "hist|tail|outliers|sweep|bars|bw-threads|bw-size --in "
+		    "FILE [--out FILE.png|FILE.svg] [OPTIONS]",
 	.about = "Draw a data file of lattester-ctl with gnuplot (gnuplot-nox "
 		 "is enough): hist, the\n"
 		 "histogram; tail, latency against percentile; outliers, "
 		 "outliers against time;\n"
 		 "sweep, percentiles against size, stride or hotspot; bars, "
-		 "grouped bars of a sweep.\n"
+		 "grouped bars of a sweep;\n"
+		 "bw-threads and bw-size, bandwidth against threads and "
+		 "against access size.\n"
 		 "Prints the picture's name.  Exit status: 0 drawn, 1 error "
 		 "(no gnuplot, bad data),\n2 usage.",
 	.opts = plot_options,
@@ -139,16 +162,19 @@ const struct cmd_usage plot_usage = {
 		"The gnuplot scripts are built into lattester-ctl; plot needs "
 		"neither the module nor root.  hist and tail read a run --hist "
 		"file, outliers a run --outliers CSV file, sweep and bars a "
-		"sweep --out CSV file.  For sweep, every column other than the "
-		"x axis that varies over the rows (target, cpu, op, pattern, "
-		"...) makes a series; bars groups the rows by --group.\n\n"
+		"sweep --out CSV file, and bw-threads and bw-size its --mode "
+		"bandwidth rows (sweep and bars leave those out).  For sweep, "
+		"every column other than the x axis that varies over the rows "
+		"(target, cpu, op, pattern, threads, ...) makes a series; bars "
+		"groups the rows by --group; bw-threads and bw-size split their "
+		"lines as sweep does.\n\n"
 		"Environment: LATTESTER_GNUPLOT, the gnuplot to run (default: "
 		"gnuplot on PATH); LATTESTER_PLOTS, a directory whose KIND.gp "
 		"replace the built-in scripts; LATTESTER_PLOT_KEEP, keep the "
 		"temporary files after an error.",
 	.examples = plot_examples,
 	.see_also = "gnuplot(1)",
-	.words = "hist|tail|outliers|sweep|bars",
+	.words = "hist|tail|outliers|sweep|bars|bw-threads|bw-size",
 };
 
 struct plot {
@@ -158,6 +184,7 @@ struct plot {
 	char out_buf[PATH_MAX];
 	const char *x;		/* NULL: automatic */
 	char stats[128];	/* "p50 p99" */
+	char gbps[32];		/* "total read" */
 	const char *group;
 	unsigned int w, h;
 	const char *title;
@@ -201,23 +228,38 @@ static bool is_stat(const char *s)
 	return false;
 }
 
-static int set_stats(struct plot *p, const char *v)
+/* The bandwidths of --gbps, and their columns: total_gbps, ... */
+static const char *const gbps_names[] = { "total", "read", "write" };
+#define NR_GBPS	(sizeof(gbps_names) / sizeof(gbps_names[0]))
+
+static bool is_gbps(const char *s)
 {
-	char buf[128], *tok, *save = NULL;
+	size_t i;
+
+	for (i = 0; i < NR_GBPS; i++)
+		if (!strcmp(gbps_names[i], s))
+			return true;
+	return false;
+}
+
+/* "a,b" into @buf as "a b", if @ok with every item */
+static int set_list(char *buf, size_t len, const char *v,
+		    bool (*ok)(const char *))
+{
+	char tmp[128], *tok, *save = NULL;
 	size_t n = 0;
 
-	if (strlen(v) >= sizeof(buf))
+	if (strlen(v) >= sizeof(tmp) || strlen(v) >= len)
 		return -EINVAL;
-	snprintf(buf, sizeof(buf), "%s", v);
-	p->stats[0] = '\0';
-	for (tok = strtok_r(buf, ",", &save); tok;
+	snprintf(tmp, sizeof(tmp), "%s", v);
+	buf[0] = '\0';
+	for (tok = strtok_r(tmp, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		if (!is_stat(tok))
+		if (!ok(tok))
 			return -EINVAL;
-		n += snprintf(p->stats + n, sizeof(p->stats) - n, "%s%s",
-			      n ? " " : "", tok);
+		n += snprintf(buf + n, len - n, "%s%s", n ? " " : "", tok);
 	}
-	return p->stats[0] ? 0 : -EINVAL;
+	return buf[0] ? 0 : -EINVAL;
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -225,6 +267,18 @@ static bool ends_with(const char *s, const char *suffix)
 	size_t n = strlen(s), m = strlen(suffix);
 
 	return n > m && !strcmp(s + n - m, suffix);
+}
+
+/* "hist, tail, ...": the kinds, for messages */
+static const char *kind_names(void)
+{
+	static char buf[128];
+	size_t i, n = 0;
+
+	for (i = 0; i < NR_KINDS && n < sizeof(buf); i++)
+		n += snprintf(buf + n, sizeof(buf) - n, "%s%s", i ? ", " : "",
+			      kinds[i].name);
+	return buf;
 }
 
 static int plot_parse(int argc, char **argv, struct plot *p)
@@ -243,8 +297,8 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 				p->kind = &kinds[i];
 		if (!p->kind)
 			return cmd_usage_error(&plot_usage, "'%s' is not a kind "
-					       "of plot (hist, tail, outliers, "
-					       "sweep, bars)", argv[1]);
+					       "of plot (%s)", argv[1],
+					       kind_names());
 		argc--;
 		argv++;
 	}
@@ -271,12 +325,20 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 			p->x = optarg;
 			break;
 		case OPT_STAT:
-			if (set_stats(p, optarg))
+			if (set_list(p->stats, sizeof(p->stats), optarg,
+				     is_stat))
 				return cmd_usage_error(&plot_usage, "--stat: "
 						       "'%s': expected a list "
 						       "of min, p50, p90, p99, "
 						       "p99.9, p99.99, p99.999, "
 						       "p99.9999, max, mean",
+						       optarg);
+			break;
+		case OPT_GBPS:
+			if (set_list(p->gbps, sizeof(p->gbps), optarg, is_gbps))
+				return cmd_usage_error(&plot_usage, "--gbps: "
+						       "'%s': expected a list "
+						       "of total, read, write",
 						       optarg);
 			break;
 		case OPT_GROUP:
@@ -295,8 +357,8 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 		}
 	}
 	if (!p->kind)
-		return cmd_usage_error(&plot_usage, "which plot? hist, tail, "
-				       "outliers, sweep or bars");
+		return cmd_usage_error(&plot_usage, "which plot? %s",
+				       kind_names());
 	if (!p->in)
 		return cmd_usage_error(&plot_usage, "--in FILE is needed (%s)",
 				       p->kind->what);
@@ -317,6 +379,8 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 	if (!p->stats[0])
 		snprintf(p->stats, sizeof(p->stats), "%s",
 			 p->kind->stats ? p->kind->stats : "p50");
+	if (!p->gbps[0])
+		snprintf(p->gbps, sizeof(p->gbps), "total");
 	return 0;
 }
 
@@ -440,6 +504,7 @@ struct sweep_csv {
 	size_t n;
 	int dim_col[NR_DIMS];	/* -1: a DIM_NEW column the file lacks */
 	int stat_col[NR_STATS];	/* ns_* */
+	int gbps_col[NR_GBPS];	/* total_gbps, ...; -1: missing */
 	int state_col;
 };
 
@@ -479,6 +544,11 @@ static int read_sweep(const char *path, struct sweep_csv *c)
 				snprintf(name, sizeof(name), "ns_%s",
 					 latt_stats[i].name);
 				c->stat_col[i] = csv_column(hdr, nh, name);
+			}
+			for (i = 0; i < NR_GBPS && nh > 0; i++) {
+				snprintf(name, sizeof(name), "%s_gbps",
+					 gbps_names[i]);
+				c->gbps_col[i] = csv_column(hdr, nh, name);
 			}
 			c->state_col = nh > 0 ? csv_column(hdr, nh, "state") : -1;
 			for (i = 0; i < NR_DIMS; i++)
@@ -879,6 +949,31 @@ static int prepare_bars(struct plot *p, const struct sweep_csv *c, bool *use)
 	return close_data(p, f);
 }
 
+static int prepare_bw(struct plot *p, const struct sweep_csv *c, bool *use)
+{
+	size_t along = (size_t)dim_index(p->kind->along);
+	bool mask[NR_DIMS];
+
+	var_str(p, "xname", p->kind->along);
+	var_str(p, "gbps", p->gbps);
+	series_mask(p, c, use, along, mask);
+	return write_blocks(p, c, use, mask, along, c->gbps_col, NR_GBPS);
+}
+
+/* Has @c the columns the modes brought (mode, threads, ..., total_gbps)? */
+static bool has_mode_columns(const struct sweep_csv *c)
+{
+	size_t i;
+
+	for (i = 0; i < NR_DIMS; i++)
+		if (c->dim_col[i] < 0)
+			return false;
+	for (i = 0; i < NR_GBPS; i++)
+		if (c->gbps_col[i] < 0)
+			return false;
+	return true;
+}
+
 /*
  * The rows of a sweep CSV the kind draws, into @use: those of its mode
  * ("!bandwidth": of any other mode).  1, said, if there are none.
@@ -891,6 +986,12 @@ static int select_rows(struct plot *p, const struct sweep_csv *c, bool *use)
 	size_t i, n = 0;
 
 	mode += other;
+	if (!other && !has_mode_columns(c)) {
+		log_err("no %s rows in %s (it lacks the columns of the modes: "
+			"mode, threads, ..., total_gbps): sweep with --mode %s",
+			mode, p->in, mode);
+		return 1;
+	}
 	for (i = 0; i < c->n; i++) {
 		use[i] = !strcmp(val(c, i, (size_t)md), mode) != other;
 		n += use[i];
@@ -901,8 +1002,7 @@ static int select_rows(struct plot *p, const struct sweep_csv *c, bool *use)
 		log_err("no latency rows in %s (only %s rows): plot them with "
 			"bw-threads or bw-size", p->in, mode);
 	else
-		log_err("no %s rows in %s%s: sweep with --mode %s", mode, p->in,
-			c->dim_col[md] < 0 ? " (it has no mode column)" : "",
+		log_err("no %s rows in %s: sweep with --mode %s", mode, p->in,
 			mode);
 	return 1;
 }
@@ -958,7 +1058,8 @@ static char *load_script(const struct plot *p)
 
 	if (!dir || !*dir)
 		return strdup(p->kind->script);
-	snprintf(path, sizeof(path), "%s/%s.gp", dir, p->kind->name);
+	snprintf(path, sizeof(path), "%s/%s.gp", dir,
+		 p->kind->gp ? p->kind->gp : p->kind->name);
 	f = fopen(path, "re");
 	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
 	    fseek(f, 0, SEEK_SET)) {

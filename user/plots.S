@@ -18,5 +18,6 @@ SCRIPT(tail, "tail.gp")
 SCRIPT(outliers, "outliers.gp")
 SCRIPT(sweep, "sweep.gp")
 SCRIPT(bars, "bars.gp")
+SCRIPT(bw, "bw.gp")
 
 	.section .note.GNU-stack, "", @progbits
