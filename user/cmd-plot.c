@@ -10,6 +10,7 @@
  *   bars      the basic latency table as grouped bars (sweep --out X.csv)
  *   bw-threads  bandwidth against threads (sweep --mode bandwidth --out X.csv)
  *   bw-size   bandwidth against access size (the same)
+ *   loaded    latency against bandwidth (sweep --mode loaded --delay LIST)
  *
  * The scripts are plots/KIND.gp, built into the binary (plots.S);
  * $LATTESTER_PLOTS=DIR takes DIR/KIND.gp instead.  The tool reads what the
@@ -39,7 +40,7 @@
 #define PLOTS_ENV	"LATTESTER_PLOTS"
 
 extern const char plot_gp_hist[], plot_gp_tail[], plot_gp_outliers[],
-	plot_gp_sweep[], plot_gp_bars[], plot_gp_bw[];
+	plot_gp_sweep[], plot_gp_bars[], plot_gp_bw[], plot_gp_loaded[];
 
 enum plot_input {
 	IN_HIST,
@@ -50,7 +51,7 @@ enum plot_input {
 struct plot;
 struct sweep_csv;
 typedef int prepare_fn(struct plot *p, const struct sweep_csv *c, bool *use);
-static prepare_fn prepare_sweep, prepare_bars, prepare_bw;
+static prepare_fn prepare_sweep, prepare_bars, prepare_bw, prepare_loaded;
 
 /*
  * @gp: the script's name in plots/, if not @name; @script: its built-in
@@ -88,6 +89,9 @@ static const struct plot_kind {
 	{ .name = "bw-size", .gp = "bw", .script = plot_gp_bw,
 	  .input = IN_SWEEP, .what = "a sweep .csv file of --mode bandwidth",
 	  .mode = "bandwidth", .prepare = prepare_bw, .along = "size" },
+	{ .name = "loaded", .script = plot_gp_loaded, .input = IN_SWEEP,
+	  .what = "a sweep .csv file of --mode loaded", .mode = "loaded",
+	  .prepare = prepare_loaded, .along = "delay" },
 };
 
 #define NR_KINDS	(sizeof(kinds) / sizeof(kinds[0]))
@@ -107,16 +111,16 @@ static const struct cmd_opt plot_options[] = {
 	{ "in", OPT_IN, "FILE",
 	  "the data: a run --hist file (hist, tail), a run --outliers .csv "
 	  "file (outliers), a sweep .csv file (sweep, bars, bw-threads, "
-	  "bw-size)", -1 },
+	  "bw-size, loaded)", -1 },
 	{ "out", OPT_OUT, "FILE.png|FILE.svg",
 	  "the picture (default: the input's name without its extension, "
 	  "-KIND.png)", -1 },
 	{ "x", OPT_X, "size|stride|hotspot",
 	  "sweep: the x axis (default: the one that varies most)", -1 },
 	{ "stat", OPT_STAT, "LIST",
-	  "sweep: the percentiles drawn (default: p50,p99); bars: the one "
-	  "shown (default: p50); of min, p50, p90, p99, p99.9, p99.99, "
-	  "p99.999, p99.9999, max, mean", -1 },
+	  "sweep: the percentiles drawn (default: p50,p99); loaded: the "
+	  "same (default: p50); bars: the one shown (default: p50); of min, "
+	  "p50, p90, p99, p99.9, p99.99, p99.999, p99.9999, max, mean", -1 },
 	{ "gbps", OPT_GBPS, "LIST",
 	  "bw-threads, bw-size: the bandwidths drawn, of total, read, write "
 	  "(default: total)", -1 },
@@ -140,13 +144,15 @@ static const char *const plot_examples[] = {
 	"one group of bars per pattern, of the median",
 	"lattester-ctl plot bw-threads --in bw.csv --gbps read,write",
 	"read and write bandwidth against the number of threads",
+	"lattester-ctl plot loaded --in loaded.csv --stat p50,p99",
+	"loaded latency: two percentiles against the traffic's bandwidth",
 	NULL
 };
 
 const struct cmd_usage plot_usage = {
 	.cmd = "plot",
-	.synopsis = "hist|tail|outliers|sweep|bars|bw-threads|bw-size --in "
-		    "FILE [--out FILE.png|FILE.svg] [OPTIONS]",
+	.synopsis = "hist|tail|outliers|sweep|bars|bw-threads|bw-size|loaded "
+		    "--in FILE [--out FILE.png|FILE.svg] [OPTIONS]",
 	.about = "Draw a data file of lattester-ctl with gnuplot (gnuplot-nox "
 		 "is enough): hist, the\n"
 		 "histogram; tail, latency against percentile; outliers, "
@@ -154,7 +160,8 @@ const struct cmd_usage plot_usage = {
 		 "sweep, percentiles against size, stride or hotspot; bars, "
 		 "grouped bars of a sweep;\n"
 		 "bw-threads and bw-size, bandwidth against threads and "
-		 "against access size.\n"
+		 "against access size;\n"
+		 "loaded, loaded latency against bandwidth.\n"
 		 "Prints the picture's name.  Exit status: 0 drawn, 1 error "
 		 "(no gnuplot, bad data),\n2 usage.",
 	.opts = plot_options,
@@ -162,19 +169,20 @@ const struct cmd_usage plot_usage = {
 		"The gnuplot scripts are built into lattester-ctl; plot needs "
 		"neither the module nor root.  hist and tail read a run --hist "
 		"file, outliers a run --outliers CSV file, sweep and bars a "
-		"sweep --out CSV file, and bw-threads and bw-size its --mode "
-		"bandwidth rows (sweep and bars leave those out).  For sweep, "
-		"every column other than the x axis that varies over the rows "
-		"(target, cpu, op, pattern, threads, ...) makes a series; bars "
-		"groups the rows by --group; bw-threads and bw-size split their "
-		"lines as sweep does.\n\n"
+		"sweep --out CSV file, bw-threads and bw-size its --mode "
+		"bandwidth rows (sweep and bars leave those out), loaded its "
+		"--mode loaded rows.  For sweep, every column other than the x "
+		"axis that varies over the rows (target, cpu, op, pattern, "
+		"threads, ...) makes a series; bars groups the rows by --group; "
+		"bw-threads, bw-size and loaded split their lines as sweep "
+		"does, and loaded joins a line's points in order of --delay.\n\n"
 		"Environment: LATTESTER_GNUPLOT, the gnuplot to run (default: "
 		"gnuplot on PATH); LATTESTER_PLOTS, a directory whose KIND.gp "
 		"replace the built-in scripts; LATTESTER_PLOT_KEEP, keep the "
 		"temporary files after an error.",
 	.examples = plot_examples,
 	.see_also = "gnuplot(1)",
-	.words = "hist|tail|outliers|sweep|bars|bw-threads|bw-size",
+	.words = "hist|tail|outliers|sweep|bars|bw-threads|bw-size|loaded",
 };
 
 struct plot {
@@ -958,6 +966,21 @@ static int prepare_bw(struct plot *p, const struct sweep_csv *c, bool *use)
 	var_str(p, "gbps", p->gbps);
 	series_mask(p, c, use, along, mask);
 	return write_blocks(p, c, use, mask, along, c->gbps_col, NR_GBPS);
+}
+
+/* loaded: blocks of the delay, total_gbps and the ns_* columns */
+static int prepare_loaded(struct plot *p, const struct sweep_csv *c,
+			  bool *use)
+{
+	size_t along = (size_t)dim_index(p->kind->along);
+	int cols[1 + NR_STATS];
+	bool mask[NR_DIMS];
+
+	cols[0] = c->gbps_col[0];
+	memcpy(cols + 1, c->stat_col, sizeof(c->stat_col));
+	var_str(p, "stats", p->stats);
+	series_mask(p, c, use, along, mask);
+	return write_blocks(p, c, use, mask, along, cols, 1 + NR_STATS);
 }
 
 /* Has @c the columns the modes brought (mode, threads, ..., total_gbps)? */

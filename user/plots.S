@@ -19,5 +19,6 @@ SCRIPT(outliers, "outliers.gp")
 SCRIPT(sweep, "sweep.gp")
 SCRIPT(bars, "bars.gp")
 SCRIPT(bw, "bw.gp")
+SCRIPT(loaded, "loaded.gp")
 
 	.section .note.GNU-stack, "", @progbits

@@ -211,7 +211,7 @@ for oc in "run --json" "run --hist" "run --outliers" "sweep --out" \
 done
 [ -z "$(comp 'lattester-ctl run --cpu ')" ]
 report $? "run --cpu <TAB>: nothing to guess, no options offered"
-same "plot <TAB>: the kinds" "hist tail outliers sweep bars bw-threads bw-size" \
+same "plot <TAB>: the kinds" "hist tail outliers sweep bars bw-threads bw-size loaded" \
 	"$(comp 'lattester-ctl plot ')"
 same "plot hist --in x <TAB>: the options once the kind is given" \
 	"$(sed -n 's/^  \(--[a-z][a-z-]*\).*/\1/p' "$tmp/plot-help")" \
