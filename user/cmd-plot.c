@@ -178,7 +178,8 @@ const struct cmd_usage plot_usage = {
 		"does, and loaded joins a line's points in order of --delay.\n\n"
 		"Environment: LATTESTER_GNUPLOT, the gnuplot to run (default: "
 		"gnuplot on PATH); LATTESTER_PLOTS, a directory whose KIND.gp "
-		"replace the built-in scripts; LATTESTER_PLOT_KEEP, keep the "
+		"(bw.gp for bw-threads and bw-size) replace the built-in "
+		"scripts; LATTESTER_PLOT_KEEP, keep the "
 		"temporary files after an error.",
 	.examples = plot_examples,
 	.see_also = "gnuplot(1)",
@@ -976,7 +977,7 @@ static int prepare_loaded(struct plot *p, const struct sweep_csv *c,
 	int cols[1 + NR_STATS];
 	bool mask[NR_DIMS];
 
-	cols[0] = c->gbps_col[0];
+	cols[0] = c->gbps_col[0];	/* total_gbps */
 	memcpy(cols + 1, c->stat_col, sizeof(c->stat_col));
 	var_str(p, "stats", p->stats);
 	series_mask(p, c, use, along, mask);
