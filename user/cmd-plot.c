@@ -8,6 +8,9 @@
  *   outliers  outliers against time, NMI-flagged apart (run --outliers X.csv)
  *   sweep     percentiles against size, stride or hotspot (sweep --out X.csv)
  *   bars      the basic latency table as grouped bars (sweep --out X.csv)
+ *   bw-threads  bandwidth against threads (sweep --mode bandwidth --out X.csv)
+ *   bw-size   bandwidth against access size (the same)
+ *   loaded    latency against bandwidth (sweep --mode loaded --delay LIST)
  *
  * The scripts are plots/KIND.gp, built into the binary (plots.S);
  * $LATTESTER_PLOTS=DIR takes DIR/KIND.gp instead.  The tool reads what the
@@ -37,7 +40,7 @@
 #define PLOTS_ENV	"LATTESTER_PLOTS"
 
 extern const char plot_gp_hist[], plot_gp_tail[], plot_gp_outliers[],
-	plot_gp_sweep[], plot_gp_bars[];
+	plot_gp_sweep[], plot_gp_bars[], plot_gp_bw[], plot_gp_loaded[];
 
 enum plot_input {
 	IN_HIST,
@@ -45,17 +48,50 @@ enum plot_input {
 	IN_SWEEP,
 };
 
+struct plot;
+struct sweep_csv;
+typedef int prepare_fn(struct plot *p, const struct sweep_csv *c, bool *use);
+static prepare_fn prepare_sweep, prepare_bars, prepare_bw, prepare_loaded;
+
+/*
+ * @gp: the script's name in plots/, if not @name; @script: its built-in
+ * copy.  A sweep CSV's kinds draw the rows of @mode ("!bandwidth": of any
+ * other mode), which @prepare turns into the data the script reads, with
+ * the points of a line along dimension @along (NULL: sweep's --x).
+ * @stats: the default --stat.
+ */
 static const struct plot_kind {
 	const char *name;
+	const char *gp;
 	const char *script;
 	enum plot_input input;
 	const char *what;
+	const char *mode;
+	prepare_fn *prepare;
+	const char *along;
+	const char *stats;
 } kinds[] = {
-	{ "hist",     plot_gp_hist,     IN_HIST,     "a run --hist file" },
-	{ "tail",     plot_gp_tail,     IN_HIST,     "a run --hist file" },
-	{ "outliers", plot_gp_outliers, IN_OUTLIERS, "a run --outliers .csv file" },
-	{ "sweep",    plot_gp_sweep,    IN_SWEEP,    "a sweep .csv file" },
-	{ "bars",     plot_gp_bars,     IN_SWEEP,    "a sweep .csv file" },
+	{ .name = "hist", .script = plot_gp_hist, .input = IN_HIST,
+	  .what = "a run --hist file" },
+	{ .name = "tail", .script = plot_gp_tail, .input = IN_HIST,
+	  .what = "a run --hist file" },
+	{ .name = "outliers", .script = plot_gp_outliers, .input = IN_OUTLIERS,
+	  .what = "a run --outliers .csv file" },
+	{ .name = "sweep", .script = plot_gp_sweep, .input = IN_SWEEP,
+	  .what = "a sweep .csv file", .mode = "!bandwidth",
+	  .prepare = prepare_sweep, .stats = "p50 p99" },
+	{ .name = "bars", .script = plot_gp_bars, .input = IN_SWEEP,
+	  .what = "a sweep .csv file", .mode = "!bandwidth",
+	  .prepare = prepare_bars },
+	{ .name = "bw-threads", .gp = "bw", .script = plot_gp_bw,
+	  .input = IN_SWEEP, .what = "a sweep .csv file of --mode bandwidth",
+	  .mode = "bandwidth", .prepare = prepare_bw, .along = "threads" },
+	{ .name = "bw-size", .gp = "bw", .script = plot_gp_bw,
+	  .input = IN_SWEEP, .what = "a sweep .csv file of --mode bandwidth",
+	  .mode = "bandwidth", .prepare = prepare_bw, .along = "size" },
+	{ .name = "loaded", .script = plot_gp_loaded, .input = IN_SWEEP,
+	  .what = "a sweep .csv file of --mode loaded", .mode = "loaded",
+	  .prepare = prepare_loaded, .along = "delay" },
 };
 
 #define NR_KINDS	(sizeof(kinds) / sizeof(kinds[0]))
@@ -65,6 +101,7 @@ enum plot_opt_id {
 	OPT_OUT,
 	OPT_X,
 	OPT_STAT,
+	OPT_GBPS,
 	OPT_GROUP,
 	OPT_CANVAS,
 	OPT_TITLE,
@@ -73,16 +110,20 @@ enum plot_opt_id {
 static const struct cmd_opt plot_options[] = {
 	{ "in", OPT_IN, "FILE",
 	  "the data: a run --hist file (hist, tail), a run --outliers .csv "
-	  "file (outliers), a sweep .csv file (sweep, bars)", -1 },
+	  "file (outliers), a sweep .csv file (sweep, bars, bw-threads, "
+	  "bw-size, loaded)", -1 },
 	{ "out", OPT_OUT, "FILE.png|FILE.svg",
 	  "the picture (default: the input's name without its extension, "
 	  "-KIND.png)", -1 },
 	{ "x", OPT_X, "size|stride|hotspot",
 	  "sweep: the x axis (default: the one that varies most)", -1 },
 	{ "stat", OPT_STAT, "LIST",
-	  "sweep: the percentiles drawn (default: p50,p99); bars: the one "
-	  "shown (default: p50); of min, p50, p90, p99, p99.9, p99.99, "
-	  "p99.999, p99.9999, max, mean", -1 },
+	  "sweep: the percentiles drawn (default: p50,p99); loaded: the "
+	  "same (default: p50); bars: the one shown (default: p50); of min, "
+	  "p50, p90, p99, p99.9, p99.99, p99.999, p99.9999, max, mean", -1 },
+	{ "gbps", OPT_GBPS, "LIST",
+	  "bw-threads, bw-size: the bandwidths drawn, of total, read, write "
+	  "(default: total)", -1 },
 	{ "group", OPT_GROUP, "COLUMN",
 	  "bars: what makes a group of bars: op, pattern, size, fence, "
 	  "target, cpu (default: op)", -1 },
@@ -101,19 +142,26 @@ static const char *const plot_examples[] = {
 	"two percentiles against size, as SVG",
 	"lattester-ctl plot bars --in ops.csv --group pattern",
 	"one group of bars per pattern, of the median",
+	"lattester-ctl plot bw-threads --in bw.csv --gbps read,write",
+	"read and write bandwidth against the number of threads",
+	"lattester-ctl plot loaded --in loaded.csv --stat p50,p99",
+	"loaded latency: two percentiles against the traffic's bandwidth",
 	NULL
 };
 
 const struct cmd_usage plot_usage = {
 	.cmd = "plot",
-	.synopsis = "hist|tail|outliers|sweep|bars --in FILE [--out "
-		    "FILE.png|FILE.svg] [OPTIONS]",
+	.synopsis = "hist|tail|outliers|sweep|bars|bw-threads|bw-size|loaded "
+		    "--in FILE [--out FILE.png|FILE.svg] [OPTIONS]",
 	.about = "Draw a data file of lattester-ctl with gnuplot (gnuplot-nox "
 		 "is enough): hist, the\n"
 		 "histogram; tail, latency against percentile; outliers, "
 		 "outliers against time;\n"
 		 "sweep, percentiles against size, stride or hotspot; bars, "
-		 "grouped bars of a sweep.\n"
+		 "grouped bars of a sweep;\n"
+		 "bw-threads and bw-size, bandwidth against threads and "
+		 "against access size;\n"
+		 "loaded, loaded latency against bandwidth.\n"
 		 "Prints the picture's name.  Exit status: 0 drawn, 1 error "
 		 "(no gnuplot, bad data),\n2 usage.",
 	.opts = plot_options,
@@ -121,16 +169,21 @@ const struct cmd_usage plot_usage = {
 		"The gnuplot scripts are built into lattester-ctl; plot needs "
 		"neither the module nor root.  hist and tail read a run --hist "
 		"file, outliers a run --outliers CSV file, sweep and bars a "
-		"sweep --out CSV file.  For sweep, every column other than the "
-		"x axis that varies over the rows (target, cpu, op, pattern, "
-		"...) makes a series; bars groups the rows by --group.\n\n"
+		"sweep --out CSV file, bw-threads and bw-size its --mode "
+		"bandwidth rows (sweep and bars leave those out), loaded its "
+		"--mode loaded rows.  For sweep, every column other than the x "
+		"axis that varies over the rows (target, cpu, op, pattern, "
+		"threads, ...) makes a series; bars groups the rows by --group; "
+		"bw-threads, bw-size and loaded split their lines as sweep "
+		"does, and loaded joins a line's points in order of --delay.\n\n"
 		"Environment: LATTESTER_GNUPLOT, the gnuplot to run (default: "
 		"gnuplot on PATH); LATTESTER_PLOTS, a directory whose KIND.gp "
-		"replace the built-in scripts; LATTESTER_PLOT_KEEP, keep the "
+		"(bw.gp for bw-threads and bw-size) replace the built-in "
+		"scripts; LATTESTER_PLOT_KEEP, keep the "
 		"temporary files after an error.",
 	.examples = plot_examples,
 	.see_also = "gnuplot(1)",
-	.words = "hist|tail|outliers|sweep|bars",
+	.words = "hist|tail|outliers|sweep|bars|bw-threads|bw-size|loaded",
 };
 
 struct plot {
@@ -140,6 +193,7 @@ struct plot {
 	char out_buf[PATH_MAX];
 	const char *x;		/* NULL: automatic */
 	char stats[128];	/* "p50 p99" */
+	char gbps[32];		/* "total read" */
 	const char *group;
 	unsigned int w, h;
 	const char *title;
@@ -183,23 +237,38 @@ static bool is_stat(const char *s)
 	return false;
 }
 
-static int set_stats(struct plot *p, const char *v)
+/* The bandwidths of --gbps, and their columns: total_gbps, ... */
+static const char *const gbps_names[] = { "total", "read", "write" };
+#define NR_GBPS	(sizeof(gbps_names) / sizeof(gbps_names[0]))
+
+static bool is_gbps(const char *s)
 {
-	char buf[128], *tok, *save = NULL;
+	size_t i;
+
+	for (i = 0; i < NR_GBPS; i++)
+		if (!strcmp(gbps_names[i], s))
+			return true;
+	return false;
+}
+
+/* "a,b" into @buf as "a b", if @ok with every item */
+static int set_list(char *buf, size_t len, const char *v,
+		    bool (*ok)(const char *))
+{
+	char tmp[128], *tok, *save = NULL;
 	size_t n = 0;
 
-	if (strlen(v) >= sizeof(buf))
+	if (strlen(v) >= sizeof(tmp) || strlen(v) >= len)
 		return -EINVAL;
-	snprintf(buf, sizeof(buf), "%s", v);
-	p->stats[0] = '\0';
-	for (tok = strtok_r(buf, ",", &save); tok;
+	snprintf(tmp, sizeof(tmp), "%s", v);
+	buf[0] = '\0';
+	for (tok = strtok_r(tmp, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		if (!is_stat(tok))
+		if (!ok(tok))
 			return -EINVAL;
-		n += snprintf(p->stats + n, sizeof(p->stats) - n, "%s%s",
-			      n ? " " : "", tok);
+		n += snprintf(buf + n, len - n, "%s%s", n ? " " : "", tok);
 	}
-	return p->stats[0] ? 0 : -EINVAL;
+	return buf[0] ? 0 : -EINVAL;
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -207,6 +276,18 @@ static bool ends_with(const char *s, const char *suffix)
 	size_t n = strlen(s), m = strlen(suffix);
 
 	return n > m && !strcmp(s + n - m, suffix);
+}
+
+/* "hist, tail, ...": the kinds, for messages */
+static const char *kind_names(void)
+{
+	static char buf[128];
+	size_t i, n = 0;
+
+	for (i = 0; i < NR_KINDS && n < sizeof(buf); i++)
+		n += snprintf(buf + n, sizeof(buf) - n, "%s%s", i ? ", " : "",
+			      kinds[i].name);
+	return buf;
 }
 
 static int plot_parse(int argc, char **argv, struct plot *p)
@@ -225,8 +306,8 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 				p->kind = &kinds[i];
 		if (!p->kind)
 			return cmd_usage_error(&plot_usage, "'%s' is not a kind "
-					       "of plot (hist, tail, outliers, "
-					       "sweep, bars)", argv[1]);
+					       "of plot (%s)", argv[1],
+					       kind_names());
 		argc--;
 		argv++;
 	}
@@ -253,12 +334,20 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 			p->x = optarg;
 			break;
 		case OPT_STAT:
-			if (set_stats(p, optarg))
+			if (set_list(p->stats, sizeof(p->stats), optarg,
+				     is_stat))
 				return cmd_usage_error(&plot_usage, "--stat: "
 						       "'%s': expected a list "
 						       "of min, p50, p90, p99, "
 						       "p99.9, p99.99, p99.999, "
 						       "p99.9999, max, mean",
+						       optarg);
+			break;
+		case OPT_GBPS:
+			if (set_list(p->gbps, sizeof(p->gbps), optarg, is_gbps))
+				return cmd_usage_error(&plot_usage, "--gbps: "
+						       "'%s': expected a list "
+						       "of total, read, write",
 						       optarg);
 			break;
 		case OPT_GROUP:
@@ -277,8 +366,8 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 		}
 	}
 	if (!p->kind)
-		return cmd_usage_error(&plot_usage, "which plot? hist, tail, "
-				       "outliers, sweep or bars");
+		return cmd_usage_error(&plot_usage, "which plot? %s",
+				       kind_names());
 	if (!p->in)
 		return cmd_usage_error(&plot_usage, "--in FILE is needed (%s)",
 				       p->kind->what);
@@ -298,8 +387,9 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 				       "end in .png or .svg", p->out);
 	if (!p->stats[0])
 		snprintf(p->stats, sizeof(p->stats), "%s",
-			 p->kind->input == IN_SWEEP &&
-			 !strcmp(p->kind->name, "sweep") ? "p50 p99" : "p50");
+			 p->kind->stats ? p->kind->stats : "p50");
+	if (!p->gbps[0])
+		snprintf(p->gbps, sizeof(p->gbps), "total");
 	return 0;
 }
 
@@ -383,12 +473,37 @@ static int read_commented(struct plot *p)
 	return 0;
 }
 
-/* ---- sweep, bars: a sweep CSV ---- */
+/* ---- sweep, bars, ...: a sweep CSV ---- */
 
-/* The columns that tell points apart, and how a value of each reads. */
-static const char *const dims[] = {
-	"target", "cpu", "op", "fence", "pattern", "size", "stride",
-	"hotspot", "chain", "warm", "width",
+/*
+ * The columns that tell points apart.  The subtitle names those every
+ * point shares, but not the DIM_QUIET ones, nor the DIM_ZERO_QUIET ones
+ * where they are 0.  The DIM_NEW ones came with --mode: a file from
+ * before lacks them and reads as @missing in every row.
+ */
+#define DIM_QUIET	0x1
+#define DIM_ZERO_QUIET	0x2
+#define DIM_NEW		0x4
+
+static const struct dim {
+	const char *name;
+	unsigned int flags;
+	const char *missing;
+} dims[] = {
+	{ "target",  0,			NULL },
+	{ "cpu",     0,			NULL },
+	{ "op",      0,			NULL },
+	{ "fence",   0,			NULL },
+	{ "pattern", 0,			NULL },
+	{ "size",    0,			NULL },
+	{ "stride",  DIM_ZERO_QUIET,	NULL },
+	{ "hotspot", DIM_ZERO_QUIET,	NULL },
+	{ "chain",   DIM_QUIET,		NULL },
+	{ "warm",    DIM_QUIET,		NULL },
+	{ "width",   DIM_QUIET,		NULL },
+	{ "mode",    DIM_QUIET | DIM_NEW,	"latency" },
+	{ "threads", DIM_NEW,			"1" },
+	{ "delay",   DIM_ZERO_QUIET | DIM_NEW,	"0" },
 };
 #define NR_DIMS	(sizeof(dims) / sizeof(dims[0]))
 
@@ -396,8 +511,9 @@ struct sweep_csv {
 	char **lines;		/* one allocation per row, split in place */
 	char ***fields;
 	size_t n;
-	int dim_col[NR_DIMS];
+	int dim_col[NR_DIMS];	/* -1: a DIM_NEW column the file lacks */
 	int stat_col[NR_STATS];	/* ns_* */
+	int gbps_col[NR_GBPS];	/* total_gbps, ...; -1: missing */
 	int state_col;
 };
 
@@ -432,15 +548,21 @@ static int read_sweep(const char *path, struct sweep_csv *c)
 		if (nh < 0) {
 			nh = csv_split(line, hdr, CSV_MAX_FIELDS);
 			for (i = 0; i < NR_DIMS && nh > 0; i++)
-				c->dim_col[i] = csv_column(hdr, nh, dims[i]);
+				c->dim_col[i] = csv_column(hdr, nh, dims[i].name);
 			for (i = 0; i < NR_STATS && nh > 0; i++) {
 				snprintf(name, sizeof(name), "ns_%s",
 					 latt_stats[i].name);
 				c->stat_col[i] = csv_column(hdr, nh, name);
 			}
+			for (i = 0; i < NR_GBPS && nh > 0; i++) {
+				snprintf(name, sizeof(name), "%s_gbps",
+					 gbps_names[i]);
+				c->gbps_col[i] = csv_column(hdr, nh, name);
+			}
 			c->state_col = nh > 0 ? csv_column(hdr, nh, "state") : -1;
 			for (i = 0; i < NR_DIMS; i++)
-				if (c->dim_col[i] < 0)
+				if (c->dim_col[i] < 0 &&
+				    !(dims[i].flags & DIM_NEW))
 					nh = -2;
 			for (i = 0; i < NR_STATS; i++)
 				if (c->stat_col[i] < 0)
@@ -498,14 +620,15 @@ static int dim_index(const char *name)
 	size_t i;
 
 	for (i = 0; i < NR_DIMS; i++)
-		if (!strcmp(dims[i], name))
+		if (!strcmp(dims[i].name, name))
 			return (int)i;
 	return -1;
 }
 
 static const char *val(const struct sweep_csv *c, size_t row, size_t dim)
 {
-	return c->fields[row][c->dim_col[dim]];
+	return c->dim_col[dim] < 0 ? dims[dim].missing :
+	       c->fields[row][c->dim_col[dim]];
 }
 
 /* Does dimension @d take more than one value over the rows in @use? */
@@ -534,7 +657,7 @@ static bool varies(const struct sweep_csv *c, const bool *use, size_t d)
 {
 	size_t i, j, op = (size_t)dim_index("op");
 
-	if (strcmp(dims[d], "fence"))
+	if (strcmp(dims[d].name, "fence"))
 		return varies_any(c, use, d);
 	for (i = 0; i < c->n; i++)
 		for (j = i + 1; use[i] && j < c->n; j++)
@@ -547,7 +670,7 @@ static bool varies(const struct sweep_csv *c, const bool *use, size_t d)
 /* "64 B", "cpu 1", "stride 4 KiB": one value of a dimension for a title. */
 static void fmt_dim(char *buf, size_t len, size_t d, const char *v)
 {
-	const char *name = dims[d];
+	const char *name = dims[d].name;
 	char bytes[32];
 	__u64 n;
 
@@ -563,6 +686,10 @@ static void fmt_dim(char *buf, size_t len, size_t d, const char *v)
 		snprintf(buf, len, "%s", strcmp(v, "0") ? "warm" : "flushed");
 	} else if (!strcmp(name, "width")) {
 		snprintf(buf, len, "width %s B", v);
+	} else if (!strcmp(name, "threads")) {
+		snprintf(buf, len, "%s thread%s", v, strcmp(v, "1") ? "s" : "");
+	} else if (!strcmp(name, "delay")) {
+		snprintf(buf, len, "delay %s cycles", v);
 	} else {
 		snprintf(buf, len, "%s", v);
 	}
@@ -590,15 +717,13 @@ struct series {
 	size_t n;
 };
 
-static int cmp_x_col;
+static size_t cmp_dim;
 static const struct sweep_csv *cmp_csv;
 
 static int cmp_rows(const void *a, const void *b)
 {
-	__u64 x = strtoull(cmp_csv->fields[*(const size_t *)a][cmp_x_col],
-			   NULL, 10);
-	__u64 y = strtoull(cmp_csv->fields[*(const size_t *)b][cmp_x_col],
-			   NULL, 10);
+	__u64 x = strtoull(val(cmp_csv, *(const size_t *)a, cmp_dim), NULL, 10);
+	__u64 y = strtoull(val(cmp_csv, *(const size_t *)b, cmp_dim), NULL, 10);
 
 	return x < y ? -1 : x > y;
 }
@@ -649,13 +774,10 @@ static void shared_subtitle(struct plot *p, const struct sweep_csv *c,
 		;
 	for (d = 0; d < NR_DIMS; d++)
 		mask[d] = !vary[d] && (int)d != skip &&
-			  !varies_any(c, use, d) &&
-			  !(strcmp(dims[d], "stride") == 0 &&
-			    !strcmp(val(c, first, d), "0")) &&
-			  !(strcmp(dims[d], "hotspot") == 0 &&
-			    !strcmp(val(c, first, d), "0")) &&
-			  strcmp(dims[d], "chain") && strcmp(dims[d], "warm") &&
-			  strcmp(dims[d], "width");
+			  !varies_any(c, use, d) && c->dim_col[d] >= 0 &&
+			  !(dims[d].flags & DIM_QUIET) &&
+			  !((dims[d].flags & DIM_ZERO_QUIET) &&
+			    !strcmp(val(c, first, d), "0"));
 	label(buf, sizeof(buf), c, first, mask);
 	var_str(p, "subtitle", p->title ? p->title : buf);
 }
@@ -689,115 +811,128 @@ static int close_data(struct plot *p, FILE *f)
 	return 0;
 }
 
-static int prepare_sweep(struct plot *p, const struct sweep_csv *c)
+/*
+ * The series: the dimensions other than @along that vary over the rows in
+ * @use, into @mask; what the rest share, into the subtitle.
+ */
+static void series_mask(struct plot *p, const struct sweep_csv *c,
+			const bool *use, size_t along, bool *mask)
+{
+	bool vary[NR_DIMS];
+	size_t d;
+
+	for (d = 0; d < NR_DIMS; d++) {
+		vary[d] = varies(c, use, d);
+		mask[d] = vary[d] && d != along;
+	}
+	shared_subtitle(p, c, use, vary, (int)along);
+}
+
+/*
+ * The data of a line plot: a block per series (the rows in @use that
+ * share the dimensions in @mask), two blank lines apart, its rows sorted
+ * by dimension @along; a row is @along's value, then the columns @cols.
+ */
+static int write_blocks(struct plot *p, const struct sweep_csv *c,
+			const bool *use, const bool *mask, size_t along,
+			const int *cols, size_t ncols)
 {
 	static struct series s[MAX_SERIES];
-	bool *use = calloc(c->n, sizeof(*use)), vary[NR_DIMS], mask[NR_DIMS];
-	const char *xs[] = { "size", "stride", "hotspot" };
-	int xd = -1, best = -1, nx, d;
-	size_t i, k, j, ns, distinct;
+	size_t i, j, k, m, ns;
 	FILE *f;
-	int rc = 1;
 
-	if (!use) {
-		log_err("out of memory");
+	if (make_series(p, c, use, mask, s, &ns) || open_data(p, &f))
 		return 1;
-	}
-	/* the x axis: --x, or the one of size, stride, hotspot that varies most */
-	for (i = 0; i < 3; i++) {
-		d = dim_index(xs[i]);
-		for (k = 0; k < c->n; k++)
-			use[k] = strcmp(val(c, k, d), "0") != 0;
-		for (distinct = 0, k = 0; k < c->n; k++) {
-			for (j = 0; j < k && (!use[j] || !use[k] ||
-					      strcmp(val(c, j, d), val(c, k, d)));
-			     j++)
-				;
-			if (use[k] && j == k)
-				distinct++;
-		}
-		nx = (int)distinct;
-		if (p->x ? !strcmp(p->x, xs[i]) : nx > best) {
-			best = nx;
-			xd = d;
-		}
-	}
-	for (k = 0; k < c->n; k++)
-		use[k] = strcmp(val(c, k, xd), "0") != 0;
-	if (best < 1) {
-		log_err("%s: no point has a %s", p->in, dims[xd]);
-		goto out;
-	}
-	var_str(p, "xname", dims[xd]);
-	var_str(p, "stats", p->stats);
-	for (i = 0; i < NR_DIMS; i++) {
-		vary[i] = varies(c, use, i);
-		mask[i] = vary[i] && (int)i != xd;
-	}
-	shared_subtitle(p, c, use, vary, xd);
-	if (make_series(p, c, use, mask, s, &ns))
-		goto out;
-	if (open_data(p, &f))
-		goto out;
 	cmp_csv = c;
-	cmp_x_col = c->dim_col[xd];
+	cmp_dim = along;
 	for (k = 0; k < ns; k++) {
 		qsort(s[k].rows, s[k].n, sizeof(s[k].rows[0]), cmp_rows);
 		fprintf(f, "# %s\n", s[k].key);
 		for (j = 0; j < s[k].n; j++) {
 			i = s[k].rows[j];
-			fprintf(f, "%s", val(c, i, xd));
-			for (d = 0; d < NR_STATS; d++)
-				fprintf(f, " %s", c->fields[i][c->stat_col[d]]);
+			fprintf(f, "%s", val(c, i, along));
+			for (m = 0; m < ncols; m++)
+				fprintf(f, " %s", c->fields[i][cols[m]]);
 			fputc('\n', f);
 		}
 		fputs("\n\n", f);
 	}
-	rc = close_data(p, f);
-out:
-	free(use);
-	return rc;
+	return close_data(p, f);
 }
 
-static int prepare_bars(struct plot *p, const struct sweep_csv *c)
+/* How many values other than 0 dimension @d takes over the rows in @use. */
+static size_t count_values(const struct sweep_csv *c, const bool *use,
+			   size_t d)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < c->n; i++) {
+		if (!use[i] || !strcmp(val(c, i, d), "0"))
+			continue;
+		for (j = 0; j < i && (!use[j] ||
+				      strcmp(val(c, j, d), val(c, i, d))); j++)
+			;
+		n += j == i;
+	}
+	return n;
+}
+
+static int prepare_sweep(struct plot *p, const struct sweep_csv *c, bool *use)
+{
+	const char *xs[] = { "size", "stride", "hotspot" };
+	int xd = -1, best = -1, nx, d;
+	bool mask[NR_DIMS];
+	size_t i;
+
+	/* the x axis: --x, or the one of size, stride, hotspot that varies most */
+	for (i = 0; i < 3; i++) {
+		d = dim_index(xs[i]);
+		nx = (int)count_values(c, use, (size_t)d);
+		if (p->x ? !strcmp(p->x, xs[i]) : nx > best) {
+			best = nx;
+			xd = d;
+		}
+	}
+	if (best < 1) {
+		log_err("%s: no point has a %s", p->in, dims[xd].name);
+		return 1;
+	}
+	for (i = 0; i < c->n; i++)
+		use[i] = use[i] && strcmp(val(c, i, xd), "0") != 0;
+	var_str(p, "xname", dims[xd].name);
+	var_str(p, "stats", p->stats);
+	series_mask(p, c, use, (size_t)xd, mask);
+	return write_blocks(p, c, use, mask, (size_t)xd, c->stat_col, NR_STATS);
+}
+
+static int prepare_bars(struct plot *p, const struct sweep_csv *c, bool *use)
 {
 	static struct series s[MAX_SERIES];
 	static char groups[MAX_SERIES][128];
-	bool *use = calloc(c->n, sizeof(*use)), vary[NR_DIMS], mask[NR_DIMS];
 	int gd = dim_index(p->group), st = 0;
 	size_t i, k, g, ng = 0, ns;
+	bool mask[NR_DIMS];
 	const char *cell;
 	char gname[128], stat[16];
 	FILE *f;
-	int rc = 1;
 
-	if (!use) {
-		log_err("out of memory");
-		return 1;
-	}
-	if (gd < 0) {
-		free(use);
+	if (gd < 0)
 		return cmd_usage_error(&plot_usage, "--group: '%s': expected "
 				       "one of op, pattern, size, fence, "
 				       "target, cpu", p->group);
-	}
 	snprintf(stat, sizeof(stat), "%.*s", (int)strcspn(p->stats, " "),
 		 p->stats);
 	for (i = 0; i < NR_STATS; i++)
 		if (!strcmp(latt_stats[i].name, stat))
 			st = (int)i;
-	for (k = 0; k < c->n; k++)
-		use[k] = true;
-	for (i = 0; i < NR_DIMS; i++) {
-		vary[i] = varies(c, use, i);
-		mask[i] = vary[i] && (int)i != gd;
-	}
 	var_str(p, "stat", stat);
-	var_str(p, "group", dims[gd]);
-	shared_subtitle(p, c, use, vary, gd);
+	var_str(p, "group", dims[gd].name);
+	series_mask(p, c, use, (size_t)gd, mask);
 	if (make_series(p, c, use, mask, s, &ns))
-		goto out;
+		return 1;
 	for (k = 0; k < c->n; k++) {
+		if (!use[k])
+			continue;
 		fmt_dim(gname, sizeof(gname), gd, val(c, k, gd));
 		for (g = 0; g < ng && strcmp(groups[g], gname); g++)
 			;
@@ -805,7 +940,7 @@ static int prepare_bars(struct plot *p, const struct sweep_csv *c)
 			snprintf(groups[ng++], sizeof(groups[0]), "%s", gname);
 	}
 	if (open_data(p, &f))
-		goto out;
+		return 1;
 	for (g = 0; g < ng; g++) {
 		fprintf(f, "\"%s\"", groups[g]);
 		for (k = 0; k < ns; k++) {
@@ -820,8 +955,94 @@ static int prepare_bars(struct plot *p, const struct sweep_csv *c)
 		}
 		fputc('\n', f);
 	}
-	rc = close_data(p, f);
-out:
+	return close_data(p, f);
+}
+
+static int prepare_bw(struct plot *p, const struct sweep_csv *c, bool *use)
+{
+	size_t along = (size_t)dim_index(p->kind->along);
+	bool mask[NR_DIMS];
+
+	var_str(p, "xname", p->kind->along);
+	var_str(p, "gbps", p->gbps);
+	series_mask(p, c, use, along, mask);
+	return write_blocks(p, c, use, mask, along, c->gbps_col, NR_GBPS);
+}
+
+/* loaded: blocks of the delay, total_gbps and the ns_* columns */
+static int prepare_loaded(struct plot *p, const struct sweep_csv *c,
+			  bool *use)
+{
+	size_t along = (size_t)dim_index(p->kind->along);
+	int cols[1 + NR_STATS];
+	bool mask[NR_DIMS];
+
+	cols[0] = c->gbps_col[0];	/* total_gbps */
+	memcpy(cols + 1, c->stat_col, sizeof(c->stat_col));
+	var_str(p, "stats", p->stats);
+	series_mask(p, c, use, along, mask);
+	return write_blocks(p, c, use, mask, along, cols, 1 + NR_STATS);
+}
+
+/* Has @c the columns the modes brought (mode, threads, ..., total_gbps)? */
+static bool has_mode_columns(const struct sweep_csv *c)
+{
+	size_t i;
+
+	for (i = 0; i < NR_DIMS; i++)
+		if (c->dim_col[i] < 0)
+			return false;
+	for (i = 0; i < NR_GBPS; i++)
+		if (c->gbps_col[i] < 0)
+			return false;
+	return true;
+}
+
+/*
+ * The rows of a sweep CSV the kind draws, into @use: those of its mode
+ * ("!bandwidth": of any other mode).  1, said, if there are none.
+ */
+static int select_rows(struct plot *p, const struct sweep_csv *c, bool *use)
+{
+	const char *mode = p->kind->mode;
+	bool other = mode[0] == '!';
+	int md = dim_index("mode");
+	size_t i, n = 0;
+
+	mode += other;
+	if (!other && !has_mode_columns(c)) {
+		log_err("no %s rows in %s (it lacks the columns of the modes: "
+			"mode, threads, ..., total_gbps): sweep with --mode %s",
+			mode, p->in, mode);
+		return 1;
+	}
+	for (i = 0; i < c->n; i++) {
+		use[i] = !strcmp(val(c, i, (size_t)md), mode) != other;
+		n += use[i];
+	}
+	if (n)
+		return 0;
+	if (other)
+		log_err("no latency rows in %s (only %s rows): plot them with "
+			"bw-threads or bw-size", p->in, mode);
+	else
+		log_err("no %s rows in %s: sweep with --mode %s", mode, p->in,
+			mode);
+	return 1;
+}
+
+static int prepare_csv(struct plot *p, const struct sweep_csv *c)
+{
+	bool *use = calloc(c->n, sizeof(*use));
+	int rc;
+
+	if (!use) {
+		log_err("out of memory");
+		return 1;
+	}
+	rc = select_rows(p, c, use);
+	if (!rc)
+		rc = p->kind->prepare(p, c, use);
 	free(use);
 	return rc;
 }
@@ -861,7 +1082,8 @@ static char *load_script(const struct plot *p)
 
 	if (!dir || !*dir)
 		return strdup(p->kind->script);
-	snprintf(path, sizeof(path), "%s/%s.gp", dir, p->kind->name);
+	snprintf(path, sizeof(path), "%s/%s.gp", dir,
+		 p->kind->gp ? p->kind->gp : p->kind->name);
 	f = fopen(path, "re");
 	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
 	    fseek(f, 0, SEEK_SET)) {
@@ -995,8 +1217,7 @@ int cmd_plot(int argc, char **argv, const struct cmd_ctx *ctx)
 	} else {
 		rc = read_sweep(p.in, &csv);
 		if (!rc)
-			rc = !strcmp(p.kind->name, "sweep") ?
-			     prepare_sweep(&p, &csv) : prepare_bars(&p, &csv);
+			rc = prepare_csv(&p, &csv);
 		sweep_csv_free(&csv);
 	}
 	fclose(p.vars);

@@ -18,5 +18,7 @@ SCRIPT(tail, "tail.gp")
 SCRIPT(outliers, "outliers.gp")
 SCRIPT(sweep, "sweep.gp")
 SCRIPT(bars, "bars.gp")
+SCRIPT(bw, "bw.gp")
+SCRIPT(loaded, "loaded.gp")
 
 	.section .note.GNU-stack, "", @progbits

@@ -211,7 +211,7 @@ for oc in "run --json" "run --hist" "run --outliers" "sweep --out" \
 done
 [ -z "$(comp 'lattester-ctl run --cpu ')" ]
 report $? "run --cpu <TAB>: nothing to guess, no options offered"
-same "plot <TAB>: the kinds" "hist tail outliers sweep bars" \
+same "plot <TAB>: the kinds" "hist tail outliers sweep bars bw-threads bw-size loaded" \
 	"$(comp 'lattester-ctl plot ')"
 same "compare <TAB>: files" "$tmp/files/out.csv $tmp/files/out.json" \
 	"$(comp "lattester-ctl compare $tmp/files/out")"

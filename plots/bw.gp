@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0
+# bw.gp - bandwidth against the number of threads (plot bw-threads) or the
+# access size (plot bw-size): one colour per series (an op, or an op and
+# whatever else varies), one dash pattern per bandwidth (total, read,
+# write).
+#
+# Data: `lattester-ctl plot bw-threads|bw-size` turns the --mode bandwidth
+# rows of a sweep CSV into blocks, one per series, separated by two blank
+# lines, each sorted by x, with the columns
+#   x total read write   (GB/s of all the threads together)
+# Variables:
+#   infile     that file (required)
+#   nseries    blocks in it; series_1 ... series_N their titles
+#   xname      "threads" (default) or "size" (bytes, log scale)
+#   gbps       bandwidths to draw, e.g. "total" (default), "read write"
+#   subtitle   what every point shares (target, cpu, ...)
+if (!exists("infile")) print "bw.gp: set infile"; exit status 1
+if (!exists("nseries")) nseries = 1
+if (!exists("xname")) xname = "threads"
+if (!exists("gbps")) gbps = "total"
+if (!exists("subtitle")) subtitle = ""
+
+names = "x total read write"
+col(s) = sum [k=1:words(names)] (word(names, k) eq s ? k : 0)
+stitle(i) = exists(sprintf("series_%d", i)) ? value(sprintf("series_%d", i)) : sprintf("series %d", i)
+# 64, 4K, 1M: binary units on a size axis; thread counts as they are
+bytes(x) = x >= 1073741824 ? sprintf("%gG", x / 1073741824.0) : \
+	x >= 1048576 ? sprintf("%gM", x / 1048576.0) : \
+	x >= 1024 ? sprintf("%gK", x / 1024.0) : sprintf("%g", x)
+xtic_of(x) = xname eq "size" ? bytes(x) : sprintf("%d", x)
+
+set title "Bandwidth (" . gbps . ") against " . \
+	(xname eq "size" ? "access size" : "threads") . \
+	(subtitle eq "" ? "" : "\n" . subtitle)
+if (xname eq "size") {
+	set xlabel "access size (bytes, log scale)"
+	set logscale x 2
+	set offsets graph 0.02, graph 0.02, 0, 0
+} else {
+	set xlabel "threads"
+	set offsets 0.25, 0.25, 0, 0
+}
+set ylabel "bandwidth of all threads (GB/s)"
+set yrange [0:*]
+set grid xtics ytics
+set key outside right top
+# one series: a colour per bandwidth; several: a colour per series
+colour(i, j) = nseries == 1 ? j : i
+ltitle(i, j) = stitle(i) eq "" ? word(gbps, j) : \
+	words(gbps) == 1 ? stitle(i) : stitle(i) . " " . word(gbps, j)
+plot for [i=1:nseries] for [j=1:words(gbps)] infile index (i - 1) \
+	using 1:(column(col(word(gbps, j)))):xtic(xtic_of($1)) with linespoints \
+	lc colour(i, j) dt j pt 7 ps 0.8 lw 2 title ltitle(i, j)
