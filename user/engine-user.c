@@ -14,7 +14,11 @@
  * windows are bookkeeping only (they keep their length and count, no NMI
  * detection: nmi_windows is 0), and the memory is the process's: from
  * libnuma on the node, mlock'ed (a warning if that fails) and pre-faulted,
- * with MADV_HUGEPAGE for --hugepages.
+ * with MADV_HUGEPAGE for --hugepages; or, for a device-DAX or fsdax-file
+ * target, the device or file mapped, locked and pre-faulted by map.c.  On
+ * persistent memory, chase links its nodes by offsets masked at each load
+ * (latt_sample_chase_off()), as the module does: others may write a shared
+ * device or file while the run goes.
  */
 #include <cpuid.h>
 #include <errno.h>
@@ -33,6 +37,7 @@
 #include <lattester/samples.h>
 #include "engine-user.h"
 #include "log.h"
+#include "map.h"
 
 #define USER_WINDOW_US		500	/* the module's default window */
 #define USER_CALIB_SAMPLES	1024	/* the module's LATT_CALIB_SAMPLES */
@@ -160,6 +165,7 @@ int user_engine_info(struct latt_info *in)
 	in->abi_version = LATT_ABI_VERSION;
 	in->hist_buckets = LATT_HIST_BUCKETS;
 	user_cpu(&in->features, &in->widths);
+	in->features |= LATT_FEAT_PMEM;	/* device-DAX and DAX files (map.c) */
 	in->tsc_khz = user_tsc_khz();
 	in->max_size = LATT_MAX_SIZE;
 	in->max_region = LATT_MAX_REGION;
@@ -186,9 +192,9 @@ static __u32 default_fence(__u32 op)
 }
 
 /*
- * The module's latt_config_check() and latt_pick_sample() for DRAM:
- * resolve node, fence, window and width in @c, choose the function.
- * Says what is wrong and returns 1, or 0.
+ * The module's latt_config_check() and latt_pick_sample(): resolve node
+ * (DRAM: the CPU's, for "local"), fence, window and width in @c, choose the
+ * function.  Says what is wrong and returns 1, or 0.
  */
 static int pick(struct latt_config *c, const struct latt_info *in,
 		latt_sample_fn *fn)
@@ -197,7 +203,7 @@ static int pick(struct latt_config *c, const struct latt_info *in,
 	__u32 w = c->width;
 	int node;
 
-	if (c->node == LATT_NODE_LOCAL) {
+	if (c->node == LATT_NODE_LOCAL && c->target == LATT_TARGET_DRAM) {
 		node = numa_node_of_cpu((int)c->cpu);
 		c->node = node < 0 ? 0 : (__u32)node;
 	}
@@ -249,6 +255,7 @@ struct user_run {
 	struct latt_config cfg;
 	latt_sample_fn fn;
 	char *base;		/* the region */
+	bool chase_off;		/* persistent memory: chase by offsets */
 	int clflushopt;
 	__u64 window_cycles;
 	__u64 *hist;
@@ -268,10 +275,10 @@ static __u64 load64(const __u64 *p)
 	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
 
-/* The module's latt_chase_build(), with pointers (DRAM). */
+/* The module's latt_chase_build(): pointers (DRAM) or offsets (pmem). */
 static void chase_build(struct user_run *u, struct latt_pattern *pat)
 {
-	__u64 n = pat->nslots, size = pat->size, i, tmp;
+	__u64 n = pat->nslots, size = pat->size, i, tmp, next;
 	struct user_chase_node *a, *b;
 
 #define NODE(s) ((struct user_chase_node *)(u->base + latt_slot_offset((s), size)))
@@ -289,7 +296,10 @@ static void chase_build(struct user_run *u, struct latt_pattern *pat)
 	}
 	for (i = 0; i < n; i++) {
 		a = NODE(i);
-		a->next = (char *)NODE((__u64)(uintptr_t)a->next);
+		next = (__u64)(uintptr_t)a->next;
+		a->next = u->chase_off ?
+			  (char *)(uintptr_t)latt_slot_offset(next, size) :
+			  (char *)NODE(next);
 	}
 #undef NODE
 }
@@ -306,12 +316,15 @@ static int calibrate(struct user_run *u)
 {
 	__u64 *v = malloc(USER_CALIB_SAMPLES * sizeof(*v));
 	char *pos = u->base;
+	__u64 opos = 0;
 	__u32 i;
 
 	if (!v)
 		return -ENOMEM;
 	for (i = 0; i < USER_CALIB_SAMPLES; i++) {
-		if (u->cfg.pattern == LATT_PAT_CHASE)
+		if (u->chase_off)
+			v[i] = latt_sample_chase_off(u->base, 0, &opos, 0);
+		else if (u->cfg.pattern == LATT_PAT_CHASE)
 			v[i] = latt_sample_chase(&pos, 0);
 		else
 			v[i] = u->fn(u->base, 0);
@@ -364,14 +377,19 @@ static int sample_all(struct user_run *u, struct latt_pattern *pat)
 	const __u64 total = u->cfg.samples, size = u->cfg.size;
 	const bool chase = u->cfg.pattern == LATT_PAT_CHASE;
 	const bool warm = u->cfg.flags & LATT_CFG_WARM;
+	const __u64 mask = (u->cfg.region - 1) & ~7ULL;
 	struct latt_result *r = &u->res;
 	char *pos = u->base, *start, *addr;
-	__u64 done = 0, w0, now, off, cyc;
+	__u64 done = 0, w0, now, off, cyc, opos = 0;
 
 	while (done < total) {
 		w0 = now = user_rdtsc();
 		do {
-			if (chase) {
+			if (u->chase_off) {
+				off = opos;
+				cyc = latt_sample_chase_off(u->base, mask, &opos,
+							    u->cfg.chain);
+			} else if (chase) {
 				start = pos;
 				cyc = latt_sample_chase(&pos, u->cfg.chain);
 				off = ((struct user_chase_node *)start)->offset;
@@ -467,6 +485,32 @@ static char *region_alloc(const struct run_opts *o, const struct latt_config *c,
 	return (char *)base;
 }
 
+/* The region's memory: DRAM from libnuma, or a mapped pmem target. */
+struct user_mem {
+	void *numa;		/* numa_alloc_onnode()'s, or NULL */
+	size_t numa_len;
+	struct map_region map;	/* device-DAX or fsdax-file */
+};
+
+static char *mem_get(const struct run_opts *o, const struct latt_config *c,
+		     struct user_mem *m)
+{
+	memset(m, 0, sizeof(*m));
+	if (c->target == LATT_TARGET_DRAM)
+		return region_alloc(o, c, &m->numa, &m->numa_len);
+	if (map_target(o->target, &o->tgt.pm, c->fd, o->tgt.offset, c->region,
+		       run_writes(c), &m->map))
+		return NULL;
+	return m->map.base;
+}
+
+static void mem_put(struct user_mem *m)
+{
+	if (m->numa)
+		numa_free(m->numa, m->numa_len);
+	map_release(&m->map);
+}
+
 /* Wait for the thread as wait_run() waits for the module. */
 static bool wait_thread(struct user_run *u, const struct run_hooks *h)
 {
@@ -499,18 +543,12 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 			struct run_report *r, const struct run_hooks *h)
 {
 	struct user_run *u;
+	struct user_mem mem;
 	pthread_t t;
-	void *mem;
-	size_t len;
 	__u32 nout = r->outliers && c->threshold ? c->max_outliers : 0;
 	int rc = 1;
 
-	if (c->target != LATT_TARGET_DRAM) {
-		log_err("%s: --engine user: only dram[:NODE] targets, not yet "
-			"persistent memory", o->target);
-		return 1;
-	}
-	if (numa_available() < 0) {
+	if (c->target == LATT_TARGET_DRAM && numa_available() < 0) {
 		log_err("%s: --engine user: libnuma: NUMA is not available",
 			o->target);
 		return 1;
@@ -530,7 +568,9 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 	u->outliers = r->outliers;
 	u->nout = nout;
 	u->res.min = ~0ULL;
-	u->base = region_alloc(o, &u->cfg, &mem, &len);
+	u->chase_off = c->target == LATT_TARGET_PMEM &&
+		       c->pattern == LATT_PAT_CHASE;
+	u->base = mem_get(o, &u->cfg, &mem);
 	if (!u->base)
 		goto out;
 
@@ -539,7 +579,7 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 	if (rc) {
 		log_err("%s: cannot start the measuring thread: %s", o->target,
 			strerror(rc));
-		numa_free(mem, len);
+		mem_put(&mem);
 		rc = 1;
 		goto out;
 	}
@@ -549,7 +589,7 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 	r->interrupted = wait_thread(u, h);
 	pthread_join(t, NULL);
 	clock_gettime(CLOCK_REALTIME, &r->end);
-	numa_free(mem, len);
+	mem_put(&mem);
 
 	r->res = u->res;
 	r->res.hist_ptr = 0;
