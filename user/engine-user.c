@@ -18,13 +18,18 @@
  * target, the device or file mapped, locked and pre-faulted by map.c.  On
  * persistent memory, chase links its nodes by offsets masked at each load
  * (latt_sample_chase_off()), as the module does: others may write a shared
- * device or file while the run goes.
+ * device or file while the run goes.  A page of it may also vanish under
+ * the run (the file truncated, the device disabled) or be poisoned (a media
+ * error): the access raises SIGBUS, and the run fails with the reason, as
+ * the module's run fails when its device goes away.
  */
 #include <cpuid.h>
 #include <errno.h>
 #include <numa.h>
 #include <pthread.h>
 #include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,6 +257,7 @@ static int pick(struct latt_config *c, const struct latt_info *in,
 
 /* What the measuring thread shares with the one that waits for it. */
 struct user_run {
+	const char *spec;	/* the --target, for messages */
 	struct latt_config cfg;
 	latt_sample_fn fn;
 	char *base;		/* the region */
@@ -418,6 +424,75 @@ static int sample_all(struct user_run *u, struct latt_pattern *pat)
 	return 0;
 }
 
+/*
+ * SIGBUS in the measuring thread, while it runs over a mapped target: jump
+ * back out of the run (bus_guard()).  Any other SIGBUS kills, as it would
+ * without the handler.  The signal is synchronous: it comes to the thread
+ * that made the access, whose thread-local state this is.
+ */
+static _Thread_local sigjmp_buf bus_jmp;
+static _Thread_local volatile sig_atomic_t bus_armed;
+static _Thread_local volatile int bus_code;
+static _Thread_local char *volatile bus_addr;
+
+static void on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+	(void)ctx;
+	if (!bus_armed) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	bus_armed = 0;
+	bus_code = si->si_code;
+	bus_addr = si->si_addr;
+	siglongjmp(bus_jmp, 1);
+}
+
+/* Say why the run's memory raised SIGBUS; the run's error. */
+static int bus_error(const struct user_run *u)
+{
+	unsigned long long at = (unsigned long long)(bus_addr - u->base);
+
+	if (bus_code == BUS_MCEERR_AR || bus_code == BUS_MCEERR_AO) {
+		log_err("%s: a media error (poisoned memory) at byte %llu of "
+			"the region: the run stops", u->spec, at);
+		return -EIO;
+	}
+	log_err("%s: SIGBUS at byte %llu of the region: the memory is gone "
+		"(the file truncated, or the device disabled): the run stops",
+		u->spec, at);
+	return -ENODEV;
+}
+
+/* The run proper: chase links, calibration, samples. */
+static int run_body(struct user_run *u, struct latt_pattern *pat)
+{
+	int ret;
+
+	u->res.tsc_start = user_rdtsc();
+	if (u->cfg.pattern == LATT_PAT_CHASE)
+		chase_build(u, pat);
+	ret = calibrate(u);
+	if (ret)
+		return ret;
+	u->res.tsc_start = user_rdtsc();
+	return sample_all(u, pat);
+}
+
+/* run_body(), with a SIGBUS turned into the run's error. */
+static int bus_guard(struct user_run *u, struct latt_pattern *pat)
+{
+	int ret;
+
+	if (sigsetjmp(bus_jmp, 1))
+		return bus_error(u);
+	bus_armed = 1;
+	ret = run_body(u, pat);
+	bus_armed = 0;
+	return ret;
+}
+
 static void *user_thread(void *arg)
 {
 	struct user_run *u = arg;
@@ -432,17 +507,8 @@ static void *user_thread(void *arg)
 		ret = latt_pattern_init(&pat, u->cfg.pattern, u->cfg.size,
 					u->cfg.stride, u->cfg.region,
 					u->cfg.seed);
-	if (ret)
-		goto out;
-	u->res.tsc_start = user_rdtsc();
-	if (u->cfg.pattern == LATT_PAT_CHASE)
-		chase_build(u, &pat);
-	ret = calibrate(u);
-	if (ret)
-		goto out;
-	u->res.tsc_start = user_rdtsc();
-	ret = sample_all(u, &pat);
-out:
+	if (!ret)
+		ret = bus_guard(u, &pat);
 	u->res.tsc_end = user_rdtsc();
 	u->error = ret == -EINTR ? 0 : ret;
 	u->res.state = ret == -EINTR ? LATT_STATE_ABORTED :
@@ -485,22 +551,33 @@ static char *region_alloc(const struct run_opts *o, const struct latt_config *c,
 	return (char *)base;
 }
 
-/* The region's memory: DRAM from libnuma, or a mapped pmem target. */
+/*
+ * The region's memory: DRAM from libnuma, or a mapped pmem target, with
+ * on_sigbus() catching SIGBUS while it is mapped.
+ */
 struct user_mem {
 	void *numa;		/* numa_alloc_onnode()'s, or NULL */
 	size_t numa_len;
 	struct map_region map;	/* device-DAX or fsdax-file */
+	struct sigaction old;	/* SIGBUS's, while @map is there */
 };
 
 static char *mem_get(const struct run_opts *o, const struct latt_config *c,
 		     struct user_mem *m)
 {
+	struct sigaction sa;
+
 	memset(m, 0, sizeof(*m));
 	if (c->target == LATT_TARGET_DRAM)
 		return region_alloc(o, c, &m->numa, &m->numa_len);
 	if (map_target(o->target, &o->tgt.pm, c->fd, o->tgt.offset, c->region,
 		       run_writes(c), &m->map))
 		return NULL;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_sigbus;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, &m->old);
 	return m->map.base;
 }
 
@@ -508,6 +585,8 @@ static void mem_put(struct user_mem *m)
 {
 	if (m->numa)
 		numa_free(m->numa, m->numa_len);
+	if (m->map.map)
+		sigaction(SIGBUS, &m->old, NULL);
 	map_release(&m->map);
 }
 
@@ -558,6 +637,7 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 		log_err("out of memory");
 		return 1;
 	}
+	u->spec = o->target;
 	u->cfg = *c;
 	if (pick(&u->cfg, r->info, &u->fn))
 		goto out;

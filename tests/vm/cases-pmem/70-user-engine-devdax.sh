@@ -9,7 +9,8 @@
 #   - nobody with read access to the device (the physical range unknown);
 #   - refused: stores and chase without --force, the pmem block device (a
 #     mapping of it is page cache), --hugepages; daxsum shows the refused
-#     runs and the loads wrote nothing, and that a forced store did.
+#     runs and the loads wrote nothing, and that a forced store did;
+#   - the namespace disabled under a run: the run fails, saying why.
 # 70-user-engine-devdax.check reads the JSON.  A kernel without device-DAX
 # (Debian's PREEMPT_RT) skips.
 . /tests/lib/pmem.sh
@@ -89,4 +90,18 @@ run_json "udax-forced@store@seq" --target "$dev" --region 16M --op store \
 s2=$(daxsum sum "$dev" $((16 << 20)))
 [ "$s2" != "$s0" ] && echo "ok: the forced store changed the device ($s2)" ||
 	fail "the forced store left the device unchanged: the checksum proves nothing"
+
+# the namespace disabled under a run: its mapping goes (SIGBUS), and the
+# run fails saying so instead of dying of a bus error
+if bg_run /tmp/midrun.out $U --quiet --cpu 0 --target "$dev" --region 16M \
+	--samples 100000000; then
+	ndctl disable-namespace "$DEVDAX_NS" || fail "disable-namespace under a run"
+	gone_wait /tmp/midrun.out "$DEVDAX_NS disabled"
+	ndctl enable-namespace "$DEVDAX_NS" && wait_dev "$dev" ||
+		fail "$DEVDAX_NS did not come back"
+else
+	fail "the run under which $DEVDAX_NS goes did not start"
+	cat /tmp/midrun.out
+	kill "$bg_pid"
+fi
 exit $rc

@@ -9,7 +9,8 @@
 #     file, a hole in the middle, a fallocated (unwritten) file (DAX maps
 #     those to the zero page), a file on the same filesystem mounted with
 #     -o dax=never and one on the guest's tmpfs (no MAP_SYNC: page cache),
-#     the block device under the mount, and the kernel engine on a file.
+#     the block device under the mount, and the kernel engine on a file;
+#   - a file truncated under a run: the run fails, saying why.
 # 71-user-engine-fsdax-file.check reads the JSON.
 . /tests/lib/pmem.sh
 set -u
@@ -97,6 +98,20 @@ refused 1 "$dev: a block device, whose mapping would be page cache" \
 	$R --target "$dev"
 refused 1 "$mnt/keep: not a pmem or device-DAX device \(a regular file; .*'run --engine user'" \
 	run --engine kernel --samples 100 --cpu 0 --target "$mnt/keep"
+
+# the file truncated under a run: the pages beyond its new end go (SIGBUS),
+# and the run fails saying so instead of dying of a bus error
+dd if=/dev/urandom of="$mnt/trunc" bs=1M count=8 2>/dev/null
+if bg_run /tmp/trunc.out $U --quiet --cpu 0 --target "$mnt/trunc" \
+	--samples 100000000; then
+	truncate -s 4096 "$mnt/trunc" || fail "truncate under a run"
+	gone_wait /tmp/trunc.out "$mnt/trunc truncated"
+else
+	fail "the run under which $mnt/trunc shrinks did not start"
+	cat /tmp/trunc.out
+	kill "$bg_pid"
+fi
+
 umount "$mnt" || { echo "FAIL: umount $mnt"; exit 1; }
 if mount -t ext4 -o dax=never "$dev" "$mnt" 2>/dev/null; then
 	refused 1 "$mnt/keep: not a DAX file: mmap with MAP_SYNC refused" \
