@@ -405,6 +405,15 @@ static int set_range(const char *spec, const char *name, const char *lib,
 	return 0;
 }
 
+/* Namespace @n's name, mode, region and NUMA node into @t. */
+static void set_ns(struct pmem_target *t, const struct pmem_ns *n)
+{
+	copy(t->namespace, sizeof(t->namespace), n->name);
+	copy(t->mode, sizeof(t->mode), n->mode);
+	copy(t->region, sizeof(t->region), n->region);
+	t->numa_node = n->numa_node;
+}
+
 /* Fill @t from namespace @n; 0, or 1 after saying why it can't be measured. */
 static int target_of_ns(const char *spec, const struct pmem_ns *n,
 			unsigned int flags, struct pmem_target *t)
@@ -433,10 +442,7 @@ static int target_of_ns(const char *spec, const struct pmem_ns *n,
 		return 1;
 	copy(t->kind, sizeof(t->kind), n->blockdev[0] ? "pmem" : "devdax");
 	snprintf(t->device, sizeof(t->device), "/dev/%s", dev);
-	copy(t->namespace, sizeof(t->namespace), n->name);
-	copy(t->mode, sizeof(t->mode), n->mode);
-	copy(t->region, sizeof(t->region), n->region);
-	t->numa_node = n->numa_node;
+	set_ns(t, n);
 	t->block = n->blockdev[0] != '\0';
 	copy(t->mount, sizeof(t->mount), n->mount);
 	return 0;
@@ -494,10 +500,7 @@ static void target_of_file(const char *spec, const struct stat *st,
 		if (!n->blockdev[0] || n->rdev != st->st_dev)
 			continue;
 		snprintf(t->device, sizeof(t->device), "/dev/%s", n->blockdev);
-		copy(t->namespace, sizeof(t->namespace), n->name);
-		copy(t->mode, sizeof(t->mode), n->mode);
-		copy(t->region, sizeof(t->region), n->region);
-		t->numa_node = n->numa_node;
+		set_ns(t, n);
 		break;
 	}
 }
