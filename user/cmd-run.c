@@ -21,12 +21,14 @@
 static const struct cmd_opt run_options[] = {
 	{ "engine", OPT_ENGINE, "user|kernel",
 	  "who takes the samples: kernel, the module (default; root), or "
-	  "user, a thread of this program pinned to --cpu (dram targets "
-	  "only; no module, no root; interrupts not kept out)", -1 },
+	  "user, a thread of this program pinned to --cpu, no module "
+	  "(dram without root, device-DAX, a file on a DAX filesystem; "
+	  "interrupts not kept out)", -1 },
 	{ "target", OPT_TARGET, "TARGET",
 	  "memory to measure: dram[:NODE] (DRAM of NUMA node NODE; default: "
 	  "dram, the node of --cpu), /dev/pmemN, /dev/daxX.Y or namespaceX.Y "
-	  "(see 'lattester-ctl list')", -1 },
+	  "(see 'lattester-ctl list'); with --engine user also the path of "
+	  "a file on a DAX filesystem (ext4/xfs -o dax)", -1 },
 	{ "cpu", OPT_CPU, "N", "CPU that takes the samples (default: 0)", -1 },
 	{ "threads", OPT_THREADS, "N",
 	  "kthreads, one per CPU: the first N of --cpus, or N online CPUs "
@@ -69,13 +71,14 @@ static const struct cmd_opt run_options[] = {
 	  "samples to take (default: " STR(RUN_DEFAULT_SAMPLES) ")", -1 },
 	{ "region", OPT_REGION, "BYTES",
 	  "memory the accesses spread over (default: 1GiB, clamped to half "
-	  "the node's free memory; pmem: the whole range after --offset)", -1 },
+	  "the node's free memory; pmem: the whole range after --offset; a "
+	  "file: all of it after --offset, never more)", -1 },
 	{ "offset", OPT_OFFSET, "BYTES",
-	  "pmem: where the region starts in the target's range, a multiple "
-	  "of 4096 (default: 0)", -1 },
+	  "pmem, device-DAX, files: where the region starts in the target, "
+	  "a multiple of 4096 (default: 0)", -1 },
 	{ "force", OPT_FORCE, NULL,
-	  "pmem: allow store ops and chase, which overwrite the target's "
-	  "data", -1 },
+	  "pmem, device-DAX, files: allow store ops and chase, which "
+	  "overwrite the target's data", -1 },
 	{ "seed", OPT_SEED, "S",
 	  "address generator seed (default: " STR(RUN_DEFAULT_SEED) ")", -1 },
 	{ "chain", OPT_CHAIN, "K",
@@ -95,8 +98,8 @@ static const struct cmd_opt run_options[] = {
 	{ "width", OPT_WIDTH, "auto|8|16|32|64",
 	  "access width in bytes (default: auto, the widest)", -1 },
 	{ "hugepages", OPT_HUGEPAGES, NULL,
-	  "--engine user: ask for transparent huge pages for the region "
-	  "(MADV_HUGEPAGE)", -1 },
+	  "--engine user, dram: ask for transparent huge pages for the "
+	  "region (MADV_HUGEPAGE)", -1 },
 	{ "warm", OPT_WARM, NULL,
 	  "touch the lines before each sample instead of flushing them", -1 },
 	{ "json", OPT_JSON, "FILE|-",
@@ -120,6 +123,10 @@ static const char *const run_examples[] = {
 	"non-temporal store bandwidth of 8 threads on one shared region",
 	"lattester-ctl run --mode loaded --cpus 0-7 --pattern chase --delay 200 --json loaded.json",
 	"loaded latency: CPU 0 chases while 7 threads stream loads",
+	"lattester-ctl run --engine user --target /dev/dax0.0 --op store-clwb --force --region 64M",
+	"flushed stores to a device-DAX device, mapped by this program",
+	"lattester-ctl run --engine user --target /mnt/pmem/data --pattern chase --force",
+	"dependent loads through a file on a DAX filesystem (MAP_SYNC)",
 	NULL
 };
 
@@ -147,6 +154,15 @@ const struct cmd_usage run_usage = {
 		"/dev/daxX.Y, namespaceX.Y) is measured in place: a device "
 		"holding a mounted filesystem is refused, and ops that write "
 		"(the store ops, --pattern chase) need --force.\n\n"
+		"--engine user measures from a thread of this program instead, "
+		"without the module: DRAM from libnuma, a device-DAX device "
+		"mapped at its alignment, or an existing file on a DAX "
+		"filesystem mapped with MAP_SYNC (a file that isn't DAX, or "
+		"has holes, is refused: its pages would be DRAM).  Its "
+		"mapping is locked and pre-faulted; writes need --force as on "
+		"the module's targets, and files are never created, extended "
+		"or truncated.  If the device or file goes away under a run "
+		"(SIGBUS), the run fails saying so.\n\n"
 		"Cycles are corrected by the calibrated timer overhead; with "
 		"--pattern chase and --chain K they are per load.  SIGINT or "
 		"SIGTERM aborts the run, prints the partial result and exits "
@@ -174,8 +190,9 @@ static int bad_value(int id, const char *v, int rc)
 	if (id == OPT_TARGET)
 		return cmd_usage_error(&run_usage, "--target: '%s': %s (expected "
 				       "dram[:NODE], a device path such as "
-				       "/dev/pmem0 or /dev/dax0.0, or "
-				       "namespaceX.Y)", v, parse_strerror(rc));
+				       "/dev/pmem0 or /dev/dax0.0, "
+				       "namespaceX.Y, or with --engine user a "
+				       "file's path)", v, parse_strerror(rc));
 	if (id == OPT_OFFSET && rc == -EDOM)
 		return cmd_usage_error(&run_usage, "--offset: '%s': not a "
 				       "multiple of 4096 bytes (a page)", v);

@@ -330,8 +330,7 @@ static void completion_cmd(const struct command *c)
 			print_words(o->arg);
 			break;
 		case VAL_TARGET:
-			printf("_lattester_ctl_reply %d $(_lattester_ctl_targets)",
-			       list);
+			printf("_lattester_ctl_target %d", list);
 			break;
 		case VAL_FILE:
 			printf("_lattester_ctl_files");
@@ -392,6 +391,17 @@ static const char completion_head[] =
 "\tif command -v ndctl >/dev/null 2>&1; then\n"
 "\t\tndctl list -N 2>/dev/null |\n"
 "\t\t\tgrep -o '\"dev\":\"namespace[0-9.]*\"' | cut -d'\"' -f4\n"
+"\tfi\n"
+"}\n"
+"\n"
+"# _lattester_ctl_target LIST: those; a path being typed outside /dev (a\n"
+"# file on a DAX filesystem, for --engine user) completes to files\n"
+"_lattester_ctl_target()\n"
+"{\n"
+"\tif [ \"$1\" = 0 ] && [[ $cur == */* && $cur != /dev/* ]]; then\n"
+"\t\t_lattester_ctl_files\n"
+"\telse\n"
+"\t\t_lattester_ctl_reply \"$1\" $(_lattester_ctl_targets)\n"
 "\tfi\n"
 "}\n"
 "\n"

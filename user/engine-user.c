@@ -14,13 +14,22 @@
  * windows are bookkeeping only (they keep their length and count, no NMI
  * detection: nmi_windows is 0), and the memory is the process's: from
  * libnuma on the node, mlock'ed (a warning if that fails) and pre-faulted,
- * with MADV_HUGEPAGE for --hugepages.
+ * with MADV_HUGEPAGE for --hugepages; or, for a device-DAX or fsdax-file
+ * target, the device or file mapped, locked and pre-faulted by map.c.  On
+ * persistent memory, chase links its nodes by offsets masked at each load
+ * (latt_sample_chase_off()), as the module does: others may write a shared
+ * device or file while the run goes.  A page of it may also vanish under
+ * the run (the file truncated, the device disabled) or be poisoned (a media
+ * error): the access raises SIGBUS, and the run fails with the reason, as
+ * the module's run fails when its device goes away.
  */
 #include <cpuid.h>
 #include <errno.h>
 #include <numa.h>
 #include <pthread.h>
 #include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +42,7 @@
 #include <lattester/samples.h>
 #include "engine-user.h"
 #include "log.h"
+#include "map.h"
 
 #define USER_WINDOW_US		500	/* the module's default window */
 #define USER_CALIB_SAMPLES	1024	/* the module's LATT_CALIB_SAMPLES */
@@ -160,6 +170,7 @@ int user_engine_info(struct latt_info *in)
 	in->abi_version = LATT_ABI_VERSION;
 	in->hist_buckets = LATT_HIST_BUCKETS;
 	user_cpu(&in->features, &in->widths);
+	in->features |= LATT_FEAT_PMEM;	/* device-DAX and DAX files (map.c) */
 	in->tsc_khz = user_tsc_khz();
 	in->max_size = LATT_MAX_SIZE;
 	in->max_region = LATT_MAX_REGION;
@@ -186,9 +197,9 @@ static __u32 default_fence(__u32 op)
 }
 
 /*
- * The module's latt_config_check() and latt_pick_sample() for DRAM:
- * resolve node, fence, window and width in @c, choose the function.
- * Says what is wrong and returns 1, or 0.
+ * The module's latt_config_check() and latt_pick_sample(): resolve node
+ * (DRAM: the CPU's, for "local"), fence, window and width in @c, choose the
+ * function.  Says what is wrong and returns 1, or 0.
  */
 static int pick(struct latt_config *c, const struct latt_info *in,
 		latt_sample_fn *fn)
@@ -197,7 +208,7 @@ static int pick(struct latt_config *c, const struct latt_info *in,
 	__u32 w = c->width;
 	int node;
 
-	if (c->node == LATT_NODE_LOCAL) {
+	if (c->node == LATT_NODE_LOCAL && c->target == LATT_TARGET_DRAM) {
 		node = numa_node_of_cpu((int)c->cpu);
 		c->node = node < 0 ? 0 : (__u32)node;
 	}
@@ -246,9 +257,11 @@ static int pick(struct latt_config *c, const struct latt_info *in,
 
 /* What the measuring thread shares with the one that waits for it. */
 struct user_run {
+	const char *spec;	/* the --target, for messages */
 	struct latt_config cfg;
 	latt_sample_fn fn;
 	char *base;		/* the region */
+	bool chase_off;		/* persistent memory: chase by offsets */
 	int clflushopt;
 	__u64 window_cycles;
 	__u64 *hist;
@@ -268,10 +281,10 @@ static __u64 load64(const __u64 *p)
 	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
 
-/* The module's latt_chase_build(), with pointers (DRAM). */
+/* The module's latt_chase_build(): pointers (DRAM) or offsets (pmem). */
 static void chase_build(struct user_run *u, struct latt_pattern *pat)
 {
-	__u64 n = pat->nslots, size = pat->size, i, tmp;
+	__u64 n = pat->nslots, size = pat->size, i, tmp, next;
 	struct user_chase_node *a, *b;
 
 #define NODE(s) ((struct user_chase_node *)(u->base + latt_slot_offset((s), size)))
@@ -289,7 +302,10 @@ static void chase_build(struct user_run *u, struct latt_pattern *pat)
 	}
 	for (i = 0; i < n; i++) {
 		a = NODE(i);
-		a->next = (char *)NODE((__u64)(uintptr_t)a->next);
+		next = (__u64)(uintptr_t)a->next;
+		a->next = u->chase_off ?
+			  (char *)(uintptr_t)latt_slot_offset(next, size) :
+			  (char *)NODE(next);
 	}
 #undef NODE
 }
@@ -306,12 +322,15 @@ static int calibrate(struct user_run *u)
 {
 	__u64 *v = malloc(USER_CALIB_SAMPLES * sizeof(*v));
 	char *pos = u->base;
+	__u64 opos = 0;
 	__u32 i;
 
 	if (!v)
 		return -ENOMEM;
 	for (i = 0; i < USER_CALIB_SAMPLES; i++) {
-		if (u->cfg.pattern == LATT_PAT_CHASE)
+		if (u->chase_off)
+			v[i] = latt_sample_chase_off(u->base, 0, &opos, 0);
+		else if (u->cfg.pattern == LATT_PAT_CHASE)
 			v[i] = latt_sample_chase(&pos, 0);
 		else
 			v[i] = u->fn(u->base, 0);
@@ -364,14 +383,19 @@ static int sample_all(struct user_run *u, struct latt_pattern *pat)
 	const __u64 total = u->cfg.samples, size = u->cfg.size;
 	const bool chase = u->cfg.pattern == LATT_PAT_CHASE;
 	const bool warm = u->cfg.flags & LATT_CFG_WARM;
+	const __u64 mask = (u->cfg.region - 1) & ~7ULL;
 	struct latt_result *r = &u->res;
 	char *pos = u->base, *start, *addr;
-	__u64 done = 0, w0, now, off, cyc;
+	__u64 done = 0, w0, now, off, cyc, opos = 0;
 
 	while (done < total) {
 		w0 = now = user_rdtsc();
 		do {
-			if (chase) {
+			if (u->chase_off) {
+				off = opos;
+				cyc = latt_sample_chase_off(u->base, mask, &opos,
+							    u->cfg.chain);
+			} else if (chase) {
 				start = pos;
 				cyc = latt_sample_chase(&pos, u->cfg.chain);
 				off = ((struct user_chase_node *)start)->offset;
@@ -400,6 +424,75 @@ static int sample_all(struct user_run *u, struct latt_pattern *pat)
 	return 0;
 }
 
+/*
+ * SIGBUS in the measuring thread, while it runs over a mapped target: jump
+ * back out of the run (bus_guard()).  Any other SIGBUS kills, as it would
+ * without the handler.  The signal is synchronous: it comes to the thread
+ * that made the access, whose thread-local state this is.
+ */
+static _Thread_local sigjmp_buf bus_jmp;
+static _Thread_local volatile sig_atomic_t bus_armed;
+static _Thread_local volatile int bus_code;
+static _Thread_local char *volatile bus_addr;
+
+static void on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+	(void)ctx;
+	if (!bus_armed) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	bus_armed = 0;
+	bus_code = si->si_code;
+	bus_addr = si->si_addr;
+	siglongjmp(bus_jmp, 1);
+}
+
+/* Say why the run's memory raised SIGBUS; the run's error. */
+static int bus_error(const struct user_run *u)
+{
+	unsigned long long at = (unsigned long long)(bus_addr - u->base);
+
+	if (bus_code == BUS_MCEERR_AR || bus_code == BUS_MCEERR_AO) {
+		log_err("%s: a media error (poisoned memory) at byte %llu of "
+			"the region: the run stops", u->spec, at);
+		return -EIO;
+	}
+	log_err("%s: SIGBUS at byte %llu of the region: the memory is gone "
+		"(the file truncated, or the device disabled): the run stops",
+		u->spec, at);
+	return -ENODEV;
+}
+
+/* The run proper: chase links, calibration, samples. */
+static int run_body(struct user_run *u, struct latt_pattern *pat)
+{
+	int ret;
+
+	u->res.tsc_start = user_rdtsc();
+	if (u->cfg.pattern == LATT_PAT_CHASE)
+		chase_build(u, pat);
+	ret = calibrate(u);
+	if (ret)
+		return ret;
+	u->res.tsc_start = user_rdtsc();
+	return sample_all(u, pat);
+}
+
+/* run_body(), with a SIGBUS turned into the run's error. */
+static int bus_guard(struct user_run *u, struct latt_pattern *pat)
+{
+	int ret;
+
+	if (sigsetjmp(bus_jmp, 1))
+		return bus_error(u);
+	bus_armed = 1;
+	ret = run_body(u, pat);
+	bus_armed = 0;
+	return ret;
+}
+
 static void *user_thread(void *arg)
 {
 	struct user_run *u = arg;
@@ -414,17 +507,8 @@ static void *user_thread(void *arg)
 		ret = latt_pattern_init(&pat, u->cfg.pattern, u->cfg.size,
 					u->cfg.stride, u->cfg.region,
 					u->cfg.seed);
-	if (ret)
-		goto out;
-	u->res.tsc_start = user_rdtsc();
-	if (u->cfg.pattern == LATT_PAT_CHASE)
-		chase_build(u, &pat);
-	ret = calibrate(u);
-	if (ret)
-		goto out;
-	u->res.tsc_start = user_rdtsc();
-	ret = sample_all(u, &pat);
-out:
+	if (!ret)
+		ret = bus_guard(u, &pat);
 	u->res.tsc_end = user_rdtsc();
 	u->error = ret == -EINTR ? 0 : ret;
 	u->res.state = ret == -EINTR ? LATT_STATE_ABORTED :
@@ -467,6 +551,45 @@ static char *region_alloc(const struct run_opts *o, const struct latt_config *c,
 	return (char *)base;
 }
 
+/*
+ * The region's memory: DRAM from libnuma, or a mapped pmem target, with
+ * on_sigbus() catching SIGBUS while it is mapped.
+ */
+struct user_mem {
+	void *numa;		/* numa_alloc_onnode()'s, or NULL */
+	size_t numa_len;
+	struct map_region map;	/* device-DAX or fsdax-file */
+	struct sigaction old;	/* SIGBUS's, while @map is there */
+};
+
+static char *mem_get(const struct run_opts *o, const struct latt_config *c,
+		     struct user_mem *m)
+{
+	struct sigaction sa;
+
+	memset(m, 0, sizeof(*m));
+	if (c->target == LATT_TARGET_DRAM)
+		return region_alloc(o, c, &m->numa, &m->numa_len);
+	if (map_target(o->target, &o->tgt.pm, c->fd, o->tgt.offset, c->region,
+		       run_writes(c), &m->map))
+		return NULL;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_sigbus;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, &m->old);
+	return m->map.base;
+}
+
+static void mem_put(struct user_mem *m)
+{
+	if (m->numa)
+		numa_free(m->numa, m->numa_len);
+	if (m->map.map)
+		sigaction(SIGBUS, &m->old, NULL);
+	map_release(&m->map);
+}
+
 /* Wait for the thread as wait_run() waits for the module. */
 static bool wait_thread(struct user_run *u, const struct run_hooks *h)
 {
@@ -499,18 +622,12 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 			struct run_report *r, const struct run_hooks *h)
 {
 	struct user_run *u;
+	struct user_mem mem;
 	pthread_t t;
-	void *mem;
-	size_t len;
 	__u32 nout = r->outliers && c->threshold ? c->max_outliers : 0;
 	int rc = 1;
 
-	if (c->target != LATT_TARGET_DRAM) {
-		log_err("%s: --engine user: only dram[:NODE] targets, not yet "
-			"persistent memory", o->target);
-		return 1;
-	}
-	if (numa_available() < 0) {
+	if (c->target == LATT_TARGET_DRAM && numa_available() < 0) {
 		log_err("%s: --engine user: libnuma: NUMA is not available",
 			o->target);
 		return 1;
@@ -520,6 +637,7 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 		log_err("out of memory");
 		return 1;
 	}
+	u->spec = o->target;
 	u->cfg = *c;
 	if (pick(&u->cfg, r->info, &u->fn))
 		goto out;
@@ -530,10 +648,12 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 	u->outliers = r->outliers;
 	u->nout = nout;
 	u->res.min = ~0ULL;
-	/* the run starts before its memory is allocated and faulted in, as
+	u->chase_off = c->target == LATT_TARGET_PMEM &&
+		       c->pattern == LATT_PAT_CHASE;
+	/* the run starts before its memory is mapped and faulted in, as
 	 * the module's START allocates it: wall_ns counts both */
 	clock_gettime(CLOCK_REALTIME, &r->start);
-	u->base = region_alloc(o, &u->cfg, &mem, &len);
+	u->base = mem_get(o, &u->cfg, &mem);
 	if (!u->base)
 		goto out;
 
@@ -541,7 +661,7 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 	if (rc) {
 		log_err("%s: cannot start the measuring thread: %s", o->target,
 			strerror(rc));
-		numa_free(mem, len);
+		mem_put(&mem);
 		rc = 1;
 		goto out;
 	}
@@ -550,7 +670,7 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 		 (unsigned long long)c->threshold);
 	r->interrupted = wait_thread(u, h);
 	pthread_join(t, NULL);
-	numa_free(mem, len);	/* as the module frees it before RESULT */
+	mem_put(&mem);		/* as the module frees it before RESULT */
 	clock_gettime(CLOCK_REALTIME, &r->end);
 
 	r->res = u->res;

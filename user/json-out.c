@@ -163,6 +163,7 @@ struct json_object *json_run_target(const struct run_report *r)
 	const struct run_target *t = r->target;
 	struct json_object *o = json_object_new_object();
 	long long node = c->node == LATT_NODE_LOCAL ? -1LL : (long long)c->node;
+	bool phys;
 
 	if (c->target != LATT_TARGET_PMEM || !t) {
 		json_add_str(o, "kind", c->target == LATT_TARGET_PMEM ? "pmem" :
@@ -174,16 +175,25 @@ struct json_object *json_run_target(const struct run_report *r)
 	}
 	json_add_str(o, "kind", t->kind);
 	json_add_str(o, "spec", t->spec);
-	json_add_str(o, "device", t->pm.device);
+	add_str_or_null(o, "device", t->pm.device);
 	add_str_or_null(o, "namespace", t->pm.namespace);
-	json_add_str(o, "mode", t->pm.mode);
+	add_str_or_null(o, "mode", t->pm.mode);
 	add_str_or_null(o, "region", t->pm.region);
 	json_add_int(o, "numa_node", t->pm.numa_node);
-	json_add_u64(o, "phys_start", t->pm.phys_start);
-	json_add_u64(o, "phys_size", t->pm.phys_size);
+	/* null when unknown: a file, or not root (user engine) */
+	phys = t->pm.phys_start != PMEM_UNKNOWN;
+	json_object_object_add(o, "phys_start", phys ?
+		json_object_new_uint64(t->pm.phys_start) : NULL);
+	json_object_object_add(o, "phys_size", phys ?
+		json_object_new_uint64(t->pm.phys_size) : NULL);
 	json_add_u64(o, "offset", t->offset);
-	json_add_u64(o, "phys_addr", c->phys_addr);
+	json_object_object_add(o, "phys_addr", phys ?
+		json_object_new_uint64(c->phys_addr) : NULL);
 	json_add_bool(o, "dax_checked", !!(r->res.flags & LATT_RES_DAX));
+	if (t->pm.file[0]) {
+		json_add_str(o, "file", t->pm.file);
+		json_add_u64(o, "file_size", t->pm.size);
+	}
 	return o;
 }
 

@@ -35,19 +35,21 @@ void fmt_size(char *buf, size_t len, __u64 bytes)
 }
 
 /**
- * fmt_target() - "dram:NODE" ("dram" for the CPU's node), or for pmem and
- * devdax "KIND DEVICE: NAMESPACE, MODE, REGION"
+ * fmt_target() - "dram:NODE" ("dram" for the CPU's node), or for pmem,
+ * devdax and fsdax-file "KIND DEVICE|FILE: NAMESPACE, MODE, REGION"
  */
 void fmt_target(char *buf, size_t len, const struct run_report *r)
 {
 	const struct latt_config *cfg = &r->res.config;
 	const struct pmem_target *t = r->target ? &r->target->pm : NULL;
+	const char *dev = t && t->file[0] ? t->file : t ? t->device : "";
 
 	if (cfg->target == LATT_TARGET_PMEM && t && t->namespace[0])
-		snprintf(buf, len, "%s %s: %s, %s, %s", t->kind, t->device,
+		snprintf(buf, len, "%s %s: %s, %s, %s", t->kind, dev,
 			 t->namespace, t->mode, t->region);
 	else if (cfg->target == LATT_TARGET_PMEM && t)
-		snprintf(buf, len, "%s %s: %s", t->kind, t->device, t->region);
+		snprintf(buf, len, "%s %s: %s", t->kind, dev,
+			 t->region[0] ? t->region : "no pmem namespace known");
 	else if (cfg->target == LATT_TARGET_PMEM)
 		snprintf(buf, len, "pmem 0x%llx", (unsigned long long)cfg->phys_addr);
 	else if (cfg->node == LATT_NODE_LOCAL)
@@ -159,25 +161,41 @@ static void print_outliers(FILE *f, const struct run_report *r)
 		line(f, "smi:", "unavailable (%s)", r->smi.why);
 }
 
+/* The measured range of a pmem target: physical, or in the file or device. */
+static void print_range(FILE *f, const struct run_report *r)
+{
+	const struct latt_config *c = &r->res.config;
+	const struct pmem_target *t = &r->target->pm;
+	char range[32];
+
+	if (t->phys_start == PMEM_UNKNOWN) {
+		fmt_size(range, sizeof(range), t->size);
+		line(f, "offset:", "%llu of %s (%s)",
+		     (unsigned long long)r->target->offset, range,
+		     t->file[0] ? "in the file, mapped with MAP_SYNC" :
+		     "physical range unknown: not root");
+		return;
+	}
+	fmt_size(range, sizeof(range), t->phys_size);
+	line(f, "phys:", "0x%llx-0x%llx, offset %llu of 0x%llx + %s%s",
+	     (unsigned long long)c->phys_addr,
+	     (unsigned long long)(c->phys_addr + c->region - 1),
+	     (unsigned long long)r->target->offset, t->phys_start, range,
+	     r->res.flags & LATT_RES_DAX ? ", DAX range checked" : "");
+}
+
 static void print_header(FILE *f, const struct run_report *r)
 {
 	const struct latt_result *s = &r->res;
 	const struct latt_config *c = &s->config;
-	char target[PATH_MAX + 3 * PMEM_NAME], size[32], region[32], range[32];
+	char target[PATH_MAX + 3 * PMEM_NAME], size[32], region[32];
 
 	fmt_target(target, sizeof(target), r);
 	fmt_bytes(size, sizeof(size), c->size);
 	fmt_bytes(region, sizeof(region), c->region);
 	line(f, "target:", "%s", target);
-	if (c->target == LATT_TARGET_PMEM && r->target) {
-		fmt_size(range, sizeof(range), r->target->pm.phys_size);
-		line(f, "phys:", "0x%llx-0x%llx, offset %llu of 0x%llx + %s%s",
-		     (unsigned long long)c->phys_addr,
-		     (unsigned long long)(c->phys_addr + c->region - 1),
-		     (unsigned long long)r->target->offset,
-		     r->target->pm.phys_start, range,
-		     s->flags & LATT_RES_DAX ? ", DAX range checked" : "");
-	}
+	if (c->target == LATT_TARGET_PMEM && r->target)
+		print_range(f, r);
 	if (c->node == LATT_NODE_LOCAL)
 		line(f, "node:", "local");
 	else

@@ -380,9 +380,43 @@ void pmem_free(struct pmem_inventory *inv)
 	memset(inv, 0, sizeof(*inv));
 }
 
+/*
+ * The physical range @start + @psize of @name, and the bytes measurable
+ * (@psize, else @size) into @t; 0, or 1 after a message when the range is
+ * unknown (not root) and @flags don't allow that.
+ */
+static int set_range(const char *spec, const char *name, const char *lib,
+		     unsigned long long start, unsigned long long psize,
+		     unsigned long long size, unsigned int flags,
+		     struct pmem_target *t)
+{
+	if (start == PMEM_UNKNOWN && !(flags & PMEM_RESOLVE_NOPHYS)) {
+		log_err("%s: the physical range of %s is unknown (%s could not "
+			"read it: are you root?)", spec, name, lib);
+		return 1;
+	}
+	t->phys_start = start;
+	t->phys_size = start == PMEM_UNKNOWN ? PMEM_UNKNOWN : psize;
+	t->size = start == PMEM_UNKNOWN ? size : psize;
+	if (!t->size || t->size == PMEM_UNKNOWN) {
+		log_err("%s: the size of %s is unknown", spec, name);
+		return 1;
+	}
+	return 0;
+}
+
+/* Namespace @n's name, mode, region and NUMA node into @t. */
+static void set_ns(struct pmem_target *t, const struct pmem_ns *n)
+{
+	copy(t->namespace, sizeof(t->namespace), n->name);
+	copy(t->mode, sizeof(t->mode), n->mode);
+	copy(t->region, sizeof(t->region), n->region);
+	t->numa_node = n->numa_node;
+}
+
 /* Fill @t from namespace @n; 0, or 1 after saying why it can't be measured. */
 static int target_of_ns(const char *spec, const struct pmem_ns *n,
-			struct pmem_target *t)
+			unsigned int flags, struct pmem_target *t)
 {
 	const char *dev;
 
@@ -403,44 +437,36 @@ static int target_of_ns(const char *spec, const struct pmem_ns *n,
 			spec, n->name, n->mode);
 		return 1;
 	}
-	if (n->phys_start == PMEM_UNKNOWN) {
-		log_err("%s: the physical range of %s is unknown (libndctl "
-			"could not read it: are you root?)", spec, n->name);
+	if (set_range(spec, n->name, "libndctl", n->phys_start, n->phys_size,
+		      n->size, flags, t))
 		return 1;
-	}
 	copy(t->kind, sizeof(t->kind), n->blockdev[0] ? "pmem" : "devdax");
 	snprintf(t->device, sizeof(t->device), "/dev/%s", dev);
-	copy(t->namespace, sizeof(t->namespace), n->name);
-	copy(t->mode, sizeof(t->mode), n->mode);
-	copy(t->region, sizeof(t->region), n->region);
-	t->numa_node = n->numa_node;
-	t->phys_start = n->phys_start;
-	t->phys_size = n->phys_size;
+	set_ns(t, n);
 	t->block = n->blockdev[0] != '\0';
 	copy(t->mount, sizeof(t->mount), n->mount);
 	return 0;
 }
 
 static int target_of_dax(const char *spec, const struct pmem_inventory *inv,
-			 const struct pmem_dax *d, struct pmem_target *t)
+			 const struct pmem_dax *d, unsigned int flags,
+			 struct pmem_target *t)
 {
 	unsigned int i;
 
 	/* a namespace's device: the namespace says it all */
 	for (i = 0; d->namespace[0] && i < inv->nr_ns; i++)
 		if (!strcmp(inv->ns[i].name, d->namespace))
-			return target_of_ns(spec, &inv->ns[i], t);
+			return target_of_ns(spec, &inv->ns[i], flags, t);
 	if (strcmp(d->mode, "devdax")) {
 		log_err("%s: %s is %s, not a device-DAX device%s", spec,
 			d->name, d->mode, strcmp(d->mode, "system-ram") ? "" :
 			" (its memory is a NUMA node: use dram:NODE)");
 		return 1;
 	}
-	if (d->phys_start == PMEM_UNKNOWN) {
-		log_err("%s: the physical range of %s is unknown (libdaxctl "
-			"could not read it: are you root?)", spec, d->name);
+	if (set_range(spec, d->name, "libdaxctl", d->phys_start, d->phys_size,
+		      d->size, flags, t))
 		return 1;
-	}
 	copy(t->kind, sizeof(t->kind), "devdax");
 	snprintf(t->device, sizeof(t->device), "/dev/%s", d->name);
 	copy(t->namespace, sizeof(t->namespace), d->namespace);
@@ -449,10 +475,34 @@ static int target_of_dax(const char *spec, const struct pmem_inventory *inv,
 		snprintf(t->region, sizeof(t->region), "dax region %d",
 			 d->region_id);
 	t->numa_node = d->numa_node;
-	t->phys_start = d->phys_start;
-	t->phys_size = d->phys_size;
 	t->block = false;
 	return 0;
+}
+
+/*
+ * A regular file (the user engine maps it; whether it is DAX, only its
+ * mmap(MAP_SYNC) can tell): the namespace of the pmem block device its
+ * filesystem is on, if it is on one, says where it lives.
+ */
+static void target_of_file(const char *spec, const struct stat *st,
+			   const struct pmem_inventory *inv,
+			   struct pmem_target *t)
+{
+	const struct pmem_ns *n;
+	unsigned int i;
+
+	copy(t->kind, sizeof(t->kind), "fsdax-file");
+	copy(t->file, sizeof(t->file), spec);
+	t->phys_start = t->phys_size = PMEM_UNKNOWN;
+	t->size = (unsigned long long)st->st_size;
+	for (i = 0; i < inv->nr_ns; i++) {
+		n = &inv->ns[i];
+		if (!n->blockdev[0] || n->rdev != st->st_dev)
+			continue;
+		snprintf(t->device, sizeof(t->device), "/dev/%s", n->blockdev);
+		set_ns(t, n);
+		break;
+	}
 }
 
 static const char *file_type(mode_t m)
@@ -465,7 +515,7 @@ static const char *file_type(mode_t m)
 }
 
 static int resolve_path(const char *spec, const struct pmem_inventory *inv,
-			struct pmem_target *t)
+			unsigned int flags, struct pmem_target *t)
 {
 	struct stat st;
 	unsigned int i;
@@ -474,12 +524,16 @@ static int resolve_path(const char *spec, const struct pmem_inventory *inv,
 		log_err("%s: %s", spec, strerror(errno));
 		return 1;
 	}
+	if (S_ISREG(st.st_mode) && (flags & PMEM_RESOLVE_FILES)) {
+		target_of_file(spec, &st, inv, t);
+		return 0;
+	}
 	if (S_ISBLK(st.st_mode)) {
 		for (i = 0; i < inv->nr_ns; i++)
 			if (inv->ns[i].blockdev[0] && inv->ns[i].rdev == st.st_rdev)
 				break;
 		if (i < inv->nr_ns) {
-			if (target_of_ns(spec, &inv->ns[i], t))
+			if (target_of_ns(spec, &inv->ns[i], flags, t))
 				return 1;
 			/* the path as given: what the user knows it by */
 			copy(t->device, sizeof(t->device), spec);
@@ -491,7 +545,7 @@ static int resolve_path(const char *spec, const struct pmem_inventory *inv,
 			    st.st_rdev)
 				break;
 		if (i < inv->nr_dax) {
-			if (target_of_dax(spec, inv, &inv->dax[i], t))
+			if (target_of_dax(spec, inv, &inv->dax[i], flags, t))
 				return 1;
 			copy(t->device, sizeof(t->device), spec);
 			return 0;
@@ -507,18 +561,20 @@ static int resolve_path(const char *spec, const struct pmem_inventory *inv,
 			minor(st.st_rdev));
 	else
 		log_err("%s: not a pmem or device-DAX device (%s; see "
-			"'lattester-ctl list')", spec, file_type(st.st_mode));
+			"'lattester-ctl list')%s", spec, file_type(st.st_mode),
+			S_ISREG(st.st_mode) ? "; a file on a DAX filesystem is "
+			"measured by 'run --engine user'" : "");
 	return 1;
 }
 
 static int resolve_name(const char *spec, const struct pmem_inventory *inv,
-			struct pmem_target *t)
+			unsigned int flags, struct pmem_target *t)
 {
 	unsigned int i;
 
 	for (i = 0; i < inv->nr_ns; i++)
 		if (!strcmp(inv->ns[i].name, spec))
-			return target_of_ns(spec, &inv->ns[i], t);
+			return target_of_ns(spec, &inv->ns[i], flags, t);
 	if (inv->nr_regions)
 		log_err("%s: no such namespace (see 'lattester-ctl list' or "
 			"'ndctl list -Ni')", spec);
@@ -530,12 +586,14 @@ static int resolve_name(const char *spec, const struct pmem_inventory *inv,
 
 /**
  * pmem_resolve() - the device to claim and the range to measure
- * @spec: a path (/dev/pmem0, /dev/dax0.1) or a namespace name
+ * @spec: a path (/dev/pmem0, /dev/dax0.1, with PMEM_RESOLVE_FILES also a
+ *	regular file) or a namespace name
+ * @flags: PMEM_RESOLVE_*
  *
  * Returns 0, or 1 after a message naming what is wrong (no such device or
  * namespace, disabled, sector mode, not pmem at all).
  */
-int pmem_resolve(const char *spec, bool is_path, struct pmem_target *t)
+int pmem_resolve(const char *spec, unsigned int flags, struct pmem_target *t)
 {
 	struct pmem_inventory inv;
 	int rc;
@@ -548,7 +606,8 @@ int pmem_resolve(const char *spec, bool is_path, struct pmem_target *t)
 			strerror(-rc));
 		return 1;
 	}
-	rc = is_path ? resolve_path(spec, &inv, t) : resolve_name(spec, &inv, t);
+	rc = flags & PMEM_RESOLVE_PATH ? resolve_path(spec, &inv, flags, t) :
+	     resolve_name(spec, &inv, flags, t);
 	pmem_free(&inv);
 	return rc;
 }

@@ -4,7 +4,9 @@
  * libdaxctl: regions, namespaces (mode, usable physical range, NUMA node,
  * the device that claims them, a filesystem mounted on them) and device-DAX
  * devices.  pmem_scan() takes one snapshot; pmem_resolve() turns a --target
- * of `run` into the device to claim and the physical range to measure.
+ * of `run` into the device to claim and the physical range to measure (or,
+ * for the user engine, a file on a DAX filesystem and the namespace under
+ * it).
  */
 #ifndef _LATT_PMEM_H
 #define _LATT_PMEM_H
@@ -71,26 +73,41 @@ struct pmem_inventory {
 
 /**
  * struct pmem_target - what `run --target PATH|namespaceX.Y` resolves to
- * @kind: "pmem" (a block device is claimed) or "devdax" (a character device)
- * @device: the device to open: /dev/pmemN or /dev/daxX.Y
+ * @kind: "pmem" (a block device is claimed), "devdax" (a character device)
+ *	or "fsdax-file" (a regular file, for the user engine)
+ * @device: the device to open: /dev/pmemN or /dev/daxX.Y; for a file, the
+ *	pmem block device its filesystem is on ("" if none is known)
+ * @file: a fsdax-file's path as given, the file to open; else ""
  * @namespace, @mode, @region: "" when unknown (a device-DAX device with no
  *	libnvdimm namespace has mode "devdax" and region "dax region N")
+ * @phys_start, @phys_size: the usable physical range; PMEM_UNKNOWN for a
+ *	file, or when it can't be read (PMEM_RESOLVE_NOPHYS, not root)
+ * @size: bytes measurable from offset 0: @phys_size, else the device's or
+ *	the file's size
  */
 struct pmem_target {
-	char kind[8];
+	char kind[16];
 	char device[PATH_MAX];
+	char file[PATH_MAX];
 	char namespace[PMEM_NAME];
 	char mode[16];
 	char region[PMEM_NAME];
 	int numa_node;
-	unsigned long long phys_start, phys_size;
+	unsigned long long phys_start, phys_size, size;
 	bool block;
 	char mount[PATH_MAX];
 };
 
+/* pmem_resolve()'s flags */
+enum {
+	PMEM_RESOLVE_PATH	= 1 << 0,	/* @spec is a path, not a name */
+	PMEM_RESOLVE_FILES	= 1 << 1,	/* a regular file is a target */
+	PMEM_RESOLVE_NOPHYS	= 1 << 2,	/* no physical range is fine */
+};
+
 int pmem_scan(struct pmem_inventory *inv);
 void pmem_free(struct pmem_inventory *inv);
-int pmem_resolve(const char *spec, bool is_path, struct pmem_target *t);
+int pmem_resolve(const char *spec, unsigned int flags, struct pmem_target *t);
 int pmem_mount_of(dev_t dev, char *buf, size_t len);
 
 #endif /* _LATT_PMEM_H */

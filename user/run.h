@@ -71,13 +71,13 @@ enum run_opt_id {
 /**
  * struct run_target - what was measured, for the reports
  * @spec: the --target as given ("dram" by default)
- * @kind: "dram", "pmem" (a pmem block device) or "devdax"
+ * @kind: "dram", "pmem" (a pmem block device), "devdax" or "fsdax-file"
  * @pm: a pmem or devdax target as resolved
  * @offset: --offset: where the region starts in @pm's range
  */
 struct run_target {
 	char spec[PATH_MAX];
-	char kind[8];
+	char kind[16];
 	struct pmem_target pm;
 	__u64 offset;
 };
@@ -158,6 +158,12 @@ struct run_hooks {
 	bool engine_hint;	/* the command has --engine: name it when
 				 * the module is missing */
 };
+
+/* The run writes to its target: a store op, or chase (its links). */
+static inline bool run_writes(const struct latt_config *c)
+{
+	return op_is_store(c->op) || c->pattern == LATT_PAT_CHASE;
+}
 
 void run_defaults(struct run_opts *o);
 int run_set_option(struct run_opts *o, int id, const char *v);

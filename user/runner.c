@@ -15,7 +15,10 @@
  * refuses, before the module is asked, a device with a mounted filesystem
  * (for every op) and, without --force, every op that writes to it.  The
  * claim (a block device opened O_EXCL, or the device-DAX device) is passed
- * to the module, which holds it for the run.
+ * to the module, which holds it for the run.  The user engine (--engine
+ * user, engine-user.c) takes no block device (its mapping would be page
+ * cache) but a device-DAX device or a file on a DAX filesystem, opened
+ * read-only unless the run writes, which it maps itself (map.c).
  *
  * A threshold given as a multiple of the median ("10x") needs the median
  * before START: a calibration pass of RUN_CALIBRATION_SAMPLES samples (or
@@ -221,6 +224,10 @@ const char *run_args_problem(const struct run_opts *o)
 	if (o->hugepages && !o->user_engine)
 		return "--hugepages is for --engine user (the module backs "
 		       "DRAM with 4 MiB blocks of its own)";
+	if (o->hugepages && is_pmem(o))
+		return "--hugepages is for dram targets (a device-DAX mapping "
+		       "has the device's alignment, a DAX file the pages its "
+		       "filesystem gives)";
 	if (o->offset_set && !is_pmem(o)) {
 		snprintf(buf, sizeof(buf), "--offset is for pmem and device-DAX "
 			 "targets, not %s", o->target);
@@ -276,12 +283,20 @@ static int clamp_region(struct run_opts *o, unsigned int node)
 	return 0;
 }
 
-/* "namespace0.0 (fsdax, region0)": what a pmem run would write to. */
+/*
+ * "namespace0.0 (fsdax, region0)", "/mnt/pm/f (a file on namespace0.2,
+ * fsdax, region0)": what a pmem run would write to.
+ */
 static void describe_pmem(char *buf, size_t len, const struct pmem_target *t)
 {
 	const char *slash = strrchr(t->device, '/');
 
-	if (t->namespace[0])
+	if (t->file[0] && t->namespace[0])
+		snprintf(buf, len, "%s (a file on %s, %s, %s)", t->file,
+			 t->namespace, t->mode, t->region);
+	else if (t->file[0])
+		snprintf(buf, len, "%s (a file)", t->file);
+	else if (t->namespace[0])
 		snprintf(buf, len, "%s (%s, %s)", t->namespace, t->mode,
 			 t->region);
 	else
@@ -300,43 +315,63 @@ static void refuse_mounted(const struct run_opts *o, const struct pmem_target *t
 }
 
 /*
- * Resolve a pmem or device-DAX target, refuse what must not run on it, and
- * fill the configuration: physical address, region, node, --force.
+ * Resolve a pmem, device-DAX or (user engine) fsdax-file target; refuse
+ * what the engine can't measure on it.
  */
-static int check_pmem(struct run_opts *o)
+static int resolve_pmem(struct run_opts *o)
 {
-	struct latt_config *c = &o->cfg;
 	struct pmem_target *t = &o->tgt.pm;
-	__u64 avail, offset = o->tgt.offset;
-	char what[PATH_MAX + 3 * PMEM_NAME], b1[32], b2[64], b3[32];
-	const char *why;
+	unsigned int flags = o->spec.kind == TARGET_PATH ? PMEM_RESOLVE_PATH : 0;
+	bool same;
 
-	if (pmem_resolve(o->spec.name, o->spec.kind == TARGET_PATH, t))
+	/* the user engine maps devices and files: no physical address needed */
+	if (o->user_engine)
+		flags |= PMEM_RESOLVE_FILES | PMEM_RESOLVE_NOPHYS;
+	if (pmem_resolve(o->spec.name, flags, t))
 		return 1;
+	if (o->user_engine && t->block) {
+		same = !strcmp(o->target, t->device);
+		log_err("%s: %s%sa block device, whose mapping would be page "
+			"cache: --engine user measures device-DAX devices and "
+			"files on a filesystem mounted with -o dax (or use "
+			"--engine kernel)", o->target, same ? "" : t->device,
+			same ? "" : " is ");
+		return 1;
+	}
 	if (t->mount[0]) {
 		refuse_mounted(o, t);
 		return 1;
 	}
-	describe_pmem(what, sizeof(what), t);
-	fmt_bytes(b1, sizeof(b1), t->phys_size);
+	return 0;
+}
+
+/*
+ * The region inside the target's @t->size bytes from --offset on: the
+ * default (all of it, in whole 4 MiB or pages), or --region if it fits;
+ * for chase, a power of two.  @what names the target for messages.
+ */
+static int fit_region(struct run_opts *o, const char *what)
+{
+	struct latt_config *c = &o->cfg;
+	const struct pmem_target *t = &o->tgt.pm;
+	__u64 avail, offset = o->tgt.offset;
+	char b1[32], b2[64], b3[32];
+	const char *why;
+
+	fmt_bytes(b1, sizeof(b1), t->size);
 	/* " from --offset 8 MiB on", or nothing */
 	b2[0] = '\0';
 	if (offset) {
 		fmt_bytes(b3, sizeof(b3), offset);
 		snprintf(b2, sizeof(b2), " from --offset %s on", b3);
 	}
-	if (t->phys_start % LATT_PAGE) {
-		log_err("%s: %s starts at 0x%llx, not on a page boundary",
-			o->target, what, t->phys_start);
-		return 1;
-	}
-	if (offset >= t->phys_size) {
+	if (offset >= t->size) {
 		fmt_bytes(b3, sizeof(b3), offset);
 		log_err("%s: --offset %s is beyond the %s of %s", o->target, b3,
 			b1, what);
 		return 1;
 	}
-	avail = t->phys_size - offset;
+	avail = t->size - offset;
 	fmt_bytes(b3, sizeof(b3), avail);
 	if (!o->region_set) {
 		c->region = avail >= PMEM_ALIGN ? avail & ~(PMEM_ALIGN - 1) :
@@ -373,21 +408,53 @@ static int check_pmem(struct run_opts *o)
 		log_err("%s: with the region of %s: %s", o->target, b1, why);
 		return 1;
 	}
-	if (!o->force && (op_is_store(c->op) || c->pattern == LATT_PAT_CHASE)) {
-		fmt_bytes(b1, sizeof(b1), c->region);
-		if (op_is_store(c->op))
-			log_err("%s: %s would overwrite %s of %s; add --force to "
-				"allow it", o->target, latt_name(NAMES_OP, c->op),
-				b1, what);
-		else
-			log_err("%s: --pattern chase writes its pointers into the "
-				"target: it would overwrite %s of %s; add --force "
-				"to allow it", o->target, b1, what);
+	return 0;
+}
+
+/* Without --force, refuse an op that writes to @what (stores, chase). */
+static int refuse_writes(const struct run_opts *o, const char *what)
+{
+	const struct latt_config *c = &o->cfg;
+	char b1[32];
+
+	if (o->force || !run_writes(c))
+		return 0;
+	fmt_bytes(b1, sizeof(b1), c->region);
+	if (op_is_store(c->op))
+		log_err("%s: %s would overwrite %s of %s; add --force to allow "
+			"it", o->target, latt_name(NAMES_OP, c->op), b1, what);
+	else
+		log_err("%s: --pattern chase writes its pointers into the "
+			"target: it would overwrite %s of %s; add --force to "
+			"allow it", o->target, b1, what);
+	return 1;
+}
+
+/*
+ * Resolve a pmem, device-DAX or fsdax-file target, refuse what must not run
+ * on it, and fill the configuration: physical address, region, node,
+ * --force.
+ */
+static int check_pmem(struct run_opts *o)
+{
+	struct latt_config *c = &o->cfg;
+	const struct pmem_target *t = &o->tgt.pm;
+	char what[2 * PATH_MAX + 3 * PMEM_NAME];
+
+	if (resolve_pmem(o))
+		return 1;
+	describe_pmem(what, sizeof(what), t);
+	if (t->phys_start != PMEM_UNKNOWN && t->phys_start % LATT_PAGE) {
+		log_err("%s: %s starts at 0x%llx, not on a page boundary",
+			o->target, what, t->phys_start);
 		return 1;
 	}
+	if (fit_region(o, what) || refuse_writes(o, what))
+		return 1;
 	snprintf(o->tgt.kind, sizeof(o->tgt.kind), "%s", t->kind);
 	c->target = LATT_TARGET_PMEM;
-	c->phys_addr = t->phys_start + offset;
+	c->phys_addr = t->phys_start == PMEM_UNKNOWN ? 0 :
+		       t->phys_start + o->tgt.offset;
 	c->node = t->numa_node >= 0 ? (__u32)t->numa_node : LATT_NODE_LOCAL;
 	if (o->force)
 		c->flags |= LATT_CFG_FORCE;
@@ -534,17 +601,22 @@ static int run_alloc(const struct run_opts *o, struct run_report *r)
 
 /*
  * Open the device that claims a pmem target: a block device O_EXCL (so that
- * nothing mounts it during the run), a device-DAX device plainly.  Returns
- * the descriptor (never 0: 0 means "no fd" to the module) or -1.
+ * nothing mounts it during the run), a device-DAX device plainly; for the
+ * user engine, the device or file to map, read-only unless the run writes.
+ * Never O_CREAT or O_TRUNC.  Returns the descriptor (never 0: 0 means "no
+ * fd" to the module) or -1.
  */
 static int claim_pmem(const struct run_opts *o)
 {
 	const struct pmem_target *t = &o->tgt.pm;
+	const char *path = t->file[0] ? t->file : t->device;
+	bool rdonly = o->user_engine && !run_writes(&o->cfg);
 	struct pmem_target again = *t;
 	struct stat st;
 	int fd, err, fd2;
 
-	fd = open(t->device, O_RDWR | O_CLOEXEC | (t->block ? O_EXCL : 0));
+	fd = open(path, (rdonly ? O_RDONLY : O_RDWR) | O_CLOEXEC |
+		  (t->block ? O_EXCL : 0));
 	if (fd < 0) {
 		err = errno;
 		if (err == EBUSY && t->block && !stat(t->device, &st) &&
@@ -556,7 +628,7 @@ static int claim_pmem(const struct run_opts *o)
 				"another program): refusing", o->target,
 				t->device);
 		else
-			log_err("%s: cannot open %s: %s", o->target, t->device,
+			log_err("%s: cannot open %s: %s", o->target, path,
 				strerror(err));
 		return -1;
 	}
@@ -564,7 +636,7 @@ static int claim_pmem(const struct run_opts *o)
 		fd2 = fcntl(fd, F_DUPFD_CLOEXEC, 3);
 		close(fd);
 		if (fd2 < 0)
-			log_err("%s: %s: %s", o->target, t->device,
+			log_err("%s: %s: %s", o->target, path,
 				strerror(errno));
 		fd = fd2;
 	}
@@ -693,8 +765,8 @@ void run_open_failed(int rc, bool hint)
 	if (hint && (rc == -ENOENT || rc == -ENXIO || rc == -ENODEV ||
 		     rc == -EACCES || rc == -EPERM))
 		log_err("or measure without the module, from userspace: add "
-			"'--engine user' (dram targets, no root; interrupts are "
-			"not kept out)");
+			"'--engine user' (dram without root, device-DAX, files "
+			"on a DAX filesystem; interrupts are not kept out)");
 }
 
 /**
@@ -711,12 +783,6 @@ int run_measure(struct run_opts *o, struct run_report *r,
 	struct latt_dev dev = { .fd = -1 }, *d = &dev;
 	int rc;
 
-	if (o->user_engine && is_pmem(o)) {
-		log_err("%s: --engine user measures dram[:NODE] targets only; "
-			"pmem and device-DAX are not yet supported (use "
-			"--engine kernel)", o->target);
-		return 1;
-	}
 	rc = threads_resolve(o);
 	if (!rc)
 		rc = check_host(o);

@@ -12,7 +12,8 @@
 #    lattester-ctl-CMD(1) and of 'lattester-ctl CMD --<TAB>' are the same;
 #  - an option whose values --help lists ("one of: ...", "a|b|c") completes
 #    to exactly those (--op to the op names), --target to dram and dram:N
-#    for each node, the file options to files, sweep's lists item by item;
+#    for each node (and to files for a path outside /dev), the file
+#    options to files, sweep's lists item by item;
 #  - every page renders with groff -ww without a warning, and with man -l;
 #  - build/man and build/completion (make -C user) are what the tool prints.
 #
@@ -209,6 +210,9 @@ for oc in "run --json" "run --hist" "run --outliers" "sweep --out" \
 	same "$oc <TAB>: files" "$tmp/files/out.csv $tmp/files/out.json" \
 		"$(comp "lattester-ctl $oc $tmp/files/out")"
 done
+same "run --target DIR/<TAB>: files (a DAX file, for --engine user)" \
+	"$tmp/files/out.csv $tmp/files/out.json" \
+	"$(comp "lattester-ctl run --target $tmp/files/out")"
 [ -z "$(comp 'lattester-ctl run --cpu ')" ]
 report $? "run --cpu <TAB>: nothing to guess, no options offered"
 same "plot <TAB>: the kinds" "hist tail outliers sweep bars bw-threads bw-size loaded" \

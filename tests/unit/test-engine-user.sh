@@ -14,8 +14,12 @@
 #    chase: the module's Sattolo cycle, walked from slot 0);
 #  - --threshold: outlier records, and their count matches the summary;
 #  - the table, --hist and --outliers work; an op the CPU lacks (if any)
-#    is refused by name; pmem targets are "not yet"; without the module
-#    and without --engine, the error names both ways forward.
+#    is refused by name; without the module and without --engine, the
+#    error names both ways forward;
+#  - a file target on this host's filesystem (no DAX): refused with a
+#    clear message (MAP_SYNC not granted), and so are stores without
+#    --force, a region beyond the file's end and --hugepages; the file is
+#    unchanged.  (Device-DAX and DAX files for real: tests/vm/cases-pmem.)
 #
 #   make -C user && bash tests/unit/test-engine-user.sh
 #
@@ -254,9 +258,43 @@ if [ -n "$missing" ]; then
 else
 	skip "the CPU has every op's instruction"
 fi
-"$ctl" run --engine user --target /dev/dax0.0 --samples 10 >/dev/null 2>"$tmp/err"
-[ $? -eq 1 ] && grep -q "not yet" "$tmp/err"
-report $? "--engine user on a device-DAX target: 'not yet'"
+"$ctl" run --engine user --target /dev/dax99.0 --samples 10 >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "/dev/dax99.0: No such file or directory" "$tmp/err"
+report $? "--engine user on a device-DAX device that isn't there: refused"
+
+# ---- a file not on a DAX filesystem ----
+head -c 4194304 /dev/urandom >"$tmp/file"
+sum0=$(sha256sum <"$tmp/file")
+# refused STATUS REGEX ARGS...: run --engine user ARGS exits STATUS saying REGEX
+refused()
+{
+	local want=$1 re=$2 got
+
+	shift 2
+	"$ctl" run --engine user --samples 10 "$@" >/dev/null 2>"$tmp/err"
+	got=$?
+	[ $got -eq "$want" ] && grep -qE -- "$re" "$tmp/err"
+	report $? "$* -> $want: /$re/"
+	[ $got -eq "$want" ] || sed 's/^/#  /' "$tmp/err"
+}
+refused 1 "$tmp/file: not a DAX file: mmap with MAP_SYNC refused .*page cache" \
+	--target "$tmp/file"
+refused 1 "$tmp/file: not a DAX file" --target "$tmp/file" --op store --force
+refused 1 "store-clwb would overwrite 4 MiB of $tmp/file \(a file\); add --force" \
+	--target "$tmp/file" --op store-clwb
+refused 1 "--pattern chase writes its pointers .* add --force" \
+	--target "$tmp/file" --pattern chase
+refused 1 "--region 8 MiB exceeds the 4 MiB of $tmp/file" --target "$tmp/file" \
+	--region 8M
+refused 1 "--offset 4 MiB is beyond the 4 MiB of $tmp/file" \
+	--target "$tmp/file" --offset 4M
+refused 2 "--hugepages is for dram targets" --target "$tmp/file" --hugepages
+refused 1 "not a pmem or device-DAX device \(a directory" --target "$tmp"
+"$ctl" run --engine kernel --target "$tmp/file" --samples 10 >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "a regular file.*--engine user" "$tmp/err"
+report $? "--engine kernel on a file: refused, --engine user named"
+[ "$(sha256sum <"$tmp/file")" = "$sum0" ]
+report $? "the file is unchanged by the refused runs"
 "$ctl" run --samples 10 --region 16M >/dev/null 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q "insmod" "$tmp/err" && grep -q -- "--engine user" "$tmp/err"
 report $? "no module, no --engine: insmod and --engine user both named"

@@ -7,6 +7,7 @@
 #   SECTOR   32 MiB sector  (BTT)            refused
 #   OFF      32 MiB fsdax, then disabled     refused
 #   GUARD    64 MiB fsdax   ext4 goes on it (50-guard)
+#   DAXFS    64 MiB fsdax   ext4 -o dax, files for --engine user (71)
 # A kernel without device-DAX (Debian's PREEMPT_RT: DEV_DAX needs THP) gets
 # no DEVDAX (DEVDAX_NS empty; the cases skip what needs it).
 . /tests/lib/pmem.sh
@@ -49,6 +50,7 @@ mk RAW raw 32M
 mk SECTOR sector 32M
 mk OFF fsdax 32M
 mk GUARD fsdax 64M
+mk DAXFS fsdax 64M
 . /tmp/pmem.env
 ndctl disable-namespace "$OFF_NS" || { echo "FAIL: disable-namespace $OFF_NS"; exit 1; }
 echo "ok: $OFF_NS disabled"

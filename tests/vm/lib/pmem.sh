@@ -75,3 +75,33 @@ ops_patterns() {
 	run_json "$stem@load@chase" --target "$tgt" --op load --pattern chase \
 		--force "$@"
 }
+
+# bg_run OUT ARGS...: lattester-ctl run ARGS in the background, its output
+# in OUT, its pid in $bg_pid; returns once it says it started (its memory
+# is mapped and faulted in), false if it doesn't within 10 s
+bg_run() {
+	local out=$1 i=0
+	shift
+	LATTESTER_LOG=info lattester-ctl run "$@" >"$out" 2>&1 &
+	bg_pid=$!
+	while ! grep -q ": started" "$out" && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	grep -q ": started" "$out"
+}
+
+# gone_wait OUT WHAT: the background run ends with status 1, saying its
+# memory is gone, after WHAT took it away
+gone_wait() {
+	local st
+	wait "$bg_pid"
+	st=$?
+	if [ $st -eq 1 ] && grep -q "SIGBUS at byte [0-9]* of the region: the memory is gone" "$1" &&
+		grep -q "run failed: No such device" "$1"; then
+		echo "ok: $2: the run failed cleanly: $(grep SIGBUS "$1")"
+	else
+		fail "$2: lattester-ctl exited $st"
+		cat "$1"
+	fi
+}
