@@ -53,7 +53,8 @@ static const struct cmd_opt sweep_options[] = {
 	{ "engine", OPT_ENGINE, "user|kernel",
 	  "who takes the samples, as for run: kernel, the module (default; "
 	  "root), or user, a thread of this program pinned to each point's "
-	  "--cpu (dram targets only; no module, no root)", -1 },
+	  "--cpu (dram, device-DAX, DAX files; no module, no root for "
+	  "dram)", -1 },
 	{ "target", OPT_TARGET, "LIST",
 	  "targets, as for run: dram[:NODE], /dev/pmemN, /dev/daxX.Y, "
 	  "namespaceX.Y (default: dram)", -1 },
@@ -162,8 +163,8 @@ const struct cmd_usage sweep_usage = {
 		"files already hold (a point is its key: every option's value).\n\n"
 		"--engine user measures every point from a thread of "
 		"lattester-ctl pinned to the point's CPU, as run --engine user "
-		"does: dram targets only, no module, no root, interrupts not kept "
-		"out.  The engine is part of every point's key (engine=user), and "
+		"does: DRAM, device-DAX and files on a DAX filesystem, no "
+		"module, interrupts not kept out.  The engine is part of every point's key (engine=user), and "
 		"--resume refuses a file that holds the other engine's points.",
 	.examples = sweep_examples,
 	.see_also = "Documentation/reproducing.md in lattester's sources",
@@ -449,19 +450,22 @@ static int sweep_parse(int argc, char **argv, struct sweep *s)
 		return cmd_usage_error(&sweep_usage, "--out FILE.csv or "
 				       "--out FILE.jsonl is needed (or "
 				       "--dry-run)");
+	if (s->base.th.ncpus && s->grid.cpus.n)
+		return cmd_usage_error(&sweep_usage, "--cpus names every "
+				       "point's CPUs: no --cpu list with it");
 	if (defaults(s))
 		return 1;
 	/* what no point can change: checked once, on the defaults' point */
 	why = run_args_problem(&s->base);
-	if (why && (strstr(why, "--samples") || strstr(why, "--chain") ||
-		    strstr(why, "--max-outliers") || strstr(why, "--window-us")))
+	/* the ranges only: "--chain needs --pattern chase" is a point's */
+	if (why && (strstr(why, "--samples: ") || strstr(why, "--chain: ") ||
+		    strstr(why, "--max-outliers: ") ||
+		    strstr(why, "--window-us: ")))
 		return cmd_usage_error(&sweep_usage, "%s", why);
 	if (s->base.hugepages && !s->base.user_engine)
 		return cmd_usage_error(&sweep_usage, "--hugepages is for "
 				       "--engine user");
-	if (s->base.th.ncpus && s->base.th.cpu_set)
-		return cmd_usage_error(&sweep_usage, "--cpus names every "
-				       "point's CPUs: no --cpu list with it");
+
 	if (grid_size(&s->grid) > GRID_MAX_POINTS)
 		return cmd_usage_error(&sweep_usage, "the grid has more than %d "
 				       "points", GRID_MAX_POINTS);
@@ -870,10 +874,15 @@ static int check_grid_host(struct sweep *s)
 		}
 	}
 	for (i = 0; i < g->targets.n && s->base.user_engine; i++) {
-		if (!parse_target(g->targets.v[i], &t) && t.kind != TARGET_DRAM) {
-			log_err("%s: --engine user measures dram[:NODE] targets "
-				"only (pmem and device-DAX: --engine kernel)",
-				g->targets.v[i]);
+		struct stat st;
+
+		/* what run --engine user refuses at once, before any point */
+		if (!parse_target(g->targets.v[i], &t) &&
+		    t.kind == TARGET_PATH && !stat(t.name, &st) &&
+		    S_ISBLK(st.st_mode)) {
+			log_err("%s: --engine user maps device-DAX devices and "
+				"files on a DAX filesystem, not pmem block "
+				"devices (--engine kernel)", g->targets.v[i]);
 			return 1;
 		}
 	}

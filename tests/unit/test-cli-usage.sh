@@ -251,6 +251,16 @@ has "$tmp/err" "--out FILE.csv or --out FILE.jsonl is needed" "sweep --out expla
 expect 2 "sweep --out x.json" "$ctl" sweep --out "$tmp/x.json"
 expect 2 "sweep two .csv files" "$ctl" sweep --out "$tmp/a.csv" --out "$tmp/b.csv"
 expect 2 "sweep --size 64..4096 (no step)" "$ctl" sweep --dry-run --size 64..4096
+expect 0 "sweep --pattern chase --chain 4 (the chain is the point's)" \
+	"$ctl" sweep --dry-run --pattern chase --chain 4
+expect 2 "sweep --chain 0" "$ctl" sweep --dry-run --chain 0
+expect 0 "sweep --mode loaded --threads 2 --delay 0..1000+500" \
+	"$ctl" sweep --dry-run --mode loaded --threads 2 --delay 0..1000+500
+has "$tmp/out" "threads=2;delay=500;" "sweep: threads and delay in the key"
+expect 2 "sweep --threads 0" "$ctl" sweep --dry-run --threads 0
+expect 2 "sweep --delay beyond 2^20" "$ctl" sweep --dry-run --mode loaded \
+	--threads 2 --delay 2000000
+expect 2 "sweep --cpus with --cpu" "$ctl" sweep --dry-run --cpus 0,1 --cpu 0
 expect 2 "sweep --size 64,100" "$ctl" sweep --dry-run --size 64,100
 has "$tmp/err" "not a multiple of 64" "sweep --size 100 explained"
 expect 2 "sweep --op load,bogus" "$ctl" sweep --dry-run --op load,bogus

@@ -11,7 +11,7 @@
 #  - --resume runs nothing more; --resume of that file by a kernel-engine
 #    sweep, or of a kernel-engine file by a user sweep, is refused;
 #  - --dry-run: the keys say engine=user (and hugepages=1), a kernel
-#    sweep's keys have no engine; --hugepages runs; errors: a pmem target,
+#    sweep's keys have no engine; --hugepages runs; errors: a block device,
 #    --hugepages without --engine user, --engine bogus, and without the
 #    module and --engine, the hint naming --engine user.
 # Latency values are never compared.
@@ -122,11 +122,18 @@ sweep h --engine user --hugepages --size 64 --samples 500 --region 16M
 report $? "--hugepages runs"
 
 # ---- errors ----
-"$ctl" sweep --engine user --target dram,/dev/pmem0 --out "$tmp/e.csv" \
-	>"$tmp/out" 2>"$tmp/err"
-[ $? -eq 1 ] && grep -q "/dev/pmem0: --engine user measures dram" "$tmp/err" &&
-	[ ! -s "$tmp/e.csv" ]
-report $? "--engine user with a pmem target: refused before the first point"
+# a block device: /dev/loop0 stands for a pmem one (any block device will do)
+blk=$(for d in /dev/loop0 /dev/sda /dev/vda /dev/nvme0n1; do
+	[ -b "$d" ] && echo "$d" && break; done)
+if [ -n "$blk" ]; then
+	"$ctl" sweep --engine user --target "dram,$blk" --out "$tmp/e.csv" \
+		>"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 1 ] && grep -q "$blk: --engine user maps device-DAX" "$tmp/err" &&
+		[ ! -s "$tmp/e.csv" ]
+	report $? "--engine user with a block device: refused before the first point"
+else
+	skip "--engine user with a block device: none on this host"
+fi
 "$ctl" sweep --hugepages --out "$tmp/e.csv" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q -- "--hugepages is for --engine user" "$tmp/err"
 report $? "--hugepages without --engine user: a usage error"
