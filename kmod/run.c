@@ -92,6 +92,33 @@ static inline bool latt_moved(const struct latt_thread *t)
 	return unlikely(smp_processor_id() != t->cpu);
 }
 
+/*
+ * A measuring window on @t's CPU: interrupts off, the CPU's NMI count
+ * noted.  -ENODEV (interrupts on again) when the CPU went offline and the
+ * scheduler moved the thread.
+ */
+static inline int latt_window_open(struct latt_thread *t, unsigned long *fl,
+				   unsigned int *nmi)
+{
+	latt_window_enter(t->run, fl);
+	if (latt_moved(t)) {
+		latt_window_leave(t->run, *fl);
+		return -ENODEV;
+	}
+	*nmi = this_cpu_read(irq_stat.__nmi_count);
+	return 0;
+}
+
+/* The window's end; whether an NMI came during it. */
+static inline bool latt_window_close(struct latt_thread *t, unsigned long fl,
+				     unsigned int nmi)
+{
+	bool seen = this_cpu_read(irq_stat.__nmi_count) != nmi;
+
+	latt_window_leave(t->run, fl);
+	return seen;
+}
+
 /**
  * latt_calibrate() - time the empty sample LATT_CALIB_SAMPLES times
  * @t: the thread, with its run's sample function and region
@@ -208,18 +235,15 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 	const bool chase_off = chase && run->region.map;
 	const u64 mask = (run->cfg.region - 1) & ~7ULL;
 	u64 done = 0, w0, now, off, cyc, opos = 0;
-	unsigned int nmi0, nmi1;
+	unsigned int nmi;
+	bool nmi_seen;
 	unsigned long fl;
 	u32 first;
 
 	while (done < total) {
 		first = t->nr_outliers;
-		latt_window_enter(run, &fl);
-		if (latt_moved(t)) {
-			latt_window_leave(run, fl);
+		if (latt_window_open(t, &fl, &nmi))
 			return -ENODEV;
-		}
-		nmi0 = this_cpu_read(irq_stat.__nmi_count);
 		w0 = now = rdtsc();
 		do {
 			if (chase_off) {
@@ -245,12 +269,11 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 			done++;
 			now = rdtsc();
 		} while (done < total && now - w0 < run->window_cycles);
-		nmi1 = this_cpu_read(irq_stat.__nmi_count);
-		latt_window_leave(run, fl);
+		nmi_seen = latt_window_close(t, fl, nmi);
 
 		t->count = done;
 		atomic64_set(&t->done, done);
-		latt_window_done(t, now - w0, nmi1 != nmi0, first);
+		latt_window_done(t, now - w0, nmi_seen, first);
 		cond_resched();
 		if (latt_should_stop(run))
 			return done < total ? -EINTR : 0;
@@ -299,7 +322,8 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 	const u64 size = c->size, delay = c->delay;
 	const u64 end = bw ? run->tsc_go + run->duration_cycles : U64_MAX;
 	u64 w0, now, a, b, bin;
-	unsigned int nmi0, nmi1;
+	unsigned int nmi;
+	bool nmi_seen;
 	unsigned long fl;
 	/*
 	 * Between two looks at the TSC: LATT_STREAM_BATCH accesses, fewer
@@ -312,12 +336,8 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 	char *addr;
 
 	for (;;) {
-		latt_window_enter(run, &fl);
-		if (latt_moved(t)) {
-			latt_window_leave(run, fl);
+		if (latt_window_open(t, &fl, &nmi))
 			return -ENODEV;
-		}
-		nmi0 = this_cpu_read(irq_stat.__nmi_count);
 		w0 = now = rdtsc();
 		a = b = 0;
 		do {
@@ -340,8 +360,7 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 		} while (now - w0 < run->window_cycles && now < end);
 		if (a_writes || b)
 			mb();
-		nmi1 = this_cpu_read(irq_stat.__nmi_count);
-		latt_window_leave(run, fl);
+		nmi_seen = latt_window_close(t, fl, nmi);
 
 		t->accesses += a + b;
 		if (a_writes)
@@ -354,7 +373,7 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 			t->series[min_t(u64, bin, run->series_len - 1)] +=
 				(a + b) * size;
 		}
-		latt_window_done(t, now - w0, nmi1 != nmi0, t->nr_outliers);
+		latt_window_done(t, now - w0, nmi_seen, t->nr_outliers);
 		cond_resched();
 		if (bw && now >= end)
 			return 0;

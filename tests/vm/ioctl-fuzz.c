@@ -2476,22 +2476,6 @@ static void setup_env(void)
 	unmap_edge(&lists);
 }
 
-/* Take @cpu offline (@on 0) or back online: 0 or -errno. */
-static int set_online(int cpu, int on)
-{
-	char path[96];
-	int fd, ok;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
-		 cpu);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	ok = write(fd, on ? "1" : "0", 1) == 1;
-	close(fd);
-	return ok ? 0 : -errno;
-}
-
 /* --- afterwards ------------------------------------------------------------ */
 
 static void print_stats(const struct stats *t, double secs,
@@ -2938,7 +2922,7 @@ int main(int argc, char **argv)
 		printf(" --offline-cpu %d", offline);
 	putchar('\n');
 	if (offline >= 0) {
-		e = set_online(offline, 0);
+		e = vm_set_cpu_online(offline, 0);
 		if (e)
 			skip("CPU %d offline while fuzzing: %s", offline,
 			     strerror(-e));
@@ -3066,7 +3050,7 @@ int main(int argc, char **argv)
 	}
 	close(fd);
 	if (offlined) {
-		e = set_online(offline, 1);
+		e = vm_set_cpu_online(offline, 1);
 		check(!e, "CPU %d back online (%s)", offline, ename(e));
 		if (!e) {
 			memset(cpu_online, 0, sizeof(cpu_online));

@@ -93,21 +93,6 @@ static void sysfs_write(const char *attr, const char *val, int want)
 	      want ? strerrorname_np(want) : "0", r ? strerrorname_np(-r) : "0");
 }
 
-static int set_cpu_online(int cpu, int on)
-{
-	char path[128];
-	int fd, ok;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
-		 cpu);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	ok = write(fd, on ? "1" : "0", 1) == 1;
-	close(fd);
-	return ok ? 0 : -errno;
-}
-
 static void test_validation(int fd)
 {
 	EXPECT_START(fd, c.op = 0, EINVAL);
@@ -243,12 +228,12 @@ static void test_offline_cpu(int fd)
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	int last = (int)ncpu - 1;
 
-	if (ncpu < 2 || set_cpu_online(last, 0)) {
+	if (ncpu < 2 || vm_set_cpu_online(last, 0)) {
 		skip("offline CPU: cannot offline a CPU here");
 		return;
 	}
 	EXPECT_START(fd, c.cpu = (unsigned int)last, ENODEV);
-	check(set_cpu_online(last, 1) == 0, "CPU %d back online", last);
+	check(vm_set_cpu_online(last, 1) == 0, "CPU %d back online", last);
 }
 
 static void test_unknown_commands(int fd)

@@ -354,21 +354,6 @@ static void expect(int fd, struct latt_config c, int err, const char *what)
 	      r ? strerrorname_np(-r) : "0");
 }
 
-static int set_online(int cpu, int on)
-{
-	char path[96];
-	FILE *f;
-	int ok;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
-		 cpu);
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	ok = fputs(on ? "1" : "0", f) >= 0;
-	return fclose(f) || !ok ? -1 : 0;
-}
-
 static void test_negative(int fd)
 {
 	struct latt_config c;
@@ -455,12 +440,13 @@ static void test_negative(int fd)
 	expect(fd, c, EINVAL, "chase on split parts");
 
 	/* cpus[1]: not .cpu, whose own check would answer first */
-	if (set_online(cpus[1], 0)) {
+	if (vm_set_cpu_online(cpus[1], 0)) {
 		skip("an offline CPU: can't take CPU %u offline", cpus[1]);
 	} else {
 		c = base(LATT_MODE_LATENCY, ncpus);
 		expect(fd, c, ENODEV, "with an offline CPU among the others");
-		check(!set_online(cpus[1], 1), "CPU %u back online", cpus[1]);
+		check(!vm_set_cpu_online(cpus[1], 1), "CPU %u back online",
+		      cpus[1]);
 	}
 }
 

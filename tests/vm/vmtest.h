@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 #include <linux/types.h>
 
 #define LATT_DEV_PATH	"/dev/lattester"
@@ -34,6 +35,22 @@ static inline int open_dev(void)
 		exit(1);
 	}
 	return fd;
+}
+
+/* vm_set_cpu_online() - take @cpu offline (@on 0) or back: 0 or -errno */
+static inline int vm_set_cpu_online(int cpu, int on)
+{
+	char path[96];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+		 cpu);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	ok = write(fd, on ? "1" : "0", 1) == 1;
+	close(fd);
+	return ok ? 0 : -errno;
 }
 
 /* ns_range() - first byte and size of namespace @ns, from sysfs; 0 or -1 */

@@ -1,0 +1,27 @@
+# Shared by the fuzz cases (busybox sh): . /tests/lib/fuzz.sh
+#
+# fuzz ARGS...: run ioctl-fuzz with ARGS, say how long it took, then look
+# at what the kernel logged meanwhile.  rc becomes 1 on any failure.
+
+rc=0
+bad='BUG:|WARNING: CPU|cut here|scheduling while atomic|soft lockup|hard LOCKUP|rcu.*stall|Call Trace|Oops|general protection'
+
+fuzz() {
+	dmesg >/tmp/fuzz-dmesg.before
+	start=$(cut -d' ' -f1 /proc/uptime)
+	ioctl-fuzz "$@" || rc=1
+	end=$(cut -d' ' -f1 /proc/uptime)
+	echo "fuzzer took $(echo "$start $end" |
+		awk '{ printf "%.1f", $2 - $1 }') s"
+}
+
+# fuzz_dmesg: nothing bad logged since fuzz began
+fuzz_dmesg() {
+	dmesg | grep -v -x -F -f /tmp/fuzz-dmesg.before >/tmp/fuzz-dmesg.new
+	if grep -E "$bad" /tmp/fuzz-dmesg.new; then
+		echo "FAIL: the kernel complained during the fuzzing (above)"
+		rc=1
+	else
+		echo "ok: nothing bad in dmesg ($(wc -l </tmp/fuzz-dmesg.new) new lines)"
+	fi
+}
