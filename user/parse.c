@@ -74,6 +74,7 @@ static const struct latt_name feature_names[] = {
 	{ "nonstop_tsc", 10,	0 },
 	{ "nmi_count",	11,	0 },
 	{ "pmem",	12,	0 },
+	{ "threads",	13,	0 },
 	END
 };
 

@@ -259,6 +259,9 @@ static void test_offsets(void)
 	t_u64("offset", parse_offset, "4k", -EINVAL, 0);
 	t_u64("offset", parse_offset, "", -EINVAL, 0);
 	t_u64("offset", parse_offset, "16777216T", -ERANGE, 0);
+	check(!strcmp(latt_name(NAMES_FEATURE, 13), "threads") &&
+	      (1ULL << 13) == LATT_FEAT_THREADS,
+	      "feature bit 13 is threads");
 	check(!strcmp(latt_name(NAMES_FEATURE, 12), "pmem") &&
 	      (1ULL << 12) == LATT_FEAT_PMEM, "feature bit 12 is pmem");
 }
