@@ -893,11 +893,13 @@ static int check_grid_host(struct sweep *s)
 		if (!parse_pattern(g->patterns.v[j], &pat, &arg) &&
 		    pat == LATT_PAT_CHASE)
 			writes = true;
+	if (s->base.cfg.mix_write)
+		writes = true;
 	for (i = 0; i < g->targets.n && writes && !s->base.force; i++) {
 		if (!parse_target(g->targets.v[i], &t) && t.kind != TARGET_DRAM) {
-			log_err("%s: the sweep has store ops or chase, which "
-				"overwrite the target's data; add --force to "
-				"allow it", g->targets.v[i]);
+			log_err("%s: the sweep has store ops, chase or a --mix "
+				"with writes, which overwrite the target's data; "
+				"add --force to allow it", g->targets.v[i]);
 			return 1;
 		}
 	}

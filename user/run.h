@@ -162,7 +162,8 @@ struct run_hooks {
 /* The run writes to its target: a store op, or chase (its links). */
 static inline bool run_writes(const struct latt_config *c)
 {
-	return op_is_store(c->op) || c->pattern == LATT_PAT_CHASE;
+	return op_is_store(c->op) || c->pattern == LATT_PAT_CHASE ||
+	       c->mix_write;
 }
 
 void run_defaults(struct run_opts *o);

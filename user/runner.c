@@ -411,7 +411,7 @@ static int fit_region(struct run_opts *o, const char *what)
 	return 0;
 }
 
-/* Without --force, refuse an op that writes to @what (stores, chase). */
+/* Without --force, refuse what writes to @what (stores, chase, a mix). */
 static int refuse_writes(const struct run_opts *o, const char *what)
 {
 	const struct latt_config *c = &o->cfg;
@@ -423,6 +423,12 @@ static int refuse_writes(const struct run_opts *o, const char *what)
 	if (op_is_store(c->op))
 		log_err("%s: %s would overwrite %s of %s; add --force to allow "
 			"it", o->target, latt_name(NAMES_OP, c->op), b1, what);
+	else if (c->mix_write)
+		log_err("%s: --mix %u:%u writes with %s: it would overwrite %s "
+			"of %s; add --force to allow it", o->target,
+			c->mix_read, c->mix_write,
+			latt_name(NAMES_OP, c->write_op ? c->write_op :
+				  LATT_OP_STORE), b1, what);
 	else
 		log_err("%s: --pattern chase writes its pointers into the "
 			"target: it would overwrite %s of %s; add --force to "

@@ -546,7 +546,12 @@ PY
 	has "$tmp/err" "2 points: 0 measured, 2 failed" "fake: failures counted"
 	expect 1 "fake: sweep of pmem stores without --force" f "$ctl" sweep \
 		--target /dev/pmem0 --op load,nt-store --samples 100 --out "$tmp/pm.csv"
-	has "$tmp/err" "/dev/pmem0: the sweep has store ops or chase" "fake: --force asked for"
+	has "$tmp/err" "/dev/pmem0: the sweep has store ops, chase or a --mix" "fake: --force asked for"
+	expect 1 "fake: sweep of a pmem mix with writes without --force" f \
+		"$ctl" sweep --target /dev/pmem0 --mode bandwidth --threads 2 \
+		--mix 1:1 --duration 10ms --out "$tmp/pm.csv"
+	has "$tmp/err" "/dev/pmem0: the sweep has store ops, chase or a --mix" \
+		"fake: --force asked for a mix's writes"
 	expect 1 "fake: sweep on an offline CPU" f "$ctl" sweep --cpu 0,99999 \
 		--samples 100 --out "$tmp/cpu.csv"
 	has "$tmp/err" "--cpu 99999: CPU not online" "fake: offline CPU named"
