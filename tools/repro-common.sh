@@ -12,13 +12,27 @@
 #   -o DIR      where the CSV and the plots go (default ./repro-NAME-TARGET)
 #   -c CPU      the measuring CPU (default 0)
 #   --no-plot   only the data
+#   -h          this help
+# The scripts of many threads (repro-bandwidth-*, repro-loaded-latency) also
+# take
+#   -t THREADS  thread counts, a sweep list (1..8, 1,2,4): each script says
+#               its default, from the online CPUs (or those of -C)
+#   -C CPUS     the threads' CPUs, thread 0 first, as `run --cpus` (0-7,16);
+#               a point of N threads takes the first N.  Without it, N
+#               online CPUs from -c upwards.  Keep them on one socket, the
+#               target's: -C "$(cat /sys/devices/system/node/node0/cpulist)"
+#   -d TIME     bandwidth: each point's duration (default 500ms)
 #   -- ...      more sweep options, e.g. -- --force (stores on pmem) or
 #               -- --region 64M; a list option adds values to the grid
 # The sweep resumes: run the script again to finish an interrupted one;
 # remove DIR for a fresh start.  $LATTESTER_CTL picks the binary (default:
 # lattester-ctl on $PATH, else the one built in this repository).
 
-repro_usage() {
+repro_usage() {	# [STATUS]: the script's header comment; 0 on stdout
+	if [ "${1:-2}" = 0 ]; then
+		sed -n '2,/^set -eu/{/^set -eu/d;s/^# \{0,1\}//;p}' "$0"
+		exit 0
+	fi
 	sed -n '2,/^set -eu/{/^set -eu/d;s/^# \{0,1\}//;p}' "$0" >&2
 	exit 2
 }
@@ -33,6 +47,11 @@ repro_init() {	# NAME DEFAULT_SAMPLES "$@"
 	plot=1
 	extra_sizes=
 	extra_hot=
+	extra_threads=
+	extra_delays=
+	extra_mixes=
+	cpus=
+	duration=500ms
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-n) [ $# -ge 2 ] || repro_usage; samples=$2; shift 2 ;;
@@ -40,8 +59,13 @@ repro_init() {	# NAME DEFAULT_SAMPLES "$@"
 		-c) [ $# -ge 2 ] || repro_usage; cpu=$2; shift 2 ;;
 		-s) [ $# -ge 2 ] || repro_usage; extra_sizes=$2; shift 2 ;;
 		-H) [ $# -ge 2 ] || repro_usage; extra_hot=$2; shift 2 ;;
+		-t) [ $# -ge 2 ] || repro_usage; extra_threads=$2; shift 2 ;;
+		-C) [ $# -ge 2 ] || repro_usage; cpus=$2; shift 2 ;;
+		-d) [ $# -ge 2 ] || repro_usage; duration=$2; shift 2 ;;
+		-D) [ $# -ge 2 ] || repro_usage; extra_delays=$2; shift 2 ;;
+		-M) [ $# -ge 2 ] || repro_usage; extra_mixes=$2; shift 2 ;;
 		--no-plot) plot=0; shift ;;
-		-h | --help) repro_usage ;;
+		-h | --help) repro_usage 0 ;;
 		--) shift; break ;;
 		-*) echo "$0: unknown option '$1'" >&2; repro_usage ;;
 		*) target=$1; shift ;;
@@ -60,6 +84,35 @@ repro_init() {	# NAME DEFAULT_SAMPLES "$@"
 			ctl=$(cd "$(dirname "$0")/.." && pwd)/user/lattester-ctl
 		fi
 	fi
+	# where the threads run: -C's list, or from -c upwards
+	if [ -n "$cpus" ]; then
+		cpu_args="--cpus $cpus"
+	else
+		cpu_args="--cpu $cpu"
+	fi
+}
+
+# repro_ncpus: how many CPUs the threads can have: those of -C, else the
+# online ones (/sys/devices/system/cpu/online, a list like 0-3,8)
+repro_ncpus() {
+	if [ -n "$cpus" ]; then
+		repro_l=$cpus
+	else
+		repro_l=$(cat /sys/devices/system/cpu/online 2>/dev/null) ||
+			repro_l=0
+	fi
+	echo "$repro_l" | awk -F, '{ n = 0
+		for (i = 1; i <= NF; i++)
+			if (split($i, r, "-") == 2) n += r[2] - r[1] + 1
+			else if ($i != "") n++
+		print n }'
+}
+
+# repro_threads CAP: repro_ncpus, at most CAP
+repro_threads() {
+	repro_n=$(repro_ncpus)
+	[ "$repro_n" -le "$1" ] || repro_n=$1
+	echo "$repro_n"
 }
 
 # repro_plot KIND CSV PNG [PLOT OPTIONS...]: draw, or say why not
