@@ -129,6 +129,7 @@ static const char *const head_fields[] = {
 static const char *const config_fields[] = {
 	"cpu", "op", "fence", "size", "region", "samples", "seed", "chain",
 	"threshold_cycles", "window_us", "width", "warm", "force",
+	"mode", "threads", "split", "delay_cycles", "mix",
 };
 
 enum unit {
@@ -433,7 +434,7 @@ static struct point *new_point(struct file *f, struct json_object *o)
 static int load_run(struct compare *c, struct file *f, struct json_object *o)
 {
 	struct point *p;
-	const char *state;
+	const char *state, *mode;
 
 	if (!check_schema(f->path, "", o, RUN_SCHEMA)) {
 		json_object_put(o);
@@ -446,8 +447,15 @@ static int load_run(struct compare *c, struct file *f, struct json_object *o)
 		return 1;
 	}
 	if (!get(o, "latency", NULL)) {
-		log_err("%s: the run took no sample: nothing to compare",
-			f->path);
+		mode = get_str(get(o, "config", NULL), "mode");
+		if (mode && !strcmp(mode, "bandwidth"))
+			log_err("%s: a --mode bandwidth run times no single "
+				"access: compare sets latencies side by side "
+				"(its GB/s are in the file's \"threads\" "
+				"block)", f->path);
+		else
+			log_err("%s: the run took no sample: nothing to "
+				"compare", f->path);
 		return 1;
 	}
 	state = get_str(get(o, "result", NULL), "state");

@@ -36,13 +36,13 @@ static const struct cmd_opt run_options[] = {
 	{ "cpus", OPT_CPUS, "LIST",
 	  "CPUs of the threads, e.g. 0-3,8; the first takes the samples of "
 	  "--mode loaded (default: --cpu)", -1 },
-	{ "mode", OPT_MODE, "MODE",
+	{ "mode", OPT_MODE, "latency|bandwidth|loaded",
 	  "latency: every thread times --samples accesses; bandwidth: every "
 	  "thread streams untimed accesses for --duration and counts bytes; "
 	  "loaded: thread 0 times --samples accesses while the others "
 	  "stream (default: latency)", -1 },
 	{ "duration", OPT_DURATION, "TIME",
-	  "--mode bandwidth: how long, 1ms..1h, e.g. 500ms, 2s (default: "
+	  "--mode bandwidth: how long, 1ms..3600s, e.g. 500ms, 2s (default: "
 	  "1s)", -1 },
 	{ "split", OPT_SPLIT, NULL,
 	  "each thread on its own part of --region (region / threads, in "

@@ -65,8 +65,8 @@ static const struct cmd_opt sweep_options[] = {
 	{ "cpus", OPT_CPUS, "LIST",
 	  "the threads' CPUs, as for run, every point (instead of --cpu)",
 	  -1 },
-	{ "mode", OPT_MODE, "MODE", "latency, bandwidth or loaded, as for "
-	  "run (default: latency)", -1 },
+	{ "mode", OPT_MODE, "latency|bandwidth|loaded",
+	  "every point's mode, as for run (default: latency)", -1 },
 	{ "delay", OPT_DELAY, "LIST",
 	  "injection delays in cycles, e.g. 0,50,100..1000+100: the load "
 	  "steps of --mode loaded (default: 0)", -1 },
@@ -381,18 +381,12 @@ static void fixed_key_threads(struct sweep *s, int n)
 {
 	const struct run_opts *o = &s->base;
 	const struct latt_config *c = &o->cfg;
-	char cpus[128] = "";
-	__u32 i;
-	int k = 0;
 
-	for (i = 0; i < o->th.ncpus && k >= 0 && (size_t)k < sizeof(cpus); i++)
-		k += snprintf(cpus + k, sizeof(cpus) - k, "%s%u", i ? "," : "",
-			      o->th.cpus[i]);
 	if (n < 0 || (size_t)n >= sizeof(s->fixed))
 		return;
 	snprintf(s->fixed + n, sizeof(s->fixed) - n, ";mode=%s;cpus=%s;"
 		 "duration_us=%llu;mix=%u:%u;write_op=%s;split=%d",
-		 mode_name(c->mode), cpus,
+		 mode_name(c->mode), o->th.cpus_text,
 		 (unsigned long long)(o->th.duration_set ? o->th.duration_us :
 				      0),
 		 c->mix_read, c->mix_write,
@@ -627,6 +621,10 @@ static void put_bandwidth(FILE *f, const struct run_report *r)
 	csv_put(f, mode_name(c->mode), 0);
 	put_u64(f, r->trep.n ? r->trep.n : 1);
 	put_u64(f, c->delay);
+	put_u64(f, c->mix_read);
+	put_u64(f, c->mix_write);
+	csv_put(f, c->mix_write ? latt_name(NAMES_OP, c->write_op ?
+			c->write_op : LATT_OP_STORE) : "", 0);
 	put_u64(f, b.bytes_read);
 	put_u64(f, b.bytes_written);
 	put_fmt(f, "%.3f", b.read_gbps);

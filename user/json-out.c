@@ -121,6 +121,7 @@ struct json_object *json_run_config(const struct run_report *r)
 {
 	const struct latt_config *c = &r->res.config;
 	struct json_object *o = json_object_new_object();
+	char mix[16];
 
 	json_add_str(o, "target", c->target == LATT_TARGET_PMEM && r->target ?
 		     r->target->kind : c->target == LATT_TARGET_PMEM ? "pmem" :
@@ -144,6 +145,13 @@ struct json_object *json_run_config(const struct run_report *r)
 	json_add_u64(o, "width", r->res.width);
 	json_add_bool(o, "warm", !!(c->flags & LATT_CFG_WARM));
 	json_add_bool(o, "force", !!(c->flags & LATT_CFG_FORCE));
+	json_add_str(o, "mode", mode_name(c->mode));
+	json_add_u64(o, "threads", r->trep.n ? r->trep.n : 1);
+	json_add_bool(o, "split", !!(c->flags & LATT_CFG_SPLIT));
+	json_add_u64(o, "delay_cycles", c->delay);
+	snprintf(mix, sizeof(mix), "%u:%u", c->mix_read, c->mix_write);
+	json_add_str(o, "mix", mix);
+	json_add_u64(o, "duration_us", c->duration_us);
 	return o;
 }
 

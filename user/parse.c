@@ -611,15 +611,14 @@ int parse_cpulist(const char *s, __u32 *cpus, __u32 max, __u32 *n)
 int parse_duration_us(const char *s, __u64 *us)
 {
 	static const struct { const char *suffix; double scale; } units[] = {
-		{ "us", 1 }, { "ms", 1e3 }, { "s", 1e6 }, { "m", 60e6 },
+		{ "us", 1 }, { "ms", 1e3 }, { "s", 1e6 },
 	};
-	char *end;
+	const char *end;
 	double v;
 	size_t i;
 
-	if (!isdigit((unsigned char)*s))
+	if (parse_decimal(s, &v, &end))
 		return -EINVAL;
-	v = strtod(s, &end);
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (strcmp(end, units[i].suffix))
 			continue;

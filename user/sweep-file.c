@@ -22,7 +22,8 @@ static const char *const head_columns[] = {
 	"overhead_cycles", "windows", "nmi_windows", "duration_ns",
 	"outliers", "outliers_dropped", "outlier_rate", "outliers_nmi",
 	"spacing_samples", "spacing_ns", "smi", "mode", "threads", "delay",
-	"bytes_read", "bytes_written", "read_gbps", "write_gbps", "total_gbps",
+	"mix_read", "mix_write", "write_op", "bytes_read", "bytes_written",
+	"read_gbps", "write_gbps", "total_gbps",
 };
 
 static bool ends_with(const char *s, const char *suffix)
@@ -89,8 +90,13 @@ static int load_csv(FILE *f, struct key_set *keys, char *why, size_t len)
 		lineno++;
 		if (!hdr) {
 			if (strcmp(line, want)) {
-				snprintf(why, len, "line 1 is not the header "
-					 "of a lattester-ctl sweep CSV file");
+				snprintf(why, len, "%s", strstr(line,
+					 ",smi,cycles_min,") ?
+					 "an older sweep file, without the "
+					 "thread columns (mode, threads, ...): "
+					 "start a new --out file" :
+					 "line 1 is not the header of a "
+					 "lattester-ctl sweep CSV file");
 				rc = -EINVAL;
 				break;
 			}

@@ -43,6 +43,9 @@ int threads_set_option(struct run_opts *o, int id, const char *v)
 		rc = parse_u32(v, &t->n);
 		return rc ? rc : !t->n || t->n > LATT_MAX_THREADS ? -ERANGE : 0;
 	case OPT_CPUS:
+		if (strlen(v) >= sizeof(t->cpus_text))
+			return -ERANGE;
+		snprintf(t->cpus_text, sizeof(t->cpus_text), "%s", v);
 		return parse_cpulist(v, t->cpus, LATT_MAX_THREADS, &t->ncpus);
 	case OPT_MODE:
 		return parse_mode(v, &c->mode);
@@ -313,20 +316,17 @@ static __u64 span(const struct run_report *r, const struct latt_thread_stats *s)
 }
 
 /** run_bandwidth() - every thread's bytes over the longest span (zeroes
- * for a run without threads) */
+ * for a run that streamed nothing) */
 void run_bandwidth(const struct run_report *r, struct run_bandwidth *b)
 {
-	__u32 i;
+	const struct latt_result *s = &r->res;
 
+	/* the module's merge: every thread's bytes, the common start to
+	 * the last thread's end */
 	memset(b, 0, sizeof(*b));
-	for (i = 0; i < r->trep.n; i++) {
-		const struct latt_thread_stats *s = &r->trep.st[i];
-
-		b->bytes_read += s->bytes_read;
-		b->bytes_written += s->bytes_written;
-		if (span(r, s) > b->cycles)
-			b->cycles = span(r, s);
-	}
+	b->bytes_read = s->bytes_read;
+	b->bytes_written = s->bytes_written;
+	b->cycles = s->tsc_end > s->tsc_start ? s->tsc_end - s->tsc_start : 0;
 	b->read_gbps = threads_gbps(b->bytes_read, b->cycles,
 				    r->info->tsc_khz);
 	b->write_gbps = threads_gbps(b->bytes_written, b->cycles,
@@ -342,7 +342,8 @@ static double thread_ns(const struct run_report *r, __u32 i, __u64 ppm)
 
 	if (!s->count)
 		return 0;
-	raw = latt_hist_percentile(r->trep.hist + (size_t)i * LATT_HIST_BUCKETS,
+	raw = ppm >= 1000000 ? s->max :	/* exact, not a bucket's middle */
+	      latt_hist_percentile(r->trep.hist + (size_t)i * LATT_HIST_BUCKETS,
 				   s->count, s->min, s->max, ppm);
 	return latt_ns((double)latt_correct(raw, s->overhead) / chain,
 		       r->info->tsc_khz);
@@ -448,15 +449,11 @@ static struct json_object *series_json(const struct run_report *r)
 			1000);
 	for (b = 0; b < t->series_len; b++) {
 		__u64 bytes = 0;
-		char buf[32];
 
 		for (i = 0; i < t->n; i++)
 			bytes += t->series[(size_t)i * t->series_len + b];
-		snprintf(buf, sizeof(buf), "%.3f", threads_gbps(bytes,
-			 t->series_cycles, r->info->tsc_khz));
-		json_object_array_add(a, json_object_new_double_s(
-			threads_gbps(bytes, t->series_cycles,
-				     r->info->tsc_khz), buf));
+		json_object_array_add(a, json_new_fixed(threads_gbps(bytes,
+			t->series_cycles, r->info->tsc_khz), 3));
 	}
 	json_object_object_add(o, "gbps", a);
 	return o;

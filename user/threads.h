@@ -19,6 +19,7 @@
 struct thread_opts {
 	__u32 n;		/* --threads; 0: as many as --cpus lists */
 	__u32 ncpus;		/* --cpus */
+	char cpus_text[256];	/* --cpus as given, for sweep keys */
 	__u32 cpus[LATT_MAX_THREADS];
 	__u64 duration_us;	/* --duration, bandwidth mode */
 	bool duration_set;

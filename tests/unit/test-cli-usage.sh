@@ -257,6 +257,9 @@ expect 2 "sweep --chain 0" "$ctl" sweep --dry-run --chain 0
 expect 0 "sweep --mode loaded --threads 2 --delay 0..1000+500" \
 	"$ctl" sweep --dry-run --mode loaded --threads 2 --delay 0..1000+500
 has "$tmp/out" "threads=2;delay=500;" "sweep: threads and delay in the key"
+expect 0 "sweep --cpus 0-63 (long when expanded)" "$ctl" sweep --dry-run \
+	--mode bandwidth --threads 2 --cpus 0-63
+has "$tmp/out" ";cpus=0-63;" "sweep: --cpus in the key as given, whole"
 expect 2 "sweep --threads 0" "$ctl" sweep --dry-run --threads 0
 expect 2 "sweep --delay beyond 2^20" "$ctl" sweep --dry-run --mode loaded \
 	--threads 2 --delay 2000000

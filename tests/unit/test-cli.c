@@ -307,13 +307,16 @@ static void test_thread_opts(void)
 	check(!parse_duration_us("1.5s", &us) && us == 1500000,
 	      "duration: 1.5s = 1500000 us");
 	check(!parse_duration_us("250ms", &us) && us == 250000 &&
-	      !parse_duration_us("1m", &us) && us == 60000000,
-	      "duration: 250ms, 1m");
+	      !parse_duration_us("3600s", &us) && us == 3600000000ULL,
+	      "duration: 250ms, 3600s");
 	check(parse_duration_us("999us", &us) == -ERANGE &&
 	      parse_duration_us("2h", &us) == -EINVAL &&
-	      parse_duration_us("61m", &us) == -ERANGE &&
+	      parse_duration_us("3601s", &us) == -ERANGE &&
+	      parse_duration_us("0x10s", &us) == -EINVAL &&
+	      parse_duration_us("1e3ms", &us) == -EINVAL &&
 	      parse_duration_us("5", &us) == -EINVAL,
-	      "duration: below 1 ms, above 1 h, no unit: refused");
+	      "duration: below 1 ms, above 1 h, hex, exponents, no unit: "
+	      "refused");
 	check(!parse_mix("2:1", &r, &w) && r == 2 && w == 1 &&
 	      !parse_mix("0:1", &r, &w) && r == 0 && w == 1,
 	      "mix: 2:1, 0:1");
@@ -648,6 +651,25 @@ static void test_csv(void)
 }
 
 /* --resume: the keys of a CSV and a JSON lines file. */
+/* The header as it was before the mode ... total_gbps columns. */
+static void old_header(FILE *f)
+{
+	const char *cut = ",mode,threads,delay,mix_read,mix_write,write_op,"
+			  "bytes_read,bytes_written,read_gbps,write_gbps,"
+			  "total_gbps";
+	char *buf = NULL, *p;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	sweep_csv_header(m);
+	fclose(m);
+	p = strstr(buf, cut);
+	if (p)
+		memmove(p, p + strlen(cut), strlen(p + strlen(cut)) + 1);
+	fputs(buf, f);
+	free(buf);
+}
+
 static void test_resume(void)
 {
 	char dir[] = "/tmp/latt-test-XXXXXX", csv[64], jl[64], why[256];
@@ -686,6 +708,16 @@ static void test_resume(void)
 	check(key_set_has(&k, "target=dram;op=load;size=128") &&
 	      !key_set_has(&k, "target=dram;op=load;size=256") &&
 	      !key_set_has(&k, "target=dram;op=load"), "CSV keys match exactly");
+	key_set_free(&k);
+
+	/* a file of the column set before the thread columns */
+	f = fopen(csv, "w");
+	old_header(f);
+	fputs("0,k\n", f);
+	fclose(f);
+	rc = sweep_load_keys(csv, SWEEP_CSV, &k, why, sizeof(why));
+	check(rc == -EINVAL && strstr(why, "an older sweep file"),
+	      "CSV of the columns before threads: said so (%s)", why);
 	key_set_free(&k);
 
 	f = fopen(csv, "w");

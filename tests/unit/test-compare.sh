@@ -262,6 +262,19 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["latency"]=None; 
 	sed 's|"latency": {|"latency": null, "x": {|' "$fix/kernel.json" >"$tmp/empty.json"
 cmp_run 1 "a run with no sample" kernel.json "$tmp/empty.json"
 has "$tmp/err" "empty.json: the run took no sample" "no sample: said"
+# a bandwidth run: refused by name; threads that differ: warned about
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["latency"]=None; d["config"]["mode"]="bandwidth"; print(json.dumps(d))' \
+	"$fix/kernel.json" >"$tmp/bw.json"
+cmp_run 1 "a bandwidth run" kernel.json "$tmp/bw.json"
+has "$tmp/err" "bw.json: a --mode bandwidth run times no single access" \
+	"bandwidth run: said"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["config"]["threads"]=8; d["config"]["mode"]="loaded"; print(json.dumps(d))' \
+	"$fix/kernel.json" >"$tmp/t8.json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["config"]["threads"]=1; d["config"]["mode"]="latency"; print(json.dumps(d))' \
+	"$fix/kernel.json" >"$tmp/t1.json"
+cmp_run 0 "one thread against eight, loaded" "$tmp/t1.json" "$tmp/t8.json"
+has "$tmp/out" "differ in more than target and engine: mode \(latency, loaded\), threads \(1, 8\)" \
+	"threads and mode: warned about"
 : >"$tmp/zero.json"
 cmp_run 1 "an empty file" kernel.json "$tmp/zero.json"
 has "$tmp/err" "zero.json: empty" "empty file: said"

@@ -420,8 +420,8 @@ def bench_table(run, a):
                       "sizes": TABLE_SIZES, "samples": a.table_samples,
                       "region": a.table_region or "lattester-ctl's default",
                       "points": points, "reps": a.table_reps,
-                      "how": "one `lattester-ctl run` per point (sweep has no "
-                             "--engine user in this tree)"},
+                      "how": "one `lattester-ctl run` per point, so that "
+                             "each point's start-up is timed too"},
            "figures": {k: median_summary(v, "s" if k.endswith("_s") else "fraction")
                        for k, v in f.items()}}
     if skipped:
