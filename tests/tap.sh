@@ -37,20 +37,6 @@ skip()
 	echo "ok $n - # SKIP $*"
 }
 
-# need_ctl_python3 CTL: no lattester-ctl at CTL is a failure, no python3
-# (which reads its JSON) a skip; either way the test finishes there
-need_ctl_python3()
-{
-	if [ ! -x "$1" ]; then
-		report 1 "$1 not built (make -C user)"
-		finish
-	fi
-	if ! command -v python3 >/dev/null; then
-		skip "python3 missing: nothing checked"
-		finish
-	fi
-}
-
 # finish: the closing line, and out
 finish()
 {

@@ -22,18 +22,11 @@
 
 set -u
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-ctl=${LATTESTER_CTL:-$top/user/lattester-ctl}
-bench=$top/tools/bench/bench.py
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
 TAP_NAME=bench
-TAP_ERR=$tmp/err
-. "$top/tests/tap.sh"
-
-need_ctl_python3 "$ctl"
-unset LATTESTER_LOG LD_PRELOAD BENCH_OUT BENCH_REPS BENCH_ENGINES LATTESTER_CTL
+CTL_TEST_PYTHON=1
+. "$(dirname "$0")/ctl-test.sh"
+bench=$top/tools/bench/bench.py
+unset BENCH_OUT BENCH_REPS BENCH_ENGINES LATTESTER_CTL
 
 # the smallest run of every benchmark
 tiny=(--ctl "$ctl" --reps 1 --region 16M --samples 2000 --chain 4

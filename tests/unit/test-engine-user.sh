@@ -27,18 +27,10 @@
 
 set -u
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-ctl=${LATTESTER_CTL:-$top/user/lattester-ctl}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
 TAP_NAME=engine-user
-. "$top/tests/tap.sh"
-
-need_ctl_python3 "$ctl"
-
+CTL_TEST_PYTHON=1
+. "$(dirname "$0")/ctl-test.sh"
 export LATTESTER_DEV=/nonexistent
-unset LATTESTER_LOG LD_PRELOAD
 
 # check JSON SAMPLES [CHAIN]: the JSON document is well formed
 check()

@@ -151,15 +151,42 @@ static void test_gaps(void)
 		close(fd);
 	}
 	fd = scratch("unwritten", NULL, 0, 0, 0);
+	check(fd >= 0, "scratch file: empty, to fallocate");
 	if (fd >= 0 && !fallocate(fd, 0, 0, (off_t)(1 * MiB))) {
 		/* SEEK_HOLE may take an unwritten extent for data: FIEMAP */
 		want_gap(fd, "fallocated, never written", 0, 1 * MiB, 1, 0,
 			 false);
-	} else {
+	} else if (fd >= 0) {
 		skip("fallocate here: %s", strerror(errno));
 	}
 	if (fd >= 0)
 		close(fd);
+}
+
+/* map_target() of @len bytes at 0, with what it says caught in @msg */
+static int map_caught(struct pmem_target *t, int fd, __u64 len,
+		      struct map_region *m, char *msg, size_t n)
+{
+	FILE *tmp = tmpfile();
+	int saved = dup(2), rc;
+	size_t got = 0;
+
+	fflush(stderr);
+	if (tmp && saved >= 0)
+		dup2(fileno(tmp), 2);
+	rc = map_target("test", t, fd, 0, len, false, m);
+	fflush(stderr);
+	if (saved >= 0) {
+		dup2(saved, 2);
+		close(saved);
+	}
+	if (tmp) {
+		rewind(tmp);
+		got = fread(msg, 1, n - 1, tmp);
+		fclose(tmp);
+	}
+	msg[got] = '\0';
+	return rc;
 }
 
 static void test_prefault(void)
@@ -204,6 +231,7 @@ static void test_refusals(void)
 	static const __u64 at[] = { 0 };
 	struct pmem_target t;
 	struct map_region m;
+	char msg[512];
 	__u64 align = 0;
 	int fd;
 
@@ -213,10 +241,12 @@ static void test_refusals(void)
 	memset(&t, 0, sizeof(t));
 	snprintf(t.file, sizeof(t.file), "%s", path);
 	snprintf(t.kind, sizeof(t.kind), "fsdax-file");
-	check(map_target("test", &t, fd, 0, 64 * KiB, false, &m) == 1 &&
-	      !m.map, "map_target: a file without DAX (no MAP_SYNC) refused");
-	check(map_target("test", &t, fd, 0, 512 * KiB, false, &m) == 1 &&
-	      !m.map, "map_target: a region beyond the file's end refused");
+	check(map_caught(&t, fd, 64 * KiB, &m, msg, sizeof(msg)) == 1 &&
+	      !m.map && strstr(msg, "not a DAX file"),
+	      "map_target: a file without DAX (no MAP_SYNC) refused, saying so");
+	check(map_caught(&t, fd, 512 * KiB, &m, msg, sizeof(msg)) == 1 &&
+	      !m.map && strstr(msg, "no longer holds"),
+	      "map_target: a region beyond the file's end refused, for that");
 	close(fd);
 	fd = open("/dev/null", O_RDONLY);
 	check(fd >= 0 && map_devdax_align(fd, &align) < 0,

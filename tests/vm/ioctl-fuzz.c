@@ -2846,6 +2846,8 @@ static void pmem_mix_claim(void)
 static void long_delay(void)
 {
 	struct latt_config c = plain_config();
+	struct latt_thread_stats st;
+	struct latt_threads a;
 	struct latt_result r;
 	__u64 limit = LATT_MAX_WINDOW_US * info.tsc_khz / 1000;
 	int fd = open_dev(), ret, s;
@@ -2859,13 +2861,29 @@ static void long_delay(void)
 	ret = xioctl(fd, LATT_IOC_START, &c);
 	s = ret ? -1 : wait_idle(fd, 6000);
 	memset(&r, 0, sizeof(r));
+	memset(&a, 0, sizeof(a));
+	memset(&st, 0, sizeof(st));
+	a.stats_ptr = (uintptr_t)&st;
+	a.len = 1;
 	if (!ret)
 		ret = xioctl(fd, LATT_IOC_RESULT, &r);
-	check(!ret && s == LATT_STATE_DONE && r.window_cycles_max <= limit,
+	if (!ret)
+		ret = xioctl(fd, LATT_IOC_THREADS, &a);
+	/*
+	 * The delay is far longer than the window: the spin must stop at
+	 * the window's end, so every window holds exactly one access.  (The
+	 * longest stretch is a time, which a busy host inflates under TCG:
+	 * printed, not asserted.)
+	 */
+	check(!ret && s == LATT_STATE_DONE && st.accesses &&
+	      st.accesses == st.windows,
 	      "bandwidth with a delay of LATT_MAX_DELAY in 10 us windows: "
-	      "DONE (%s, state %d), longest irq-off stretch %llu cycles "
-	      "(%.1f ms), at most LATT_MAX_WINDOW_US (%llu cycles)",
-	      ename(ret), s, (unsigned long long)r.window_cycles_max,
+	      "DONE (%s, state %d), one access a window (%llu accesses, "
+	      "%llu windows); longest irq-off stretch %llu cycles (%.1f ms, "
+	      "LATT_MAX_WINDOW_US is %llu cycles)",
+	      ename(ret), s, (unsigned long long)st.accesses,
+	      (unsigned long long)st.windows,
+	      (unsigned long long)r.window_cycles_max,
 	      info.tsc_khz ? r.window_cycles_max / (double)info.tsc_khz : 0,
 	      (unsigned long long)limit);
 	close(fd);

@@ -327,7 +327,14 @@ static void test_abort(int fd, struct got *g)
 
 	c.duration_us = 600ULL * 1000000;
 	check(!xioctl(fd, LATT_IOC_START, &c), "abort: a 600 s run starts");
-	usleep(300000);
+	/* until the common start has passed: microseconds streamed */
+	for (i = 0; i < 3000; i++) {
+		struct latt_status st;
+
+		if (xioctl(fd, LATT_IOC_STATUS, &st) || st.samples_done)
+			break;
+		usleep(10000);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	check(!xioctl(fd, LATT_IOC_ABORT, NULL), "abort: ABORT returns 0");
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -357,17 +364,17 @@ static void expect(int fd, struct latt_config c, int err, const char *what)
 static void test_negative(int fd)
 {
 	struct latt_config c;
-	__u32 saved[MAXT], bad[MAXT];
+	__u32 saved[MAXT], bad[MAXT + 1];
 
 	memcpy(saved, cpus, sizeof(cpus));
 	c = base(LATT_MODE_LATENCY, ncpus);
 	cpus[1] = cpus[0];
 	expect(fd, c, EINVAL, "duplicate CPUs");
 	memcpy(cpus, saved, sizeof(cpus));
+	/* every CPU once, then the next number: no such CPU */
 	c = base(LATT_MODE_LATENCY, ncpus + 1);
-	bad[0] = 0;
-	for (int i = 1; i <= ncpus; i++)
-		bad[i] = i - 1;	/* one more than online: a repeat */
+	memcpy(bad, cpus, ncpus * sizeof(*bad));
+	bad[ncpus] = ncpus;
 	c.cpus_ptr = (uintptr_t)bad;
 	expect(fd, c, EINVAL, "more threads than online CPUs");
 	c = base(LATT_MODE_LATENCY, 2);

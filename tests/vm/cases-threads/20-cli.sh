@@ -5,7 +5,8 @@
 # delay, an abort by SIGINT, and the option errors.  20-cli.check reads the
 # JSON.
 set -u
-fail() { echo "FAIL: $*"; exit 1; }
+. /tests/lib/pmem.sh	# wait_dev
+fail() { echo "FAIL: $*"; exit 1; }	# stop at the first, unlike pmem.sh
 run() {	# NAME ARGS...: a run that must succeed, JSON and table kept
 	name=$1
 	shift
@@ -26,9 +27,7 @@ refuse() {	# STATUS WORDS ARGS...: a run refused with STATUS, saying WORDS
 	echo "ok: refused ($rc): $*"
 }
 
-i=0
-while [ ! -b /dev/pmem0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-[ -b /dev/pmem0 ] || fail "no /dev/pmem0"
+wait_dev /dev/pmem0 || fail "no /dev/pmem0"
 
 run lat4 --threads 4 --samples 2000 --region 16M
 grep -q "^threads: 4, mode latency" "$OUT/lat4.txt" || fail "lat4: no thread table"
@@ -62,7 +61,14 @@ refuse 2 "--duration" --duration 5x --mode bandwidth
 lattester-ctl run --quiet --mode bandwidth --threads 4 --duration 10m \
 	--region 16M --json "$OUT/abort.json" >"$OUT/abort.txt" 2>&1 &
 pid=$!
-sleep 2
+# until the run has passed its common start (progress: microseconds)
+i=0
+until [ "$(cat /sys/class/misc/lattester/state)" = running ] &&
+	[ "$(cut -d' ' -f1 /sys/class/misc/lattester/progress)" -gt 0 ]; do
+	[ $i -lt 300 ] || fail "abort: the run never got going"
+	sleep 0.1
+	i=$((i + 1))
+done
 kill -INT $pid
 wait $pid
 rc=$?

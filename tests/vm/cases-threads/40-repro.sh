@@ -7,7 +7,8 @@
 # with nothing to do.  The data go to $OUT; 40-repro.check reads the CSVs
 # and draws them on the host.
 set -u
-fail() { echo "FAIL: $*"; exit 1; }
+. /tests/lib/pmem.sh	# wait_dev
+fail() { echo "FAIL: $*"; exit 1; }	# stop at the first, unlike pmem.sh
 # NAME SCRIPT ARGS...: a script that must succeed; its stdout in NAME.out,
 # its stderr (the sweeps' summaries) in NAME.err
 script() {
@@ -49,9 +50,7 @@ script loaded repro-loaded-latency -n 200 -t 2,4 -D 0,200,2000 \
 	fail "loaded: not 6 rows in the curve"
 
 # the NVDIMM (raw /dev/pmem0, node 1 = CPUs 2 and 3): writes need --force
-i=0
-while [ ! -b /dev/pmem0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-[ -b /dev/pmem0 ] || fail "no /dev/pmem0"
+wait_dev /dev/pmem0 || fail "no /dev/pmem0"
 pm="--quiet --region 64M"
 # refuse WHAT SCRIPT ARGS...: a script on pmem refused without --force,
 # saying so, and no row written
