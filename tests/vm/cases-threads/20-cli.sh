@@ -58,13 +58,14 @@ refuse 2 "one chain" --threads 2 --pattern chase
 refuse 2 "--duration" --duration 5x --mode bandwidth
 
 # SIGINT: every thread stops, the partial result is written
-lattester-ctl run --quiet --mode bandwidth --threads 4 --duration 10m \
+lattester-ctl run --quiet --mode bandwidth --threads 4 --duration 600s \
 	--region 16M --json "$OUT/abort.json" >"$OUT/abort.txt" 2>&1 &
 pid=$!
 # until the run has passed its common start (progress: microseconds)
 i=0
 until [ "$(cat /sys/class/misc/lattester/state)" = running ] &&
 	[ "$(cut -d' ' -f1 /sys/class/misc/lattester/progress)" -gt 0 ]; do
+	kill -0 $pid 2>/dev/null || { cat "$OUT/abort.txt"; fail "abort: the run ended before it began"; }
 	[ $i -lt 300 ] || fail "abort: the run never got going"
 	sleep 0.1
 	i=$((i + 1))
