@@ -379,7 +379,9 @@ static __u32 *list_at(__u64 p, size_t k)
 {
 	uintptr_t b = (uintptr_t)lists.good;
 
-	if (p < b || p + k * 4 > b + lists.good_size)
+	/* no p + k * 4: a mutated pointer near 2^64 would wrap */
+	if (p < b || p - b > lists.good_size ||
+	    k * 4 > lists.good_size - (p - b))
 		return NULL;
 	return (__u32 *)(uintptr_t)p;
 }
