@@ -366,21 +366,27 @@ static struct json_object *outlier_records(const struct run_report *r)
 	return outs;
 }
 
-/**
- * report_write_outliers_json() - "lattester-outliers/1": the run's
- * provenance, target, configuration, outlier summary and every record
+/*
+ * A run's document: its provenance, target, configuration, result, the
+ * latency table (@latency), the outlier summary and records, and the
+ * threads of a run that had several or a mode.
  */
-int report_write_outliers_json(const char *path, const struct run_report *r)
+static int write_doc(const char *path, const struct run_report *r,
+		     const char *schema, bool latency)
 {
 	struct json_object *o = json_object_new_object();
 	int rc;
 
-	json_add_str(o, "schema", OUTLIERS_SCHEMA);
+	json_add_str(o, "schema", schema);
 	json_object_object_add(o, "provenance", json_run_provenance(r));
 	json_object_object_add(o, "target", json_run_target(r));
 	json_object_object_add(o, "config", json_run_config(r));
 	json_object_object_add(o, "result", json_run_result(r));
-	json_object_object_add(o, "outlier_summary", json_run_outlier_summary(r));
+	if (latency)
+		json_object_object_add(o, "latency", r->res.count ?
+				       json_run_latency(r) : NULL);
+	json_object_object_add(o, "outlier_summary",
+			       json_run_outlier_summary(r));
 	json_object_object_add(o, "outlier_records", outlier_records(r));
 	if (r->trep.n)
 		json_object_object_add(o, "threads", json_run_threads(r));
@@ -389,23 +395,17 @@ int report_write_outliers_json(const char *path, const struct run_report *r)
 	return rc;
 }
 
+/**
+ * report_write_outliers_json() - "lattester-outliers/1": the run's
+ * provenance, target, configuration, outlier summary and every record
+ */
+int report_write_outliers_json(const char *path, const struct run_report *r)
+{
+	return write_doc(path, r, OUTLIERS_SCHEMA, false);
+}
+
 /** report_write_json() - the run as a "lattester-run/1" document */
 int report_write_json(const char *path, const struct run_report *r)
 {
-	struct json_object *o = json_object_new_object();
-	int rc;
-
-	json_add_str(o, "schema", RUN_SCHEMA);
-	json_object_object_add(o, "provenance", json_run_provenance(r));
-	json_object_object_add(o, "target", json_run_target(r));
-	json_object_object_add(o, "config", json_run_config(r));
-	json_object_object_add(o, "result", json_run_result(r));
-	json_object_object_add(o, "latency", r->res.count ? json_run_latency(r) : NULL);
-	json_object_object_add(o, "outlier_summary", json_run_outlier_summary(r));
-	json_object_object_add(o, "outlier_records", outlier_records(r));
-	if (r->trep.n)
-		json_object_object_add(o, "threads", json_run_threads(r));
-	rc = json_emit(path, o);
-	json_object_put(o);
-	return rc;
+	return write_doc(path, r, RUN_SCHEMA, true);
 }
