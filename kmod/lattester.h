@@ -137,7 +137,6 @@ u32 latt_widths(void);
 int latt_pick_sample(const struct latt_config *cfg, latt_sample_fn *fn,
 		     u32 *width, bool *vector);
 int latt_pick_streams(struct latt_run *run);
-u32 latt_default_fence(u32 op);
 bool latt_op_is_store(u32 op);
 
 /* dram.c */

@@ -25,6 +25,7 @@
 #include <linux/topology.h>
 #include <linux/capability.h>
 #include <asm/tsc.h>
+#include <lattester/access.h>
 #include "lattester.h"
 
 static_assert(sizeof(struct latt_info) == LATT_INFO_SIZE);

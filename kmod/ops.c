@@ -70,28 +70,6 @@ bool latt_op_is_store(u32 op)
 	return op >= LATT_OP_STORE && op <= LATT_OP_NT_STORE;
 }
 
-/**
- * latt_default_fence() - the fence an op gets unless one is asked for
- * @op: LATT_OP_*
- *
- * Loads: none (rdtscp already waits for them).  Stores with clwb or
- * clflushopt and non-temporal stores: sfence, what makes them persistent.
- * clflush: mfence.  Plain stores: sfence, so the figure covers the store
- * leaving the store buffer rather than just retiring.
- */
-u32 latt_default_fence(u32 op)
-{
-	switch (op) {
-	case LATT_OP_LOAD:
-	case LATT_OP_NT_LOAD:
-		return LATT_FENCE_NONE;
-	case LATT_OP_STORE_CLFLUSH:
-		return LATT_FENCE_MFENCE;
-	default:
-		return LATT_FENCE_SFENCE;
-	}
-}
-
 /* -EOPNOTSUPP when the CPU lacks an instruction @op needs, else 0. */
 static int latt_op_supported(u32 op)
 {

@@ -182,20 +182,6 @@ int user_engine_info(struct latt_info *in)
 	return 0;
 }
 
-/* The module's latt_default_fence(). */
-static __u32 default_fence(__u32 op)
-{
-	switch (op) {
-	case LATT_OP_LOAD:
-	case LATT_OP_NT_LOAD:
-		return LATT_FENCE_NONE;
-	case LATT_OP_STORE_CLFLUSH:
-		return LATT_FENCE_MFENCE;
-	default:
-		return LATT_FENCE_SFENCE;
-	}
-}
-
 /*
  * The module's latt_config_check() and latt_pick_sample(): resolve node
  * (DRAM: the CPU's, for "local"), fence, window and width in @c, choose the
@@ -213,7 +199,7 @@ static int pick(struct latt_config *c, const struct latt_info *in,
 		c->node = node < 0 ? 0 : (__u32)node;
 	}
 	if (c->fence == LATT_FENCE_DEFAULT)
-		c->fence = default_fence(c->op);
+		c->fence = latt_default_fence(c->op);
 	if (!c->window_us)
 		c->window_us = in->window_us;
 	*fn = NULL;

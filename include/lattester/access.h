@@ -124,6 +124,29 @@ static inline __attribute__((always_inline)) __u64 latt_rdtscp(void)
 #define FENCE_sfence	"sfence\n\t"
 #define FENCE_mfence	"mfence\n\t"
 
+/**
+ * latt_default_fence() - the fence an op gets unless one is asked for
+ * @op: LATT_OP_*
+ *
+ * Loads: none (rdtscp already waits for them).  Stores with clwb or
+ * clflushopt and non-temporal stores: sfence, what makes them persistent.
+ * clflush: mfence.  Plain stores: sfence, so the figure covers the store
+ * leaving the store buffer rather than just retiring.  Both engines resolve
+ * LATT_FENCE_DEFAULT with it.
+ */
+static inline __u32 latt_default_fence(__u32 op)
+{
+	switch (op) {
+	case LATT_OP_LOAD:
+	case LATT_OP_NT_LOAD:
+		return LATT_FENCE_NONE;
+	case LATT_OP_STORE_CLFLUSH:
+		return LATT_FENCE_MFENCE;
+	default:
+		return LATT_FENCE_SFENCE;
+	}
+}
+
 /* What the stores write: LATT_STORE_WORD, or zeroes from vector register 0. */
 #define LATT_STORE_WORD	0x5a5a5a5a5a5a5a5aULL
 #define CLEAR_8		""
