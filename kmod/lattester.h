@@ -30,10 +30,14 @@ struct dax_device;
 
 #define LATT_DEFAULT_WINDOW_US	500
 #define LATT_CALIB_SAMPLES	1024
+#define LATT_WARMUP_US		10000	/* spin before calibrating */
 
 /* The access a sample times, the traffic a thread streams (access.h). */
 typedef __u64 (*latt_sample_fn)(char *addr, __u64 size);
 typedef void (*latt_stream_fn)(char *addr, __u64 size);
+typedef __u64 (*latt_chase_fn)(char **pos, __u32 chain);
+typedef __u64 (*latt_chase_off_fn)(char *base, __u64 mask, __u64 *pos,
+				   __u32 chain);
 
 /**
  * struct latt_region - the target's memory, seen as LATT_CHUNK-byte chunks
@@ -77,7 +81,9 @@ struct latt_thread {
 	u64 *series;			/* bandwidth: series_len bins */
 
 	u64 count, min, max, sum, sum_corrected, hist_overflow;
-	u64 overhead, overhead_min, overhead_max;
+	u64 overhead, overhead_min, overhead_max, overhead_end;
+	u64 backwards;			/* samples with t1 < t0 */
+	u64 timer_step;			/* latt_timer_step() on its CPU */
 	u64 accesses, bytes_read, bytes_written;
 	u64 windows, nmi_windows, window_cycles_max;
 	u64 outliers_seen, outliers_dropped;
@@ -95,6 +101,11 @@ struct latt_run {
 	struct latt_config cfg;
 	struct latt_region region;
 	latt_sample_fn fn;
+	latt_chase_fn chase;		/* chase through pointers (DRAM) */
+	latt_chase_off_fn chase_off;	/* through offsets (PMEM) */
+	int timer;			/* LATT_TIMER_* */
+	u64 timer_step;			/* thread 0's, cycles */
+	u64 page_size;			/* of the region's first byte */
 	latt_stream_fn stream_fn;	/* bandwidth without a mix */
 	latt_stream_fn read_fn, write_fn; /* the mix's, and loaded traffic */
 	bool vector;
@@ -124,7 +135,8 @@ struct latt_run {
 	u64 *hist;			/* LATT_HIST_BUCKETS */
 	u32 nr_outliers;
 	u64 count, min, max, sum, sum_corrected, hist_overflow;
-	u64 overhead, overhead_min, overhead_max;
+	u64 overhead, overhead_min, overhead_max, overhead_end;
+	u64 backwards;
 	u64 bytes_read, bytes_written;
 	u64 windows, nmi_windows, window_cycles_max;
 	u64 outliers_seen, outliers_dropped;
@@ -134,8 +146,8 @@ struct latt_run {
 /* ops.c */
 u64 latt_features(void);
 u32 latt_widths(void);
-int latt_pick_sample(const struct latt_config *cfg, latt_sample_fn *fn,
-		     u32 *width, bool *vector);
+int latt_check_config(struct latt_config *c);
+int latt_pick(struct latt_run *run);
 int latt_pick_streams(struct latt_run *run);
 bool latt_op_is_store(u32 op);
 

@@ -70,43 +70,6 @@ static bool latt_all_zero(const u64 *v, size_t n)
 	return true;
 }
 
-/* The fields of ABI 1.2's modes, and how they combine with the rest. */
-static int latt_mode_check(const struct latt_config *c)
-{
-	const bool lat = c->mode == LATT_MODE_LATENCY;
-	const bool bw = c->mode == LATT_MODE_BANDWIDTH;
-
-	if (c->mode > LATT_MODE_MAX || c->delay > LATT_MAX_DELAY)
-		return -EINVAL;
-	if (c->write_op && !latt_op_is_store(c->write_op))
-		return -EINVAL;
-	/* the stream's knobs mean nothing where nothing streams */
-	if (lat && (c->delay || c->mix_read || c->mix_write || c->write_op))
-		return -EINVAL;
-	if (bw) {
-		/* timed by the clock, not counted in samples */
-		if (c->samples || c->threshold ||
-		    c->flags & LATT_CFG_WARM ||
-		    c->pattern == LATT_PAT_CHASE ||
-		    c->duration_us < LATT_MIN_DURATION_US ||
-		    c->duration_us > LATT_MAX_DURATION_US)
-			return -EINVAL;
-	} else if (!c->samples || c->samples > LATT_MAX_SAMPLES ||
-		   c->duration_us) {
-		return -EINVAL;
-	}
-	if (c->mode == LATT_MODE_LOADED && c->nr_threads < 2)
-		return -EINVAL;
-	if (c->pattern == LATT_PAT_CHASE &&
-	    (c->flags & LATT_CFG_SPLIT || c->mix_write ||
-	     (lat && c->nr_threads > 1)))
-		return -EINVAL;	/* one chain, only thread 0 on it, unwritten */
-	if (c->target == LATT_TARGET_PMEM && c->mix_write &&
-	    !(c->flags & LATT_CFG_FORCE))
-		return -EPERM;
-	return 0;
-}
-
 /**
  * latt_threads_check() - copy and check a run's CPUs
  * @run: a run whose configuration passed latt_config_check()
@@ -168,72 +131,25 @@ static int latt_threads_check(struct latt_run *run)
 
 /**
  * latt_config_check() - check every field and resolve the defaults
- * @c: the configuration from userspace, completed in place
- * @fn: out: the sample function for op, width and fence
- * @width: out: the access width in bytes
- * @vector: out: whether @fn needs kernel_fpu_begin()
+ * @run: the run, whose configuration from userspace is completed in place
+ *
+ * First the rules both engines share (include/lattester/rules.h: fields,
+ * flags, modes, limits, chase, the pattern's sizes), then what only the
+ * module knows (CPUs, nodes, the TSC), then the sample function and timer.
  *
  * Return: 0; -EINVAL for a field out of its range or a non-zero reserved
  * field; -ENODEV for a CPU that is offline or a node that is not online or
  * has no memory; -EOPNOTSUPP for an op or width this CPU lacks; -EPERM for
  * an op that would overwrite a PMEM target without LATT_CFG_FORCE.
  */
-static int latt_config_check(struct latt_config *c, latt_sample_fn *fn,
-			     u32 *width, bool *vector)
+static int latt_config_check(struct latt_run *run)
 {
-	struct latt_pattern pat;
+	struct latt_config *c = &run->cfg;
 	int ret;
 
-	if (c->pad || !latt_all_zero(c->reserved, ARRAY_SIZE(c->reserved)) ||
-	    c->flags & ~LATT_CFG_FLAGS_ALL)
-		return -EINVAL;
-	if (!c->op || c->op > LATT_OP_MAX || !c->pattern ||
-	    c->pattern > LATT_PAT_MAX || c->fence > LATT_FENCE_MAX ||
-	    c->pad2)
-		return -EINVAL;
-	switch (c->target) {
-	case LATT_TARGET_DRAM:
-		if (c->fd || c->phys_addr)
-			return -EINVAL;
-		break;
-	case LATT_TARGET_PMEM:
-		/* stores overwrite it; chase writes its pointers into it */
-		if ((latt_op_is_store(c->op) || c->pattern == LATT_PAT_CHASE) &&
-		    !(c->flags & LATT_CFG_FORCE))
-			return -EPERM;
-		break;
-	default:
-		return -EINVAL;
-	}
-	ret = latt_mode_check(c);
+	ret = latt_check_config(c);
 	if (ret)
 		return ret;
-	if (!c->region || c->region > LATT_MAX_REGION || c->size > c->region)
-		return -EINVAL;
-	if (c->max_outliers > LATT_MAX_OUTLIERS)
-		return -EINVAL;
-	if (c->window_us && (c->window_us < LATT_MIN_WINDOW_US ||
-			     c->window_us > LATT_MAX_WINDOW_US))
-		return -EINVAL;
-
-	if (!c->chain)
-		c->chain = 1;
-	if (c->chain > LATT_MAX_CHAIN)
-		return -EINVAL;
-	if (c->pattern == LATT_PAT_CHASE) {
-		/* dependent loads: plain loads, nothing to warm or fence */
-		if (c->op != LATT_OP_LOAD || c->flags & LATT_CFG_WARM ||
-		    c->fence > LATT_FENCE_NONE)
-			return -EINVAL;
-	} else if (c->chain != 1) {
-		return -EINVAL;
-	}
-
-	ret = latt_pattern_init(&pat, c->pattern, c->size, c->stride,
-				c->region, c->seed);
-	if (ret)
-		return ret;
-
 	if (c->cpu >= nr_cpu_ids)
 		return -EINVAL;
 	if (!cpu_online(c->cpu))
@@ -254,24 +170,9 @@ static int latt_config_check(struct latt_config *c, latt_sample_fn *fn,
 
 	if (!tsc_khz)	/* no calibrated TSC: no time to keep windows by */
 		return -EOPNOTSUPP;
-	if (c->fence == LATT_FENCE_DEFAULT)
-		c->fence = latt_default_fence(c->op);
 	if (!c->window_us)
 		c->window_us = READ_ONCE(latt_window_us);
-	if (c->pattern == LATT_PAT_CHASE) {
-		/* pointer loads: 8 bytes, no vector state, no table entry */
-		if (c->width != LATT_WIDTH_AUTO && c->width != 8)
-			return -EINVAL;
-		*fn = NULL;
-		*width = 8;
-		*vector = false;
-	} else {
-		ret = latt_pick_sample(c, fn, width, vector);
-		if (ret)
-			return ret;
-	}
-	c->width = *width;
-	return 0;
+	return latt_pick(run);
 }
 
 static long latt_ioctl_start(struct file *file, void __user *arg)
@@ -288,8 +189,7 @@ static long latt_ioctl_start(struct file *file, void __user *arg)
 		kfree(run);
 		return -EFAULT;
 	}
-	ret = latt_config_check(&run->cfg, &run->fn, &run->width,
-				&run->vector);
+	ret = latt_config_check(run);
 	if (!ret)
 		ret = latt_threads_check(run);
 	if (!ret)
@@ -521,6 +421,10 @@ static long latt_ioctl_result(void __user *arg)
 	r.overhead = run->overhead;
 	r.overhead_min = run->overhead_min;
 	r.overhead_max = run->overhead_max;
+	r.overhead_end = run->overhead_end;
+	r.timer_step = run->timer_step;
+	r.backwards = run->backwards;
+	r.page_size = run->page_size;
 	r.windows = run->windows;
 	r.nmi_windows = run->nmi_windows;
 	r.outliers = run->outliers_seen;
@@ -530,7 +434,9 @@ static long latt_ioctl_result(void __user *arg)
 	r.tsc_end = run->tsc_end;
 	r.window_cycles_max = run->window_cycles_max;
 	r.flags = (run->vector ? LATT_RES_VECTOR : 0) |
-		  (run->dax_checked ? LATT_RES_DAX : 0);
+		  (run->dax_checked ? LATT_RES_DAX : 0) |
+		  (run->timer == LATT_TIMER_RDTSC ? LATT_RES_TIMER_RDTSC : 0) |
+		  (check_tsc_unstable() ? LATT_RES_TSC_UNSTABLE : 0);
 	r.width = run->width;
 	r.bytes_read = run->bytes_read;
 	r.bytes_written = run->bytes_written;

@@ -5,21 +5,26 @@
  * The timed access kernels themselves are in include/lattester/access.h
  * (instantiated by samples.h), shared with lattester-ctl's user engine; see
  * its header comment for what one sample does, instruction by instruction.
+ * Which configurations are accepted and which function and timer one gets
+ * is include/lattester/rules.h's, shared with the user engine too.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
 #include <linux/errno.h>
 #include <asm/cpufeature.h>
+#include <asm/tsc.h>
 #include "lattester.h"
 #include <lattester/samples.h>
+#include <lattester/rules.h>
 
 /**
  * latt_features() - the LATT_FEAT_* bits: this CPU's, and the module's own
  */
 u64 latt_features(void)
 {
-	u64 f = LATT_FEAT_NMI_COUNT | LATT_FEAT_PMEM | LATT_FEAT_THREADS;
+	u64 f = LATT_FEAT_NMI_COUNT | LATT_FEAT_PMEM | LATT_FEAT_THREADS |
+		LATT_FEAT_TIMER_RDTSC;
 
 	if (boot_cpu_has(X86_FEATURE_RDTSCP))
 		f |= LATT_FEAT_RDTSCP;
@@ -43,6 +48,8 @@ u64 latt_features(void)
 		f |= LATT_FEAT_CONSTANT_TSC;
 	if (boot_cpu_has(X86_FEATURE_NONSTOP_TSC))
 		f |= LATT_FEAT_NONSTOP_TSC;
+	if (!check_tsc_unstable())
+		f |= LATT_FEAT_TSC_STABLE;
 	return f;
 }
 
@@ -67,23 +74,24 @@ u32 latt_widths(void)
 
 bool latt_op_is_store(u32 op)
 {
-	return op >= LATT_OP_STORE && op <= LATT_OP_NT_STORE;
+	return latt_rule_is_store(op);
 }
 
-/* -EOPNOTSUPP when the CPU lacks an instruction @op needs, else 0. */
-static int latt_op_supported(u32 op)
+/**
+ * latt_check_config() - rules.h's latt_config_rules(), the checks both
+ *	engines make (lattester-ctl prints the reason; here it is pr_debug'd)
+ * @c: the configuration; .chain 0 becomes 1
+ *
+ * Return: 0, -EINVAL, -EPERM.
+ */
+int latt_check_config(struct latt_config *c)
 {
-	u64 feat = latt_features();
+	const char *why = NULL;
+	int ret = latt_config_rules(c, &why);
 
-	if (!(feat & LATT_FEAT_RDTSCP) || !(feat & LATT_FEAT_CLFLUSH))
-		return -EOPNOTSUPP;
-	if (op == LATT_OP_NT_LOAD && !(feat & LATT_FEAT_SSE4_1))
-		return -EOPNOTSUPP;
-	if (op == LATT_OP_STORE_CLWB && !(feat & LATT_FEAT_CLWB))
-		return -EOPNOTSUPP;
-	if (op == LATT_OP_STORE_CLFLUSHOPT && !(feat & LATT_FEAT_CLFLUSHOPT))
-		return -EOPNOTSUPP;
-	return 0;
+	if (ret)
+		pr_debug("START refused: %s\n", why);
+	return ret;
 }
 
 /**
@@ -99,13 +107,12 @@ static int latt_op_supported(u32 op)
 int latt_pick_streams(struct latt_run *run)
 {
 	u32 wop = run->cfg.write_op ? run->cfg.write_op : LATT_OP_STORE;
-	int w = __builtin_ctz(run->width) - 3, ret;
+	int w = __builtin_ctz(run->width) - 3;
 
 	if (!latt_op_is_store(wop))
 		return -EINVAL;
-	ret = latt_op_supported(wop);
-	if (ret)
-		return ret;
+	if (latt_op_lacks(wop, latt_features()))
+		return -EOPNOTSUPP;
 	run->stream_fn = latt_streams[run->cfg.op][w];
 	run->read_fn = latt_streams[LATT_OP_LOAD][w];
 	run->write_fn = latt_streams[wop][w];
@@ -115,51 +122,34 @@ int latt_pick_streams(struct latt_run *run)
 }
 
 /**
- * latt_pick_sample() - the sample function for a configuration
- * @cfg: op, fence (already resolved from DEFAULT) and width (0 = auto)
- * @fn: out: the function
- * @width: out: the width it uses, bytes
- * @vector: out: whether it needs kernel_fpu_begin()
+ * latt_pick() - the sample functions and timer of a run (rules.h)
+ * @run: a run whose configuration passed latt_check_config(); its fence and
+ *	width are resolved in place
+ *
+ * Sets fn (NULL for chase), chase, chase_off, width, vector and timer.
  *
  * Return: 0; -EOPNOTSUPP when the CPU lacks the op's instruction or the
- * width; -EINVAL for a width the op doesn't have (nt-load of 8 bytes) or a
- * fence that doesn't apply (sfence after loads).
+ * width; -EINVAL for a width the op doesn't have or a fence that doesn't
+ * apply (sfence after loads).
  */
-int latt_pick_sample(const struct latt_config *cfg, latt_sample_fn *fn,
-		     u32 *width, bool *vector)
+int latt_pick(struct latt_run *run)
 {
-	u64 feat = latt_features();
-	u32 widths = latt_widths();
-	u32 w = cfg->width;
-	int ret = latt_op_supported(cfg->op);
+	struct latt_pick p;
+	const char *why = NULL;
+	int ret;
 
-	if (ret)
+	ret = latt_pick_sample(&run->cfg, latt_features(), latt_widths(), &p,
+			       &why);
+	if (ret) {
+		pr_debug("START refused: %s%s%s\n", why, p.lacks ? ": " : "",
+			 p.lacks ? p.lacks : "");
 		return ret;
-	if (!latt_op_is_store(cfg->op) && cfg->fence == LATT_FENCE_SFENCE)
-		return -EINVAL;
-
-	if (w == LATT_WIDTH_AUTO) {
-		w = 1U << (fls(widths) - 1);
-		/* 32-byte movntdqa needs AVX2, not just AVX */
-		if (cfg->op == LATT_OP_NT_LOAD && w == 32 &&
-		    !(feat & LATT_FEAT_AVX2))
-			w = 16;
-	} else {
-		if (w != 8 && w != 16 && w != 32 && w != 64)
-			return -EINVAL;
-		if (!(widths & w))
-			return -EOPNOTSUPP;
-		if (cfg->op == LATT_OP_NT_LOAD && w == 32 &&
-		    !(feat & LATT_FEAT_AVX2))
-			return -EOPNOTSUPP;
 	}
-	if (cfg->op == LATT_OP_NT_LOAD && w == 8)
-		return -EINVAL;
-
-	*fn = latt_samples[cfg->op][__builtin_ctz(w) - 3][cfg->fence - 1];
-	if (WARN_ON_ONCE(!*fn))
-		return -EINVAL;
-	*width = w;
-	*vector = w > 8;
+	run->fn = p.fn;
+	run->chase = p.chase;
+	run->chase_off = p.chase_off;
+	run->width = p.width;
+	run->vector = p.width > 8;
+	run->timer = p.timer;
 	return 0;
 }

@@ -13,9 +13,11 @@
  * outliers recorded in it are flagged, to tell the platform's noise from
  * the memory's.
  *
- * Before the samples, each timing thread calibrates the timer's overhead in
- * the same kind of windows by timing its own sample function on zero bytes;
- * thread 0's median is what userspace subtracts.  Then every thread waits
+ * Before the samples, each timing thread spins LATT_WARMUP_US to bring its
+ * core to its running clock, measures the timer's step and calibrates the
+ * timer's overhead in the same kind of windows by timing its own sample
+ * function on zero bytes; thread 0's median is what userspace subtracts.
+ * The calibration runs again after the samples, to show a drift.  Then every thread waits
  * at a start line; the last to arrive sets one TSC time a little ahead
  * (LATT_GO_MARGIN_US) and all begin there.  They stop together: a stop, an
  * abort or one thread's failure sets a flag every thread reads at the end
@@ -42,6 +44,7 @@
 #include <asm/msr.h>
 #include <asm/tsc.h>
 #include <asm/cpufeature.h>
+#include <asm/pgtable.h>
 #include <lattester/hist.h>
 #include <lattester/access.h>
 #include "lattester.h"
@@ -119,15 +122,38 @@ static inline bool latt_window_close(struct latt_thread *t, unsigned long fl,
 	return seen;
 }
 
+/*
+ * Spin LATT_WARMUP_US with interrupts on, so that the core has left its idle
+ * clock before the calibration; -EINTR when stopped meanwhile.
+ */
+static int latt_warmup(struct latt_thread *t)
+{
+	u64 now = rdtsc(), end = now + div_u64((u64)LATT_WARMUP_US * tsc_khz,
+					       1000);
+
+	while (now < end) {
+		cpu_relax();
+		now = rdtsc();
+		if (need_resched())
+			cond_resched();
+		if (latt_should_stop(t->run))
+			return -EINTR;
+	}
+	return 0;
+}
+
 /**
  * latt_calibrate() - time the empty sample LATT_CALIB_SAMPLES times
  * @t: the thread, with its run's sample function and region
+ * @med: out: the median
+ * @lo: out: the minimum, or NULL
+ * @hi: out: the maximum, or NULL
  *
  * Same function, same windows, zero bytes (a chain of zero loads for
- * chase): what remains is rdtscp, the lfences, the fence and the loop's
- * setup.  Keeps the median, the minimum and the maximum.
+ * chase): what remains is the timer, the lfences, the fence and the loop's
+ * setup.  The first window also measures the timer's step, once.
  */
-static int latt_calibrate(struct latt_thread *t)
+static int latt_calibrate(struct latt_thread *t, u64 *med, u64 *lo, u64 *hi)
 {
 	struct latt_run *run = t->run;
 	char *base = latt_region_addr(&run->region, t->part_offset);
@@ -141,12 +167,14 @@ static int latt_calibrate(struct latt_thread *t)
 		return -ENOMEM;
 	while (i < LATT_CALIB_SAMPLES) {
 		latt_window_enter(run, &fl);
+		if (!t->timer_step)
+			t->timer_step = latt_timer_step(run->timer);
 		w0 = rdtsc();
 		do {
 			if (run->cfg.pattern == LATT_PAT_CHASE && run->region.map)
-				v[i] = latt_sample_chase_off(base, 0, &opos, 0);
+				v[i] = run->chase_off(base, 0, &opos, 0);
 			else if (run->cfg.pattern == LATT_PAT_CHASE)
-				v[i] = latt_sample_chase(&pos, 0);
+				v[i] = run->chase(&pos, 0);
 			else
 				v[i] = run->fn(base, 0);
 		} while (++i < LATT_CALIB_SAMPLES &&
@@ -159,9 +187,11 @@ static int latt_calibrate(struct latt_thread *t)
 		}
 	}
 	sort(v, LATT_CALIB_SAMPLES, sizeof(*v), latt_cmp_u64, NULL);
-	t->overhead = v[LATT_CALIB_SAMPLES / 2];
-	t->overhead_min = v[0];
-	t->overhead_max = v[LATT_CALIB_SAMPLES - 1];
+	*med = v[LATT_CALIB_SAMPLES / 2];
+	if (lo)
+		*lo = v[0];
+	if (hi)
+		*hi = v[LATT_CALIB_SAMPLES - 1];
 	kfree(v);
 	return 0;
 }
@@ -173,6 +203,10 @@ static inline void latt_account(struct latt_thread *t, u64 idx, u64 tsc,
 	u64 corr = cyc > t->overhead ? cyc - t->overhead : 0;
 	struct latt_outlier *o;
 
+	if (unlikely(latt_backwards(cyc))) {
+		t->backwards++;
+		return;
+	}
 	t->hist[latt_hist_index(cyc)]++;
 	if (cyc >> LATT_HIST_MAX_BITS)
 		t->hist_overflow++;
@@ -248,12 +282,11 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 		do {
 			if (chase_off) {
 				off = opos;
-				cyc = latt_sample_chase_off(run->region.map,
-							    mask, &opos,
-							    run->cfg.chain);
+				cyc = run->chase_off(run->region.map, mask,
+						     &opos, run->cfg.chain);
 			} else if (chase) {
 				start = pos;
-				cyc = latt_sample_chase(&pos, run->cfg.chain);
+				cyc = run->chase(&pos, run->cfg.chain);
 				/* read after timing: the node is cached now */
 				off = ((struct latt_chase_node *)start)->offset;
 			} else {
@@ -271,7 +304,7 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 		} while (done < total && now - w0 < run->window_cycles);
 		nmi_seen = latt_window_close(t, fl, nmi);
 
-		t->count = done;
+		t->count = done - t->backwards;
 		atomic64_set(&t->done, done);
 		latt_window_done(t, now - w0, nmi_seen, first);
 		cond_resched();
@@ -455,6 +488,7 @@ static void latt_run_finish(struct latt_run *run, bool interrupted)
 			for (b = 0; b < LATT_HIST_BUCKETS; b++)
 				run->hist[b] += t->hist[b];
 		run->count += t->count;
+		run->backwards += t->backwards;
 		run->min = min(run->min, t->min);
 		run->max = max(run->max, t->max);
 		run->sum += t->sum;
@@ -474,6 +508,8 @@ static void latt_run_finish(struct latt_run *run, bool interrupted)
 	run->overhead = run->threads[0].overhead;
 	run->overhead_min = run->threads[0].overhead_min;
 	run->overhead_max = run->threads[0].overhead_max;
+	run->overhead_end = run->threads[0].overhead_end;
+	run->timer_step = run->threads[0].timer_step;
 	latt_region_free(&run->region);
 	/* pairs with the acquire in latt_run_state(): figures first */
 	smp_wmb();
@@ -497,7 +533,10 @@ static int latt_thread(void *data)
 			if (ret)
 				goto out;
 		}
-		ret = latt_calibrate(t);
+		ret = latt_warmup(t);
+		if (!ret)
+			ret = latt_calibrate(t, &t->overhead, &t->overhead_min,
+					     &t->overhead_max);
 		if (ret)
 			goto out;
 	}
@@ -509,8 +548,20 @@ static int latt_thread(void *data)
 		ret = latt_measure(t, &pat);
 	else
 		ret = latt_stream(t, &pat);
-out:
 	t->tsc_end = rdtsc();
+	if (t->role == LATT_ROLE_LATENCY && run->cfg.mode == LATT_MODE_LOADED)
+		WRITE_ONCE(run->latency_done, true);	/* traffic stops */
+	/*
+	 * The same calibration after the samples, to show a drift; stopped
+	 * or with the region gone meanwhile, it is unknown (0), and the
+	 * samples stand.
+	 */
+	if (!ret && t->role == LATT_ROLE_LATENCY &&
+	    latt_calibrate(t, &t->overhead_end, NULL, NULL))
+		t->overhead_end = 0;
+out:
+	if (!t->tsc_end)
+		t->tsc_end = rdtsc();
 	t->error = ret;
 	if (ret && ret != -EINTR) {
 		/* the first failure is the run's; it stops the others */
@@ -612,6 +663,16 @@ static void latt_threads_stop(struct latt_run *run)
 	}
 }
 
+/* The size of the page that maps @addr in the kernel's page tables. */
+static u64 latt_page_size(const void *addr)
+{
+	unsigned int level;
+
+	if (!lookup_address((unsigned long)addr, &level))
+		return 0;
+	return page_level_size(level);
+}
+
 /**
  * latt_run_start() - allocate the results and start the kthreads
  * @run: a checked run with its region and its CPUs (@cpus, @nr_threads)
@@ -627,6 +688,7 @@ int latt_run_start(struct latt_run *run)
 	struct task_struct *task;
 	int ret;
 
+	run->page_size = latt_page_size(latt_region_addr(&run->region, 0));
 	run->window_cycles = div_u64((u64)c->window_us * tsc_khz, 1000);
 	run->duration_cycles = div_u64(c->duration_us * tsc_khz, 1000);
 	if (c->mode == LATT_MODE_BANDWIDTH) {

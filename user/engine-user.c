@@ -4,7 +4,10 @@
  * run.c, dram.c, ops.c), from a thread of lattester-ctl.
  *
  * The same sample functions (include/lattester/samples.h), chosen by the
- * same rules from CPUID; the same address generator (pattern.h), so one
+ * same code from CPUID and checked by the same rules (rules.h: this file
+ * is lattester-ctl's one that includes them, engine_rules() lends them to
+ * the runner's checks of either engine); the same address generator
+ * (pattern.h), so one
  * seed gives one offset sequence in both engines; the same chase cycle
  * (Sattolo over the slots, with pointers); the same calibration (the
  * sample function on zero bytes, LATT_CALIB_SAMPLES times: median, min,
@@ -40,6 +43,7 @@
 #include <lattester/hist.h>
 #include <lattester/pattern.h>
 #include <lattester/samples.h>
+#include <lattester/rules.h>
 #include "engine-user.h"
 #include "log.h"
 #include "map.h"
@@ -50,6 +54,8 @@
 #define USER_PAGE		4096ULL
 #define POLL_FIRST_US		1000
 #define POLL_MS			100
+#define USER_WARMUP_US		10000	/* the module's LATT_WARMUP_US */
+#define CLOCKSOURCE	"/sys/devices/system/clocksource/clocksource0/current_clocksource"
 
 /* A chase node, as the module lays it out (kmod/lattester.h). */
 struct user_chase_node {
@@ -71,6 +77,38 @@ static __u64 xcr0(void)
 
 	__asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
 	return ((__u64)hi << 32) | lo;
+}
+
+/*
+ * LATTESTER_HWCAPS=-rdtscp,-clwb,... hides CPU features from the user
+ * engine, as a hypervisor that masks CPUID bits would (glibc's
+ * glibc.cpu.hwcaps tunable does the same for its own choices): to try the
+ * fallbacks on a CPU that has everything.  Names as `lattester-ctl info`
+ * prints them; an unknown name is said once and ignored.
+ */
+static __u64 hwcaps_hidden(void)
+{
+	static bool said;
+	const char *env = getenv("LATTESTER_HWCAPS");
+	char buf[256], *tok, *save = NULL;
+	__u64 hide = 0;
+	int bit;
+
+	if (!env || !*env)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", env);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		bit = *tok == '-' ? latt_value(NAMES_FEATURE, tok + 1) : -1;
+		if (bit >= 0)
+			hide |= 1ULL << bit;
+		else if (!said)
+			log_warn("LATTESTER_HWCAPS: '%s' is not -FEATURE with "
+				 "a feature of 'lattester-ctl info'; ignored",
+				 tok);
+	}
+	said = true;
+	return hide;
 }
 
 /* The LATT_FEAT_* bits of this CPU, and the widths usable here. */
@@ -108,6 +146,7 @@ static void user_cpu(__u64 *features, __u32 *widths)
 		f |= LATT_FEAT_RDTSCP;
 	if (__get_cpuid(0x80000007, &a, &b, &c, &d) && (d & (1U << 8)))
 		f |= LATT_FEAT_CONSTANT_TSC | LATT_FEAT_NONSTOP_TSC;
+	f &= ~hwcaps_hidden();
 
 	/* as the module's latt_widths(), plus the OS's state (XCR0) */
 	if (f & LATT_FEAT_SSE2)
@@ -120,8 +159,30 @@ static void user_cpu(__u64 *features, __u32 *widths)
 		w |= 1U << 6;
 	else
 		f &= ~LATT_FEAT_AVX512F;
+	if (!(f & LATT_FEAT_SSE2))
+		w &= ~(1U << 4);
 	*features = f;
 	*widths = w;
+}
+
+/**
+ * user_clocksource() - the kernel's current clocksource, "" if unknown
+ */
+const char *user_clocksource(void)
+{
+	static char name[32];
+	FILE *f;
+
+	if (name[0])
+		return name;
+	f = fopen(CLOCKSOURCE, "r");
+	if (f) {
+		if (!fgets(name, sizeof(name), f))
+			name[0] = 0;
+		fclose(f);
+	}
+	name[strcspn(name, "\n")] = 0;
+	return name;
 }
 
 static __u64 ts_ns(const struct timespec *t)
@@ -162,6 +223,16 @@ static __u64 user_tsc_khz(void)
 	return khz ? khz : 1;
 }
 
+/** user_engine_timer() - "rdtscp" or "rdtsc", as the user engine times */
+const char *user_engine_timer(void)
+{
+	__u64 f;
+	__u32 w;
+
+	user_cpu(&f, &w);
+	return f & LATT_FEAT_RDTSCP ? "rdtscp" : "rdtsc";
+}
+
 int user_engine_info(struct latt_info *in)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
@@ -170,7 +241,11 @@ int user_engine_info(struct latt_info *in)
 	in->abi_version = LATT_ABI_VERSION;
 	in->hist_buckets = LATT_HIST_BUCKETS;
 	user_cpu(&in->features, &in->widths);
-	in->features |= LATT_FEAT_PMEM;	/* device-DAX and DAX files (map.c) */
+	/* device-DAX and DAX files (map.c); "lfence; rdtsc" without rdtscp */
+	in->features |= LATT_FEAT_PMEM | LATT_FEAT_TIMER_RDTSC;
+	/* the kernel keeps time with the TSC only while it trusts it */
+	if (!strcmp(user_clocksource(), "tsc"))
+		in->features |= LATT_FEAT_TSC_STABLE;
 	in->tsc_khz = user_tsc_khz();
 	in->max_size = LATT_MAX_SIZE;
 	in->max_region = LATT_MAX_REGION;
@@ -182,62 +257,57 @@ int user_engine_info(struct latt_info *in)
 	return 0;
 }
 
+/**
+ * engine_rules() - rules.h's checks of a configuration, both engines' (the
+ *	module makes them again at START)
+ * @c: the configuration, not changed
+ * @in: the engine's info (features, widths)
+ * @lacks: out: the instruction the CPU lacks, or NULL
+ *
+ * Return: NULL, or why @c can't run.
+ */
+const char *engine_rules(const struct latt_config *c,
+			 const struct latt_info *in, const char **lacks)
+{
+	struct latt_config copy = *c;
+	struct latt_pick p = { 0 };
+	const char *why = NULL;
+
+	*lacks = NULL;
+	if (latt_config_rules(&copy, &why) ||
+	    latt_pick_sample(&copy, in->features, in->widths, &p, &why)) {
+		*lacks = p.lacks;
+		return why;
+	}
+	return NULL;
+}
+
 /*
- * The module's latt_config_check() and latt_pick_sample(): resolve node
- * (DRAM: the CPU's, for "local"), fence, window and width in @c, choose the
- * function.  Says what is wrong and returns 1, or 0.
+ * The module's latt_config_check() less what is checked before (the
+ * runner's engine_rules()): resolve node (DRAM: the CPU's, for "local"),
+ * window, fence and width in @c, choose the functions and the timer.  Says
+ * what is wrong and returns 1, or 0.
  */
 static int pick(struct latt_config *c, const struct latt_info *in,
-		latt_sample_fn *fn)
+		struct latt_pick *p)
 {
-	__u64 feat = in->features;
-	__u32 w = c->width;
+	const char *why = NULL;
 	int node;
 
 	if (c->node == LATT_NODE_LOCAL && c->target == LATT_TARGET_DRAM) {
 		node = numa_node_of_cpu((int)c->cpu);
 		c->node = node < 0 ? 0 : (__u32)node;
 	}
-	if (c->fence == LATT_FENCE_DEFAULT)
-		c->fence = latt_default_fence(c->op);
 	if (!c->window_us)
 		c->window_us = in->window_us;
-	*fn = NULL;
-	if (!(feat & LATT_FEAT_RDTSCP) || !(feat & LATT_FEAT_CLFLUSH)) {
-		log_err("this CPU lacks rdtscp or clflush: nothing can be timed");
+	if (latt_config_rules(c, &why) ||
+	    latt_pick_sample(c, in->features, in->widths, p, &why)) {
+		if (p->lacks)
+			log_err("%s: this CPU lacks %s", why, p->lacks);
+		else
+			log_err("%s", why);
 		return 1;
 	}
-	if (c->pattern == LATT_PAT_CHASE) {
-		if (w != LATT_WIDTH_AUTO && w != 8) {
-			log_err("--width %u: --pattern chase loads 8-byte "
-				"pointers", w);
-			return 1;
-		}
-		c->width = 8;
-		return 0;
-	}
-	if (w == LATT_WIDTH_AUTO) {
-		w = 1U << (31 - __builtin_clz(in->widths));
-		if (c->op == LATT_OP_NT_LOAD && w == 32 &&
-		    !(feat & LATT_FEAT_AVX2))
-			w = 16;
-	} else if (c->op == LATT_OP_NT_LOAD && w == 32 &&
-		   !(feat & LATT_FEAT_AVX2)) {
-		log_err("--width 32: nt-load of 32 bytes needs AVX2, which "
-			"this CPU lacks");
-		return 1;
-	}
-	if (c->op == LATT_OP_NT_LOAD && w == 8) {
-		log_err("--width 8: nt-load has no 8-byte form (16, 32 or 64)");
-		return 1;
-	}
-	*fn = latt_samples[c->op][__builtin_ctz(w) - 3][c->fence - 1];
-	if (!*fn) {
-		log_err("--op %s --width %u: no such access",
-			latt_name(NAMES_OP, c->op), w);
-		return 1;
-	}
-	c->width = w;
 	return 0;
 }
 
@@ -245,11 +315,12 @@ static int pick(struct latt_config *c, const struct latt_info *in,
 struct user_run {
 	const char *spec;	/* the --target, for messages */
 	struct latt_config cfg;
-	latt_sample_fn fn;
+	struct latt_pick pick;	/* functions, width, timer */
 	char *base;		/* the region */
 	bool chase_off;		/* persistent memory: chase by offsets */
 	int clflushopt;
 	__u64 window_cycles;
+	__u64 tsc_khz;
 	__u64 *hist;
 	struct latt_outlier *outliers;
 	__u32 nout;		/* room in @outliers */
@@ -303,8 +374,21 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The module's latt_calibrate(): the empty sample, median/min/max. */
-static int calibrate(struct user_run *u)
+/* The module's latt_warmup(): spin, so the core leaves its idle clock. */
+static void warmup(const struct user_run *u)
+{
+	__u64 end = user_rdtsc() + USER_WARMUP_US * u->tsc_khz / 1000;
+
+	while (user_rdtsc() < end &&
+	       !__atomic_load_n(&u->abort, __ATOMIC_ACQUIRE))
+		__builtin_ia32_pause();
+}
+
+/*
+ * The module's latt_calibrate(): the empty sample, median (and min/max if
+ * asked); the timer's step, once.
+ */
+static int calibrate(struct user_run *u, __u64 *med, __u64 *lo, __u64 *hi)
 {
 	__u64 *v = malloc(USER_CALIB_SAMPLES * sizeof(*v));
 	char *pos = u->base;
@@ -313,18 +397,22 @@ static int calibrate(struct user_run *u)
 
 	if (!v)
 		return -ENOMEM;
+	if (!u->res.timer_step)
+		u->res.timer_step = latt_timer_step(u->pick.timer);
 	for (i = 0; i < USER_CALIB_SAMPLES; i++) {
 		if (u->chase_off)
-			v[i] = latt_sample_chase_off(u->base, 0, &opos, 0);
+			v[i] = u->pick.chase_off(u->base, 0, &opos, 0);
 		else if (u->cfg.pattern == LATT_PAT_CHASE)
-			v[i] = latt_sample_chase(&pos, 0);
+			v[i] = u->pick.chase(&pos, 0);
 		else
-			v[i] = u->fn(u->base, 0);
+			v[i] = u->pick.fn(u->base, 0);
 	}
 	qsort(v, USER_CALIB_SAMPLES, sizeof(*v), cmp_u64);
-	u->res.overhead = v[USER_CALIB_SAMPLES / 2];
-	u->res.overhead_min = v[0];
-	u->res.overhead_max = v[USER_CALIB_SAMPLES - 1];
+	*med = v[USER_CALIB_SAMPLES / 2];
+	if (lo)
+		*lo = v[0];
+	if (hi)
+		*hi = v[USER_CALIB_SAMPLES - 1];
 	free(v);
 	return 0;
 }
@@ -337,6 +425,10 @@ static inline void account(struct user_run *u, __u64 idx, __u64 tsc,
 	__u64 corr = cyc > r->overhead ? cyc - r->overhead : 0;
 	struct latt_outlier *o;
 
+	if (latt_backwards(cyc)) {
+		r->backwards++;
+		return;
+	}
 	u->hist[latt_hist_index(cyc)]++;
 	if (cyc >> LATT_HIST_MAX_BITS)
 		r->hist_overflow++;
@@ -379,11 +471,11 @@ static int sample_all(struct user_run *u, struct latt_pattern *pat)
 		do {
 			if (u->chase_off) {
 				off = opos;
-				cyc = latt_sample_chase_off(u->base, mask, &opos,
-							    u->cfg.chain);
+				cyc = u->pick.chase_off(u->base, mask, &opos,
+							u->cfg.chain);
 			} else if (chase) {
 				start = pos;
-				cyc = latt_sample_chase(&pos, u->cfg.chain);
+				cyc = u->pick.chase(&pos, u->cfg.chain);
 				off = ((struct user_chase_node *)start)->offset;
 			} else {
 				off = latt_pattern_next(pat);
@@ -393,7 +485,7 @@ static int sample_all(struct user_run *u, struct latt_pattern *pat)
 				else
 					latt_prep_flush(addr, size,
 							u->clflushopt);
-				cyc = u->fn(addr, size);
+				cyc = u->pick.fn(addr, size);
 			}
 			account(u, done, now, off, cyc, r->windows);
 			done++;
@@ -459,11 +551,18 @@ static int run_body(struct user_run *u, struct latt_pattern *pat)
 	u->res.tsc_start = user_rdtsc();
 	if (u->cfg.pattern == LATT_PAT_CHASE)
 		chase_build(u, pat);
-	ret = calibrate(u);
+	warmup(u);
+	ret = calibrate(u, &u->res.overhead, &u->res.overhead_min,
+			&u->res.overhead_max);
 	if (ret)
 		return ret;
 	u->res.tsc_start = user_rdtsc();
-	return sample_all(u, pat);
+	ret = sample_all(u, pat);
+	u->res.tsc_end = user_rdtsc();
+	/* the same calibration after the samples, to show a drift */
+	if (!ret && calibrate(u, &u->res.overhead_end, NULL, NULL))
+		u->res.overhead_end = 0;
+	return ret;
 }
 
 /* run_body(), with a SIGBUS turned into the run's error. */
@@ -495,7 +594,8 @@ static void *user_thread(void *arg)
 					u->cfg.seed);
 	if (!ret)
 		ret = bus_guard(u, &pat);
-	u->res.tsc_end = user_rdtsc();
+	if (!u->res.tsc_end)
+		u->res.tsc_end = user_rdtsc();
 	u->error = ret == -EINTR ? 0 : ret;
 	u->res.state = ret == -EINTR ? LATT_STATE_ABORTED :
 		       ret ? LATT_STATE_FAILED : LATT_STATE_DONE;
@@ -576,6 +676,56 @@ static void mem_put(struct user_mem *m)
 	map_release(&m->map);
 }
 
+/*
+ * The page size that backs [@base, @base + @len) from /proc/self/smaps: the
+ * VMA's KernelPageSize, or 2 MiB where transparent huge pages back at least
+ * half of the range (AnonHugePages; FilePmdMapped for DAX).  @note says
+ * what was seen.  0 if the VMA is not found.
+ */
+static __u64 smaps_page_size(const char *base, __u64 len, char *note,
+			     size_t nlen)
+{
+	unsigned long long lo, hi, kb;
+	__u64 page = 0, huge = 0;
+	bool in = false, found = false;
+	char line[256];
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	snprintf(note, nlen, "unknown");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx-%llx ", &lo, &hi) == 2 &&
+		    strchr(line, '-') < strchr(line, ' ')) {
+			if (found)
+				break;
+			in = (uintptr_t)base >= lo && (uintptr_t)base < hi;
+			found = in;
+			continue;
+		}
+		if (!in)
+			continue;
+		if (sscanf(line, "KernelPageSize: %llu kB", &kb) == 1)
+			page = kb << 10;
+		else if (sscanf(line, "AnonHugePages: %llu kB", &kb) == 1 ||
+			 sscanf(line, "FilePmdMapped: %llu kB", &kb) == 1)
+			huge += kb << 10;
+	}
+	fclose(f);
+	if (!found)
+		return 0;
+	if (huge >= len / 2 && huge && page < USER_HUGE) {
+		snprintf(note, nlen, "smaps: %llu%% in 2 MiB pages",
+			 (unsigned long long)(huge >= len ? 100 :
+					      huge * 100 / len));
+		return USER_HUGE;
+	}
+	snprintf(note, nlen, "smaps: %s%llu%% in 2 MiB pages",
+		 huge ? "only " : "",
+		 (unsigned long long)(len ? huge * 100 / len : 0));
+	return page;
+}
+
 /* Wait for the thread as wait_run() waits for the module. */
 static bool wait_thread(struct user_run *u, const struct run_hooks *h)
 {
@@ -625,8 +775,9 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 	}
 	u->spec = o->target;
 	u->cfg = *c;
-	if (pick(&u->cfg, r->info, &u->fn))
+	if (pick(&u->cfg, r->info, &u->pick))
 		goto out;
+	u->tsc_khz = r->info->tsc_khz;
 	u->clflushopt = !!(r->info->features & LATT_FEAT_CLFLUSHOPT);
 	u->window_cycles = (__u64)u->cfg.window_us * r->info->tsc_khz / 1000;
 	u->hist = r->hist;
@@ -656,6 +807,9 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 		 (unsigned long long)c->threshold);
 	r->interrupted = wait_thread(u, h);
 	pthread_join(t, NULL);
+	u->res.page_size = smaps_page_size(u->base, u->cfg.region,
+					   r->page_note,
+					   sizeof(r->page_note));
 	mem_put(&mem);		/* as the module frees it before RESULT */
 	clock_gettime(CLOCK_REALTIME, &r->end);
 
@@ -666,11 +820,13 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 	r->res.outlier_len = u->nr_outliers;
 	r->res.error = u->error;
 	r->res.config = u->cfg;
-	r->res.count = u->done;
+	r->res.count = u->done - u->res.backwards;
 	if (!r->res.count)
 		r->res.min = 0;
 	r->res.nmi_windows = 0;
-	r->res.flags = 0;
+	r->res.flags =
+		(u->pick.timer == LATT_TIMER_RDTSC ? LATT_RES_TIMER_RDTSC : 0) |
+		(strcmp(user_clocksource(), "tsc") ? LATT_RES_TSC_UNSTABLE : 0);
 	r->res.width = u->cfg.width;
 	if (u->error == -EINVAL && r->res.state == LATT_STATE_FAILED)
 		log_dbg("pattern rejected by latt_pattern_init");

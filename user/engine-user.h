@@ -14,6 +14,17 @@
 /* What the module's GET_INFO would say, for this CPU and process. */
 int user_engine_info(struct latt_info *info);
 
+/* rules.h's checks of @c on the CPU @in describes (both engines): NULL, or
+ * why it can't run; *lacks names a missing instruction */
+const char *engine_rules(const struct latt_config *c,
+			 const struct latt_info *in, const char **lacks);
+
+/* "rdtscp", or "rdtsc" (lfence; rdtsc) where CPUID shows no rdtscp */
+const char *user_engine_timer(void);
+
+/* The kernel's current clocksource ("tsc" while it trusts the TSC), or "" */
+const char *user_clocksource(void);
+
 /* One run (or calibration pass) of @c into @r, like the module's START,
  * STATUS polling and RESULT; 0, 1 or EXIT_INTERRUPTED. */
 int user_engine_measure(const struct run_opts *o, const struct latt_config *c,

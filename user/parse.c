@@ -75,6 +75,8 @@ static const struct latt_name feature_names[] = {
 	{ "nmi_count",	11,	0 },
 	{ "pmem",	12,	0 },
 	{ "threads",	13,	0 },
+	{ "timer_rdtsc", 14,	0 },
+	{ "tsc_stable",	15,	0 },
 	END
 };
 
@@ -171,6 +173,14 @@ static int lookup(enum latt_names t, const char *s, __u32 *val)
 		return -EINVAL;
 	*val = n->val;
 	return 0;
+}
+
+/** latt_value() - the value of @name in @t, or -1 */
+int latt_value(enum latt_names t, const char *name)
+{
+	__u32 v;
+
+	return lookup(t, name, &v) ? -1 : (int)v;
 }
 
 int parse_op(const char *s, __u32 *op)

@@ -90,6 +90,7 @@ enum latt_names {
 };
 
 const char *latt_name(enum latt_names table, __u32 val);
+int latt_value(enum latt_names table, const char *name);
 const char *latt_name_list(enum latt_names table);
 const char *latt_name_at(enum latt_names table, unsigned int i, bool *has_arg);
 

@@ -32,6 +32,8 @@
 #define RUN_DEFAULT_MAX_OUTLIERS 4096
 #define RUN_CALIBRATION_SAMPLES	10000	/* the pass that finds the median */
 
+#define RUN_MAX_WARNINGS	4
+
 /* The options of run; sweep has them too (cmd-sweep.c). */
 enum run_opt_id {
 	OPT_TARGET = 256,
@@ -65,6 +67,7 @@ enum run_opt_id {
 	OPT_WRITE_OP,
 	OPT_DELAY,
 	OPT_SPLIT,
+	OPT_TIMER,
 	OPT_RUN_LAST,		/* sweep's own options follow */
 };
 
@@ -101,6 +104,7 @@ struct run_opts {
 	bool user_engine;	/* --engine user */
 	bool engine_set;	/* --engine given */
 	bool hugepages;		/* --hugepages (user engine) */
+	bool timer_rdtscp;	/* --timer rdtscp: never the fallback */
 	struct thread_opts th;	/* --threads, --cpus, --mode, ... */
 	struct target_spec spec;
 	struct run_target tgt;	/* resolved */
@@ -136,6 +140,10 @@ struct run_report {
 	struct outlier_summary osum;	/* with a threshold */
 	struct smi_count smi;		/* with a threshold */
 	struct thread_report trep;	/* threads or a mode (ABI 1.2) */
+	char page_note[64];		/* how res.page_size was found */
+	char clocksource[32];		/* the kernel's, at the run's end */
+	char warnings[RUN_MAX_WARNINGS][320]; /* run_warnings()'s */
+	int nr_warnings;
 };
 
 /*
@@ -181,6 +189,8 @@ void fmt_target(char *buf, size_t len, const struct run_report *r);
 void fmt_pattern(char *buf, size_t len, const struct latt_config *c);
 
 void report_print(FILE *f, const struct run_report *r);
+const char *report_timer_name(const struct run_report *r);
+int report_tsc_stable(const struct run_report *r);
 int report_write_hist(const char *path, const struct run_report *r);
 int report_write_json(const char *path, const struct run_report *r);
 int report_write_outliers_csv(const char *path, const struct run_report *r);

@@ -4,21 +4,26 @@
  * and lattester-ctl's user engine, so that both time the very same
  * instructions.
  *
- * One sample is one call of a function built by LATT_SAMPLE() below:
+ * One sample is one call of a function built by LATT_SAMPLE() below, with
+ * one of two timers: rdtscp, or where CPUID does not advertise it (some
+ * hypervisors hide it) the ordered rdtsc, "lfence; rdtsc":
  *
  *	mfence; lfence		earlier flushes/stores of the preparation are
  *				done, nothing of it leaks into the timed region
- *	t0 = rdtscp; lfence	rdtscp waits for all earlier instructions to
- *				execute; the lfence keeps later ones from
- *				starting before t0 is read
+ *	t0 = timer; lfence	rdtscp (and lfence; rdtsc) waits for all earlier
+ *				instructions to execute; the lfence keeps later
+ *				ones from starting before t0 is read
  *	access every line of the block (op, width)
  *	fence (none/sfence/mfence)
- *	t1 = rdtscp; lfence	rdtscp waits for the loads to return data and
- *				the fence to complete
+ *	t1 = timer; lfence	waits for the loads to return data; NOT for
+ *				stores to be globally visible: the SDM (Vol. 2B,
+ *				RDTSCP) prescribes MFENCE immediately before it
+ *				for that, which is why every store op's default
+ *				fence is mfence (latt_default_fence())
  *
- * and returns t1 - t0.  The overhead of all of this without the access (the
- * same function on zero bytes) is calibrated in the same run and subtracted
- * by userspace.
+ * and returns t1 - t0 (wrapped when the TSC went backwards: latt_backwards()).
+ * The overhead of all of this without the access (the same function on zero
+ * bytes) is calibrated in the same run and subtracted by userspace.
  *
  * Per line (64 bytes), by op:
  *	load             -- 64/width temporal loads
@@ -31,8 +36,9 @@
  *
  * The caller checks CPUID before it calls a function that uses an
  * instruction the CPU may lack; nothing here is built for the build host's
- * CPU.  include/lattester/samples.h instantiates every (op, width, fence)
- * and the table to pick one from; include that in one file of a program.
+ * CPU.  include/lattester/samples.h instantiates every (op, width, fence,
+ * timer) and the table to pick one from; include that in one file of a
+ * program, and choose with latt_pick_sample() (rules.h).
  * In the kernel, vector widths run inside kernel_fpu_begin()/end() and
  * no vector register is named to the compiler (the kernel uses none, and
  * builds with -mno-sse); in userspace the register is declared clobbered.
@@ -51,8 +57,13 @@
 #define LATT_VCLOBBER	, "xmm0"
 #endif
 
-/* The access a sample times; returns TSC cycles between the two rdtscp. */
+/* The access a sample times; returns TSC cycles between the two reads. */
 typedef __u64 (*latt_sample_fn)(char *addr, __u64 size);
+
+/* The timers (struct latt_result.flags LATT_RES_TIMER_RDTSC says which). */
+#define LATT_TIMER_RDTSCP	0
+#define LATT_TIMER_RDTSC	1	/* lfence; rdtsc */
+#define LATT_NR_TIMERS		2
 
 static inline __attribute__((always_inline)) __u64 latt_rdtscp(void)
 {
@@ -60,6 +71,72 @@ static inline __attribute__((always_inline)) __u64 latt_rdtscp(void)
 
 	__asm__ __volatile__("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux) : : "memory");
 	return ((__u64)hi << 32) | lo;
+}
+
+/*
+ * The ordered rdtsc: the SDM (Vol. 2B, RDTSC) says an LFENCE immediately
+ * before RDTSC makes it wait for every earlier instruction to execute and
+ * every earlier load to be globally visible, as RDTSCP does; the kernel's
+ * rdtsc_ordered() is the same.  (On AMD, LFENCE is dispatch serializing
+ * where the kernel set it so: X86_FEATURE_LFENCE_RDTSC.)
+ */
+static inline __attribute__((always_inline)) __u64 latt_rdtsc_lfence(void)
+{
+	__u32 lo, hi;
+
+	__asm__ __volatile__("lfence\n\trdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+	return ((__u64)hi << 32) | lo;
+}
+
+#define LATT_TS_rdtscp()	latt_rdtscp()
+#define LATT_TS_rdtsc()		latt_rdtsc_lfence()
+
+/**
+ * latt_timer_read() - one read of a timer, outside the timed region
+ * @timer: LATT_TIMER_*
+ */
+static inline __u64 latt_timer_read(int timer)
+{
+	return timer == LATT_TIMER_RDTSC ? latt_rdtsc_lfence() : latt_rdtscp();
+}
+
+/* back-to-back pairs latt_timer_step() reads */
+#define LATT_STEP_PAIRS		256
+
+/**
+ * latt_timer_step() - the smallest non-zero difference of two successive
+ *	reads of @timer: nothing shorter can be told from zero
+ * @timer: LATT_TIMER_*
+ *
+ * On AMD Zen the TSC advances in steps of tens of cycles; on Intel it
+ * ticks every cycle and this is the cost of one read.  0 if every pair read
+ * the same value (a timer that does not move).
+ */
+static inline __u64 latt_timer_step(int timer)
+{
+	__u64 a, b, best = ~0ULL;
+	int i;
+
+	for (i = 0; i < LATT_STEP_PAIRS; i++) {
+		a = latt_timer_read(timer);
+		b = latt_timer_read(timer);
+		if (b > a && b - a < best)
+			best = b - a;
+	}
+	return best == ~0ULL ? 0 : best;
+}
+
+/**
+ * latt_backwards() - whether a sample's t1 came before its t0
+ * @cycles: what a sample function returned
+ *
+ * The TSC of one CPU does not run backwards, but a hypervisor's can
+ * (migration, a TSC offset changed under the guest).  Such a sample is
+ * counted apart (latt_result.backwards), never as 2^64 - a little.
+ */
+static inline int latt_backwards(__u64 cycles)
+{
+	return (__s64)cycles < 0;
 }
 
 /* Repeat an instruction template over the 64-byte line at %0. */
@@ -114,11 +191,16 @@ static inline __attribute__((always_inline)) __u64 latt_rdtscp(void)
 #define LINE_ntstore_64		X1(NS64)
 
 /*
- * The fences, inside the timed region after the last line:
- * sfence -- stores, clwb, clflushopt and non-temporal stores are complete
- *	     (reached the persistence domain on ADR/eADR platforms) before t1;
- * mfence -- the same for loads and stores, and for clflush, which sfence
- *	     does not order on every CPU.
+ * The fences, inside the timed region after the last line, before t1:
+ * mfence -- every earlier load and store (clwb, clflushopt, clflush and
+ *	     non-temporal stores included) is globally visible before t1 is
+ *	     read: the SDM's MFENCE before RDTSCP (Vol. 2B, RDTSCP; RDTSC:
+ *	     "MFENCE; LFENCE").  The default of every store op.
+ * sfence -- orders the stores against later stores only; it is "not
+ *	     ordered with respect to memory loads or the LFENCE instruction"
+ *	     (SDM Vol. 2B, SFENCE), so t1 may be read before the stores
+ *	     complete: the figure is the stores' issue cost, not completion;
+ * none   -- likewise.
  */
 #define FENCE_none	""
 #define FENCE_sfence	"sfence\n\t"
@@ -128,11 +210,12 @@ static inline __attribute__((always_inline)) __u64 latt_rdtscp(void)
  * latt_default_fence() - the fence an op gets unless one is asked for
  * @op: LATT_OP_*
  *
- * Loads: none (rdtscp already waits for them).  Stores with clwb or
- * clflushopt and non-temporal stores: sfence, what makes them persistent.
- * clflush: mfence.  Plain stores: sfence, so the figure covers the store
- * leaving the store buffer rather than just retiring.  Both engines resolve
- * LATT_FENCE_DEFAULT with it.
+ * Loads: none (rdtscp and lfence; rdtsc already wait for loads).  Every
+ * store op, with or without a flush, and non-temporal stores: mfence, the
+ * only fence that makes the timestamp wait for the stores to complete
+ * (they retire into the store buffer; AMD APM Vol. 3, RDTSCP: it waits for
+ * older instructions to retire, not for their stores to drain).  Both
+ * engines resolve LATT_FENCE_DEFAULT with it.
  */
 static inline __u32 latt_default_fence(__u32 op)
 {
@@ -140,10 +223,8 @@ static inline __u32 latt_default_fence(__u32 op)
 	case LATT_OP_LOAD:
 	case LATT_OP_NT_LOAD:
 		return LATT_FENCE_NONE;
-	case LATT_OP_STORE_CLFLUSH:
-		return LATT_FENCE_MFENCE;
 	default:
-		return LATT_FENCE_SFENCE;
+		return LATT_FENCE_MFENCE;
 	}
 }
 
@@ -154,34 +235,37 @@ static inline __u32 latt_default_fence(__u32 op)
 #define CLEAR_32	"vpxor %%ymm0, %%ymm0, %%ymm0\n\t"
 #define CLEAR_64	"vpxord %%zmm0, %%zmm0, %%zmm0\n\t"
 
-#define SAMPLE_NAME(op, w, f)	latt_sample_##op##_##w##_##f
+#define SAMPLE_NAME(op, w, f, t)	latt_sample_##op##_##w##_##f##_##t
 
-#define LATT_SAMPLE(op, w, f)						\
-static LATT_NOINLINE __attribute__((unused)) __u64		\
-SAMPLE_NAME(op, w, f)(char *addr, __u64 size)			\
+#define LATT_SAMPLE(op, w, f, t)					\
+static LATT_NOINLINE __attribute__((unused)) __u64			\
+SAMPLE_NAME(op, w, f, t)(char *addr, __u64 size)			\
 {									\
 	char *p, *end = addr + size;					\
 	__u64 t0, t1;							\
 									\
-	__asm__ __volatile__(CLEAR_##w "mfence\n\tlfence"			\
+	__asm__ __volatile__(CLEAR_##w "mfence\n\tlfence"		\
 		     : : : "memory" LATT_VCLOBBER);			\
-	t0 = latt_rdtscp();						\
-	__asm__ __volatile__("lfence" : : : "memory");				\
+	t0 = LATT_TS_##t();						\
+	__asm__ __volatile__("lfence" : : : "memory");			\
 	for (p = addr; p < end; p += LATT_LINE)				\
 		__asm__ __volatile__(LINE_##op##_##w				\
 			     : : "r"(p), "r"(LATT_STORE_WORD)		\
-			     : "rax", "memory" LATT_VCLOBBER);	\
-	__asm__ __volatile__(FENCE_##f : : : "memory");				\
-	t1 = latt_rdtscp();						\
-	__asm__ __volatile__("lfence" : : : "memory");				\
+			     : "rax", "memory" LATT_VCLOBBER);		\
+	__asm__ __volatile__(FENCE_##f : : : "memory");			\
+	t1 = LATT_TS_##t();						\
+	__asm__ __volatile__("lfence" : : : "memory");			\
 	return t1 - t0;							\
 }
 
-/* Every (op, width) with every fence. */
+/* Every (op, width) with every fence and timer. */
 #define LATT_FENCES(op, w)						\
-	LATT_SAMPLE(op, w, none)					\
-	LATT_SAMPLE(op, w, sfence)					\
-	LATT_SAMPLE(op, w, mfence)					\
+	LATT_SAMPLE(op, w, none, rdtscp)				\
+	LATT_SAMPLE(op, w, sfence, rdtscp)				\
+	LATT_SAMPLE(op, w, mfence, rdtscp)				\
+	LATT_SAMPLE(op, w, none, rdtsc)					\
+	LATT_SAMPLE(op, w, sfence, rdtsc)				\
+	LATT_SAMPLE(op, w, mfence, rdtsc)				\
 	LATT_STREAM(op, w)
 
 #define LATT_OP_ALL_WIDTHS(op)						\
@@ -244,60 +328,61 @@ static inline void latt_prep_warm(char *addr, __u64 size)
 		__asm__ __volatile__("movq (%0), %%rax" : : "r"(p) : "rax", "memory");
 }
 
-/**
- * latt_sample_chase() - time @chain dependent loads from *@pos
- * @pos: in: the first node; out: the next sample's
- * @chain: loads to time
- *
- * Each node's first word holds the address of the next node; *@pos is left
- * at the first node not yet loaded, where the next sample starts.
- */
-static LATT_NOINLINE __attribute__((unused)) __u64
-latt_sample_chase(char **pos, __u32 chain)
-{
-	char *p = *pos;
-	__u64 t0, t1;
-	__u32 i;
+/* A chase sample through pointers, and one through masked offsets. */
+typedef __u64 (*latt_chase_fn)(char **pos, __u32 chain);
+typedef __u64 (*latt_chase_off_fn)(char *base, __u64 mask, __u64 *pos,
+				   __u32 chain);
 
-	__asm__ __volatile__("mfence\n\tlfence" : : : "memory");
-	t0 = latt_rdtscp();
-	__asm__ __volatile__("lfence" : : : "memory");
-	for (i = 0; i < chain; i++)
-		p = *(char *volatile *)p;
-	t1 = latt_rdtscp();
-	__asm__ __volatile__("lfence" : : : "memory");
-	*pos = p;
-	return t1 - t0;
+/*
+ * latt_sample_chase_<timer>(pos, chain) - time @chain dependent loads from
+ * *@pos.  Each node's first word holds the address of the next node; *@pos
+ * is left at the first node not yet loaded, where the next sample starts.
+ * No fence before t1: the timer waits for the loads.
+ */
+#define LATT_CHASE(t)							\
+static LATT_NOINLINE __attribute__((unused)) __u64			\
+latt_sample_chase_##t(char **pos, __u32 chain)				\
+{									\
+	char *p = *pos;							\
+	__u64 t0, t1;							\
+	__u32 i;							\
+									\
+	__asm__ __volatile__("mfence\n\tlfence" : : : "memory");	\
+	t0 = LATT_TS_##t();						\
+	__asm__ __volatile__("lfence" : : : "memory");			\
+	for (i = 0; i < chain; i++)					\
+		p = *(char *volatile *)p;				\
+	t1 = LATT_TS_##t();						\
+	__asm__ __volatile__("lfence" : : : "memory");			\
+	*pos = p;							\
+	return t1 - t0;							\
 }
 
-/**
- * latt_sample_chase_off() - chase through offsets instead of pointers
- * @base: the region's first byte
- * @mask: region size - 1 (a power of two), less the low 3 bits
- * @pos: in: the first node's offset; out: the next sample's
- * @chain: loads to time
- *
- * For memory others can write while the run goes (a shared device): each
- * node's first word holds the next node's offset, masked before use, so
- * whatever the memory holds the loads stay inside [base, base + mask + 8).
- * The mask and the add are in the timed loop: one more dependent ALU
- * operation (or two) per load than latt_sample_chase().
+/*
+ * latt_sample_chase_off_<timer>(base, mask, pos, chain) - chase through
+ * offsets instead of pointers, for memory others can write while the run
+ * goes (a shared device): each node's first word holds the next node's
+ * offset, masked (region size - 1, a power of two, less the low 3 bits)
+ * before use, so whatever the memory holds the loads stay inside
+ * [base, base + mask + 8).  The mask and the add are in the timed loop: one
+ * more dependent ALU operation (or two) per load than the pointer chase.
  */
-static LATT_NOINLINE __attribute__((unused)) __u64
-latt_sample_chase_off(char *base, __u64 mask, __u64 *pos, __u32 chain)
-{
-	__u64 off = *pos, t0, t1;
-	__u32 i;
-
-	__asm__ __volatile__("mfence\n\tlfence" : : : "memory");
-	t0 = latt_rdtscp();
-	__asm__ __volatile__("lfence" : : : "memory");
-	for (i = 0; i < chain; i++)
-		off = *(volatile __u64 *)(base + off) & mask;
-	t1 = latt_rdtscp();
-	__asm__ __volatile__("lfence" : : : "memory");
-	*pos = off;
-	return t1 - t0;
+#define LATT_CHASE_OFF(t)						\
+static LATT_NOINLINE __attribute__((unused)) __u64			\
+latt_sample_chase_off_##t(char *base, __u64 mask, __u64 *pos, __u32 chain) \
+{									\
+	__u64 off = *pos, t0, t1;					\
+	__u32 i;							\
+									\
+	__asm__ __volatile__("mfence\n\tlfence" : : : "memory");	\
+	t0 = LATT_TS_##t();						\
+	__asm__ __volatile__("lfence" : : : "memory");			\
+	for (i = 0; i < chain; i++)					\
+		off = *(volatile __u64 *)(base + off) & mask;		\
+	t1 = LATT_TS_##t();						\
+	__asm__ __volatile__("lfence" : : : "memory");			\
+	*pos = off;							\
+	return t1 - t0;							\
 }
 
 #endif /* _LATTESTER_ACCESS_H */

@@ -105,6 +105,23 @@ static inline int latt_pattern_init(struct latt_pattern *p, __u32 kind,
 }
 
 /**
+ * latt_pattern_problem() - what latt_pattern_init() refused, in words,
+ *	for a configuration whose size is already known to be in range
+ * @kind: LATT_PAT_*
+ */
+static inline const char *latt_pattern_problem(__u32 kind)
+{
+	switch (kind) {
+	case LATT_PAT_STRIDE:
+		return "the stride must be smaller than --region";
+	case LATT_PAT_HOTSPOT:
+		return "the hotspot must be at least --size and at most --region";
+	default:
+		return "--region must hold at least one access of --size bytes";
+	}
+}
+
+/**
  * latt_pattern_next() - byte offset of the next sample's access
  *
  * Not used by LATT_PAT_CHASE, whose addresses are the chain itself.

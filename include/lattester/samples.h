@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * samples.h - every (op, width, fence) sample function of access.h, and
- * the table latt_samples[op][log2(width) - 3][fence - 1] to choose one.
+ * samples.h - every (op, width, fence, timer) sample function of access.h,
+ * and the table latt_samples[op][log2(width) - 3][fence - 1][timer] to
+ * choose one (rules.h's latt_pick_sample() does), with the chase samples
+ * of each timer.
  * Include it in exactly one file of a program (kmod/ops.c, the user engine).
  * Entries are NULL where an op has no such width (nt-load of 8 bytes).
  */
@@ -19,21 +21,29 @@ LATT_OP_ALL_WIDTHS(clwb)
 LATT_OP_ALL_WIDTHS(clflushopt)
 LATT_OP_ALL_WIDTHS(clflush)
 LATT_OP_ALL_WIDTHS(ntstore)
+LATT_CHASE(rdtscp)
+LATT_CHASE(rdtsc)
+LATT_CHASE_OFF(rdtscp)
+LATT_CHASE_OFF(rdtsc)
 
-/* Table index: [op][width log2 - 3][fence - 1] */
+/* Table index: [op][width log2 - 3][fence - 1][timer] */
 #define LATT_WIDX_8	0
 #define LATT_WIDX_16	1
 #define LATT_WIDX_32	2
 #define LATT_WIDX_64	3
+#define T_TIMERS(op, w, f)						\
+	{ [LATT_TIMER_RDTSCP] = SAMPLE_NAME(op, w, f, rdtscp),		\
+	  [LATT_TIMER_RDTSC] = SAMPLE_NAME(op, w, f, rdtsc) }
 #define T_FENCES(op, w)							\
-	[LATT_WIDX_##w] = { SAMPLE_NAME(op, w, none),			\
-		       SAMPLE_NAME(op, w, sfence),			\
-		       SAMPLE_NAME(op, w, mfence) }
+	[LATT_WIDX_##w] = { T_TIMERS(op, w, none),			\
+			    T_TIMERS(op, w, sfence),			\
+			    T_TIMERS(op, w, mfence) }
 #define T_OP(op)							\
 	{ T_FENCES(op, 8), T_FENCES(op, 16),				\
 	  T_FENCES(op, 32), T_FENCES(op, 64) }
 
-static const latt_sample_fn latt_samples[LATT_OP_MAX + 1][4][3] = {
+static const latt_sample_fn
+latt_samples[LATT_OP_MAX + 1][4][3][LATT_NR_TIMERS] = {
 	[LATT_OP_LOAD] = T_OP(load),
 	[LATT_OP_NT_LOAD] = { T_FENCES(ntload, 16), T_FENCES(ntload, 32),
 			      T_FENCES(ntload, 64) },
@@ -42,6 +52,16 @@ static const latt_sample_fn latt_samples[LATT_OP_MAX + 1][4][3] = {
 	[LATT_OP_STORE_CLFLUSHOPT] = T_OP(clflushopt),
 	[LATT_OP_STORE_CLFLUSH] = T_OP(clflush),
 	[LATT_OP_NT_STORE] = T_OP(ntstore),
+};
+
+static const latt_chase_fn latt_chases[LATT_NR_TIMERS] = {
+	[LATT_TIMER_RDTSCP] = latt_sample_chase_rdtscp,
+	[LATT_TIMER_RDTSC] = latt_sample_chase_rdtsc,
+};
+
+static const latt_chase_off_fn latt_chases_off[LATT_NR_TIMERS] = {
+	[LATT_TIMER_RDTSCP] = latt_sample_chase_off_rdtscp,
+	[LATT_TIMER_RDTSC] = latt_sample_chase_off_rdtsc,
 };
 
 /* Streams, the same way: latt_streams[op][log2(width) - 3] */

@@ -19,7 +19,7 @@
 #include <linux/ioctl.h>
 
 #define LATT_ABI_MAJOR		1
-#define LATT_ABI_MINOR		2
+#define LATT_ABI_MINOR		3
 #define LATT_ABI_VERSION	((LATT_ABI_MAJOR << 16) | LATT_ABI_MINOR)
 
 #define LATT_DEVICE_NAME	"lattester"
@@ -35,7 +35,11 @@
 #define LATT_OP_MAX		7
 
 /* Fence after the access, inside the timed region (latt_config.fence) */
-#define LATT_FENCE_DEFAULT	0	/* the op's default, see methodology */
+#define LATT_FENCE_DEFAULT	0	/* the op's default: none after loads,
+					 * mfence after every store op (since
+					 * ABI 1.3; sfence before), so that the
+					 * second timestamp waits for the
+					 * stores to complete */
 #define LATT_FENCE_NONE		1
 #define LATT_FENCE_SFENCE	2	/* store ops only */
 #define LATT_FENCE_MFENCE	3
@@ -75,8 +79,10 @@
 					   * PMEM target (stores, chase) */
 #define LATT_CFG_SPLIT		(1U << 2) /* each thread on its own part of
 					   * the region (ABI 1.2) */
+#define LATT_CFG_RDTSC		(1U << 3) /* time with "lfence; rdtsc" even
+					   * where rdtscp exists (ABI 1.3) */
 #define LATT_CFG_FLAGS_ALL	(LATT_CFG_WARM | LATT_CFG_FORCE | \
-				 LATT_CFG_SPLIT)
+				 LATT_CFG_SPLIT | LATT_CFG_RDTSC)
 
 /* CPU and platform features (latt_info.features) */
 #define LATT_FEAT_RDTSCP	(1ULL << 0)
@@ -93,6 +99,11 @@
 #define LATT_FEAT_NMI_COUNT	(1ULL << 11)	/* per-window NMI detection */
 #define LATT_FEAT_PMEM		(1ULL << 12)	/* LATT_TARGET_PMEM (ABI 1.1) */
 #define LATT_FEAT_THREADS	(1ULL << 13)	/* modes, threads (ABI 1.2) */
+#define LATT_FEAT_TIMER_RDTSC	(1ULL << 14)	/* times with "lfence; rdtsc"
+						 * where the CPU lacks rdtscp,
+						 * LATT_CFG_RDTSC (ABI 1.3) */
+#define LATT_FEAT_TSC_STABLE	(1ULL << 15)	/* the kernel has not marked
+						 * the TSC unstable (ABI 1.3) */
 
 /* Limits */
 #define LATT_LINE		64ULL		/* bytes; sizes are multiples */
@@ -249,6 +260,10 @@ struct latt_outlier {
 #define LATT_RES_VECTOR		(1U << 0) /* ran inside kernel_fpu_begin */
 #define LATT_RES_DAX		(1U << 1) /* PMEM range checked against the
 					   * block device's DAX mapping */
+#define LATT_RES_TIMER_RDTSC	(1U << 2) /* timed with "lfence; rdtsc", not
+					   * rdtscp (ABI 1.3) */
+#define LATT_RES_TSC_UNSTABLE	(1U << 3) /* the kernel called the TSC
+					   * unstable during the run (1.3) */
 
 /**
  * struct latt_result - LATT_IOC_RESULT
@@ -258,6 +273,15 @@ struct latt_outlier {
  * Out: everything else.  Only valid once the run is no longer running.
  * Cycles are raw (timer overhead included); corrected = raw - @overhead,
  * floored at zero, and for chains per load = corrected / @chain.
+ *
+ * ABI 1.3: @overhead_end is the same calibration again after the samples
+ * (a drift of more than @timer_step between the two says the CPU's clock or
+ * the platform changed during the run); @timer_step the smallest non-zero
+ * difference of two successive timer reads, what can be told from zero;
+ * @backwards the samples whose second timestamp was below the first,
+ * counted here and nowhere else (@count, the histogram and the sums leave
+ * them out); @page_size the bytes of the page that maps the region's first
+ * byte in the module's mapping (direct map or memremap), 0 if unknown.
  */
 struct latt_result {
 	__u64 hist_ptr;		/* in: __u64[hist_len] */
@@ -287,7 +311,11 @@ struct latt_result {
 	__u32 width;		/* access width used, bytes */
 	__u64 bytes_read;	/* ABI 1.2: by streaming threads */
 	__u64 bytes_written;	/* ABI 1.2: by streaming threads */
-	__u64 reserved[6];
+	__u64 overhead_end;	/* ABI 1.3: calibrated after the samples */
+	__u64 timer_step;	/* ABI 1.3: cycles */
+	__u64 backwards;	/* ABI 1.3: samples with t1 < t0 */
+	__u64 page_size;	/* ABI 1.3: bytes, 0 = unknown */
+	__u64 reserved[2];
 };
 
 /* latt_thread_stats.role */
@@ -323,7 +351,9 @@ struct latt_thread_stats {
 	__u64 nmi_windows;
 	__u64 window_cycles_max;
 	__u64 outliers;
-	__u64 reserved[3];
+	__u64 overhead_end;	/* ABI 1.3: its calibration after the samples */
+	__u64 backwards;	/* ABI 1.3: samples with t1 < t0 */
+	__u64 reserved[1];
 };
 
 /**

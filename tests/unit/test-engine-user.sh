@@ -301,7 +301,7 @@ report $? "--engine bogus: a usage error"
 report $? "--hugepages without --engine user: a usage error"
 "$ctl" run --engine user --pattern chase --width 16 --samples 10 --region 16M \
 	>/dev/null 2>"$tmp/err"
-[ $? -eq 1 ] && grep -q -- "--width 16" "$tmp/err"
+[ $? -eq 1 ] && grep -q -- "chase loads 8-byte pointers: --width must be 8" "$tmp/err"
 report $? "chase with --width 16: refused"
 
 finish

@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * rules.h - one rule book for both engines: which configurations a run
+ * accepts, and which sample function and timer a configuration gets.
+ *
+ * The module (kmod/main.c, kmod/ops.c) and lattester-ctl (its user engine,
+ * and its checks before it asks the module) call these very functions, so
+ * whatever one engine refuses the other refuses, for the same reason: each
+ * refusal comes with a sentence (*@why) that lattester-ctl prints and the
+ * module returns as its errno.  What only one engine can know (CPUs and
+ * nodes online, memory, the device of a pmem target) stays with it.
+ *
+ * Include samples.h before this file (one file of a program).
+ */
+#ifndef _LATTESTER_RULES_H
+#define _LATTESTER_RULES_H
+
+#include "samples.h"
+#include "pattern.h"
+
+#define LATT_EINVAL	22
+#define LATT_EPERM	1
+#define LATT_EOPNOTSUPP	95
+
+static inline int latt_rule(const char **why, const char *what, int err)
+{
+	*why = what;
+	return -err;
+}
+
+static inline int latt_rule_is_store(__u32 op)
+{
+	return op >= LATT_OP_STORE && op <= LATT_OP_NT_STORE;
+}
+
+/*
+ * The fields of ABI 1.2's modes, and how they combine with the rest.
+ * (the module's former latt_mode_check(), in its order)
+ */
+static inline int latt_mode_rules(const struct latt_config *c,
+				  const char **why)
+{
+	const int lat = c->mode == LATT_MODE_LATENCY;
+	const int bw = c->mode == LATT_MODE_BANDWIDTH;
+
+	if (c->mode > LATT_MODE_MAX)
+		return latt_rule(why, "unknown --mode", LATT_EINVAL);
+	if (c->delay > LATT_MAX_DELAY)
+		return latt_rule(why, "--delay is above 2^20 cycles",
+				 LATT_EINVAL);
+	if (c->write_op && !latt_rule_is_store(c->write_op))
+		return latt_rule(why, "--write-op must be a store op",
+				 LATT_EINVAL);
+	/* the stream's knobs mean nothing where nothing streams */
+	if (lat && (c->delay || c->mix_read || c->mix_write || c->write_op))
+		return latt_rule(why, "--delay, --mix and --write-op are for "
+				 "--mode bandwidth and loaded", LATT_EINVAL);
+	if (bw) {
+		/* timed by the clock, not counted in samples */
+		if (c->samples || c->threshold)
+			return latt_rule(why, "--mode bandwidth runs by "
+					 "--duration: no samples, no "
+					 "--threshold", LATT_EINVAL);
+		if (c->flags & LATT_CFG_WARM || c->pattern == LATT_PAT_CHASE)
+			return latt_rule(why, "--mode bandwidth streams: no "
+					 "--warm, no --pattern chase",
+					 LATT_EINVAL);
+		if (c->duration_us < LATT_MIN_DURATION_US ||
+		    c->duration_us > LATT_MAX_DURATION_US)
+			return latt_rule(why, "--duration must be 1 ms to 1 "
+					 "hour", LATT_EINVAL);
+	} else if (!c->samples || c->samples > LATT_MAX_SAMPLES) {
+		return latt_rule(why, "--samples must be 1 to 2^40",
+				 LATT_EINVAL);
+	} else if (c->duration_us) {
+		return latt_rule(why, "--duration is for --mode bandwidth",
+				 LATT_EINVAL);
+	}
+	if (c->mode == LATT_MODE_LOADED && c->nr_threads < 2)
+		return latt_rule(why, "--mode loaded needs at least 2 threads",
+				 LATT_EINVAL);
+	/* one chain, only thread 0 on it, unwritten */
+	if (c->pattern == LATT_PAT_CHASE &&
+	    (c->flags & LATT_CFG_SPLIT || c->mix_write ||
+	     (lat && c->nr_threads > 1)))
+		return latt_rule(why, "--pattern chase is one chain for one "
+				 "thread: no --split, no --mix writes, one "
+				 "thread in latency mode", LATT_EINVAL);
+	if (c->target == LATT_TARGET_PMEM && c->mix_write &&
+	    !(c->flags & LATT_CFG_FORCE))
+		return latt_rule(why, "--mix writes would overwrite persistent "
+				 "memory: they need --force", LATT_EPERM);
+	return 0;
+}
+
+/**
+ * latt_config_rules() - the checks of a configuration both engines make
+ * @c: the configuration; .chain 0 becomes 1
+ * @why: out: the reason of a refusal, a sentence for the user
+ *
+ * Everything that depends on the configuration alone, in the module's
+ * order (Documentation/ioctl.md): reserved fields and flags, op, pattern,
+ * fence, target, --force on pmem, the modes, the region, the limits, the
+ * chain and what chase allows, the pattern's sizes.
+ *
+ * Return: 0; -EINVAL, -EPERM, with *@why set.
+ */
+static inline int latt_config_rules(struct latt_config *c, const char **why)
+{
+	struct latt_pattern pat;
+	__u32 i;
+	int ret;
+
+	for (i = 0; i < sizeof(c->reserved) / sizeof(c->reserved[0]); i++)
+		if (c->reserved[i])
+			return latt_rule(why, "a reserved field is not zero",
+					 LATT_EINVAL);
+	if (c->pad || c->pad2)
+		return latt_rule(why, "a padding field is not zero",
+				 LATT_EINVAL);
+	if (c->flags & ~LATT_CFG_FLAGS_ALL)
+		return latt_rule(why, "unknown flags", LATT_EINVAL);
+	if (!c->op || c->op > LATT_OP_MAX)
+		return latt_rule(why, "unknown --op", LATT_EINVAL);
+	if (!c->pattern || c->pattern > LATT_PAT_MAX)
+		return latt_rule(why, "unknown --pattern", LATT_EINVAL);
+	if (c->fence > LATT_FENCE_MAX)
+		return latt_rule(why, "unknown --fence", LATT_EINVAL);
+	switch (c->target) {
+	case LATT_TARGET_DRAM:
+		if (c->fd || c->phys_addr)
+			return latt_rule(why, "a dram target has no device or "
+					 "physical address", LATT_EINVAL);
+		break;
+	case LATT_TARGET_PMEM:
+		/* stores overwrite it; chase writes its pointers into it */
+		if ((latt_rule_is_store(c->op) ||
+		     c->pattern == LATT_PAT_CHASE) &&
+		    !(c->flags & LATT_CFG_FORCE))
+			return latt_rule(why, "store ops and --pattern chase "
+					 "would overwrite persistent memory: "
+					 "they need --force", LATT_EPERM);
+		break;
+	default:
+		return latt_rule(why, "unknown target", LATT_EINVAL);
+	}
+	ret = latt_mode_rules(c, why);
+	if (ret)
+		return ret;
+	if (!c->region || c->region > LATT_MAX_REGION)
+		return latt_rule(why, "--region must be 1 byte to 1 TiB",
+				 LATT_EINVAL);
+	if (c->size > c->region)
+		return latt_rule(why, "--size is larger than --region",
+				 LATT_EINVAL);
+	if (c->max_outliers > LATT_MAX_OUTLIERS)
+		return latt_rule(why, "--max-outliers is above 2^20",
+				 LATT_EINVAL);
+	if (c->window_us && (c->window_us < LATT_MIN_WINDOW_US ||
+			     c->window_us > LATT_MAX_WINDOW_US))
+		return latt_rule(why, "--window-us must be 10 to 100000",
+				 LATT_EINVAL);
+	if (!c->chain)
+		c->chain = 1;
+	if (c->chain > LATT_MAX_CHAIN)
+		return latt_rule(why, "--chain is above 4096", LATT_EINVAL);
+	if (c->pattern == LATT_PAT_CHASE) {
+		/* dependent loads: plain loads, nothing to warm or fence */
+		if (c->op != LATT_OP_LOAD)
+			return latt_rule(why, "--pattern chase times dependent "
+					 "loads: --op must be load",
+					 LATT_EINVAL);
+		if (c->flags & LATT_CFG_WARM)
+			return latt_rule(why, "--pattern chase can't --warm: "
+					 "its next address is known only by "
+					 "loading", LATT_EINVAL);
+		if (c->fence > LATT_FENCE_NONE)
+			return latt_rule(why, "--pattern chase takes no "
+					 "--fence: the timer waits for its "
+					 "loads", LATT_EINVAL);
+	} else if (c->chain != 1) {
+		return latt_rule(why, "--chain needs --pattern chase",
+				 LATT_EINVAL);
+	}
+	if (latt_pattern_init(&pat, c->pattern, c->size, c->stride,
+			      c->region, c->seed))
+		return latt_rule(why, latt_pattern_problem(c->pattern),
+				 LATT_EINVAL);
+	return 0;
+}
+
+/**
+ * latt_pick_timer() - the timer a run uses: rdtscp where CPUID has it,
+ *	else (or with LATT_CFG_RDTSC) lfence; rdtsc
+ * @c: the configuration
+ * @features: LATT_FEAT_* of the CPU
+ */
+static inline int latt_pick_timer(const struct latt_config *c,
+				  __u64 features)
+{
+	if ((c->flags & LATT_CFG_RDTSC) || !(features & LATT_FEAT_RDTSCP))
+		return LATT_TIMER_RDTSC;
+	return LATT_TIMER_RDTSCP;
+}
+
+/**
+ * latt_op_lacks() - the instruction @op needs and the CPU lacks, or NULL
+ * @op: LATT_OP_*
+ * @features: LATT_FEAT_* of the CPU
+ */
+static inline const char *latt_op_lacks(__u32 op, __u64 features)
+{
+	if (!(features & LATT_FEAT_CLFLUSH))
+		return "clflush";	/* every run flushes (or warms) */
+	if (op == LATT_OP_NT_LOAD && !(features & LATT_FEAT_SSE4_1))
+		return "sse4.1";
+	if (op == LATT_OP_STORE_CLWB && !(features & LATT_FEAT_CLWB))
+		return "clwb";
+	if (op == LATT_OP_STORE_CLFLUSHOPT &&
+	    !(features & LATT_FEAT_CLFLUSHOPT))
+		return "clflushopt";
+	return NULL;
+}
+
+/**
+ * struct latt_pick - what a configuration resolves to
+ * @fn: the sample function (NULL for chase, which has its own)
+ * @chase: chase through pointers, with the run's timer
+ * @chase_off: chase through masked offsets, with the run's timer
+ * @width: bytes per access instruction
+ * @timer: LATT_TIMER_*
+ * @lacks: the instruction the CPU lacks, for -EOPNOTSUPP
+ */
+struct latt_pick {
+	latt_sample_fn fn;
+	latt_chase_fn chase;
+	latt_chase_off_fn chase_off;
+	__u32 width;
+	int timer;
+	const char *lacks;
+};
+
+/**
+ * latt_pick_sample() - resolve the fence and width, choose the functions
+ * @c: a configuration that passed latt_config_rules(); .fence DEFAULT and
+ *	.width AUTO are resolved in place
+ * @features: LATT_FEAT_* of the CPU
+ * @widths: bit n set when 1 << n bytes are usable
+ * @p: out
+ * @why: out: the reason of a refusal
+ *
+ * Return: 0; -EOPNOTSUPP when the CPU lacks the op's instruction or the
+ * width (@p->lacks names it); -EINVAL for a width the op doesn't have or a
+ * fence that doesn't apply (sfence after loads).
+ */
+static inline int latt_pick_sample(struct latt_config *c, __u64 features,
+				   __u32 widths, struct latt_pick *p,
+				   const char **why)
+{
+	__u32 w = c->width;
+
+	p->fn = NULL;
+	p->lacks = latt_op_lacks(c->op, features);
+	p->timer = latt_pick_timer(c, features);
+	p->chase = latt_chases[p->timer];
+	p->chase_off = latt_chases_off[p->timer];
+	if (p->lacks)
+		return latt_rule(why, "the CPU lacks an instruction of --op",
+				 LATT_EOPNOTSUPP);
+	if (c->fence == LATT_FENCE_DEFAULT)
+		c->fence = latt_default_fence(c->op);
+	if (!latt_rule_is_store(c->op) && c->fence == LATT_FENCE_SFENCE)
+		return latt_rule(why, "--fence sfence is for store ops",
+				 LATT_EINVAL);
+	if (c->pattern == LATT_PAT_CHASE) {
+		/* pointer loads: 8 bytes, no vector state, no table entry */
+		if (w != LATT_WIDTH_AUTO && w != 8)
+			return latt_rule(why, "--pattern chase loads 8-byte "
+					 "pointers: --width must be 8",
+					 LATT_EINVAL);
+		p->width = c->width = 8;
+		return 0;
+	}
+	if (w == LATT_WIDTH_AUTO) {
+		w = 1U << (31 - __builtin_clz(widths | 1));
+		/* 32-byte movntdqa needs AVX2, not just AVX */
+		if (c->op == LATT_OP_NT_LOAD && w == 32 &&
+		    !(features & LATT_FEAT_AVX2))
+			w = 16;
+	} else {
+		if (w != 8 && w != 16 && w != 32 && w != 64)
+			return latt_rule(why, "--width must be 8, 16, 32 or 64",
+					 LATT_EINVAL);
+		if (!(widths & w)) {
+			p->lacks = w == 16 ? "sse2" : w == 32 ? "avx" :
+				   "avx512f";
+			return latt_rule(why, "--width: the CPU lacks its "
+					 "instructions", LATT_EOPNOTSUPP);
+		}
+		if (c->op == LATT_OP_NT_LOAD && w == 32 &&
+		    !(features & LATT_FEAT_AVX2)) {
+			p->lacks = "avx2";
+			return latt_rule(why, "--width 32: nt-load of 32 bytes "
+					 "needs AVX2", LATT_EOPNOTSUPP);
+		}
+	}
+	if (c->op == LATT_OP_NT_LOAD && w == 8)
+		return latt_rule(why, "nt-load has no 8-byte form (16, 32 or "
+				 "64)", LATT_EINVAL);
+	p->fn = latt_samples[c->op][__builtin_ctz(w) - 3][c->fence - 1]
+			    [p->timer];
+	if (!p->fn)
+		return latt_rule(why, "no such access", LATT_EINVAL);
+	p->width = c->width = w;
+	return 0;
+}
+
+#endif /* _LATTESTER_RULES_H */
