@@ -13,6 +13,7 @@
 #include "log.h"
 #include "parse.h"
 #include "run.h"
+#include "engine-user.h"
 
 #define INFO_SCHEMA	"lattester-info/1"
 #define MAX_NODES	1024
@@ -115,12 +116,25 @@ static void print_host(const struct host_info *h)
 
 	printf("host:\n  cpu model:   %s\n  cpus online: %s\n  kernel:      %s\n",
 	       h->model, h->online, h->kernel);
+	printf("  timer:       %s (--engine user), clocksource %s\n",
+	       user_engine_timer(), user_clocksource()[0] ?
+	       user_clocksource() : "unknown");
 	for (i = 0; i < h->nr_nodes; i++) {
 		ni = &h->nodes[i];
 		printf("  node %-6u  cpus %s, %lld MiB, %lld MiB free\n",
 		       ni->node, ni->cpus[0] ? ni->cpus : "none",
 		       ni->size >> 20, ni->free >> 20);
 	}
+}
+
+/* What the module times with: its GET_INFO's features say. */
+static const char *module_timer(const struct latt_info *in)
+{
+	bool rdtscp = in->features & LATT_FEAT_RDTSCP;
+
+	if (in->features & LATT_FEAT_TIMER_RDTSC)
+		return rdtscp ? "rdtscp" : "rdtsc";
+	return rdtscp ? "rdtscp" : "none";
 }
 
 static void print_module(const struct latt_info *in)
@@ -134,6 +148,7 @@ static void print_module(const struct latt_info *in)
 	printf("  state:       %s\n  tsc_khz:     %llu\n",
 	       latt_name(NAMES_STATE, in->state),
 	       (unsigned long long)in->tsc_khz);
+	printf("  timer:       %s\n", module_timer(in));
 	fmt_bits(buf, sizeof(buf), in->features, false);
 	printf("  features:    %s\n", buf);
 	fmt_bits(buf, sizeof(buf), in->widths, true);
@@ -156,6 +171,8 @@ static struct json_object *json_host(const struct host_info *h)
 	json_add_str(o, "cpus_online", h->online);
 	json_add_str(o, "kernel", h->kernel);
 	json_add_str(o, "hostname", h->hostname);
+	json_add_str(o, "timer", user_engine_timer());
+	json_add_str(o, "clocksource", user_clocksource());
 	for (i = 0; i < h->nr_nodes; i++) {
 		n = json_object_new_object();
 		json_add_u64(n, "node", h->nodes[i].node);
@@ -179,6 +196,7 @@ static struct json_object *json_module(const struct latt_info *in)
 	json_add_bool(o, "abi_compatible", latt_abi_compatible(in));
 	json_add_str(o, "state", latt_name(NAMES_STATE, in->state));
 	json_add_u64(o, "tsc_khz", in->tsc_khz);
+	json_add_str(o, "timer", module_timer(in));
 	for (bit = 0; bit < 64; bit++)
 		if (in->features & (1ULL << bit))
 			json_object_array_add(feat, json_object_new_string(

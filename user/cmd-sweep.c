@@ -109,6 +109,8 @@ static const struct cmd_opt sweep_options[] = {
 	  "--engine user: transparent huge pages for the region (as for "
 	  "run)", -1 },
 	{ "warm", OPT_WARM, NULL, "measure cache hits (as for run)", -1 },
+	{ "timer", OPT_TIMER, "auto|rdtscp|rdtsc",
+	  "the timestamps, every point (as for run)", -1 },
 	{ "out", OPT_OUT, "FILE",
 	  "append one row per point to FILE.csv or FILE.jsonl (JSON lines); "
 	  "give it twice for both", -1 },
@@ -414,6 +416,11 @@ static void fixed_key(struct sweep *s)
 		     (unsigned long long)c->seed, c->chain, o->thr.text,
 		     c->max_outliers, c->window_us, c->width,
 		     !!(c->flags & LATT_CFG_WARM), o->force);
+	/* a key without it is auto's: older files keep their keys */
+	if ((c->flags & LATT_CFG_RDTSC || o->timer_rdtscp) && n > 0 &&
+	    (size_t)n < sizeof(s->fixed))
+		n += snprintf(s->fixed + n, sizeof(s->fixed) - n, ";timer=%s",
+			      o->timer_rdtscp ? "rdtscp" : "rdtsc");
 	if (o->user_engine && n > 0 && (size_t)n < sizeof(s->fixed))
 		n += snprintf(s->fixed + n, sizeof(s->fixed) - n, "%s%s",
 			      KEY_USER_ENGINE, o->hugepages ? ";hugepages=1" : "");

@@ -214,12 +214,33 @@ static __u64 wall_ns(const struct run_report *r)
 	return ns > 0 ? (__u64)ns : 0;
 }
 
+/* result.timer: which, its step, and what is known of the TSC */
+static struct json_object *timer(const struct run_report *r)
+{
+	struct json_object *o = json_object_new_object();
+	__u64 feat = r->info->features;
+	int stable = report_tsc_stable(r);
+
+	json_add_str(o, "name", report_timer_name(r));
+	json_add_u64(o, "step_cycles", r->res.timer_step);
+	add_str_or_null(o, "clocksource", r->clocksource[0] ?
+			r->clocksource : NULL);
+	if (stable < 0)
+		json_object_object_add(o, "tsc_stable", NULL);
+	else
+		json_add_bool(o, "tsc_stable", stable);
+	json_add_bool(o, "constant_tsc", !!(feat & LATT_FEAT_CONSTANT_TSC));
+	json_add_bool(o, "nonstop_tsc", !!(feat & LATT_FEAT_NONSTOP_TSC));
+	return o;
+}
+
 struct json_object *json_run_result(const struct run_report *r)
 {
 	const struct latt_result *s = &r->res;
 	struct json_object *o = json_object_new_object();
 	struct json_object *oh = json_object_new_object();
 	struct json_object *tc = json_object_new_object();
+	struct json_object *pg = json_object_new_object();
 	__u64 cycles = s->tsc_end > s->tsc_start ? s->tsc_end - s->tsc_start : 0;
 
 	json_add_str(o, "state", latt_name(NAMES_STATE, s->state));
@@ -228,7 +249,16 @@ struct json_object *json_run_result(const struct run_report *r)
 	json_add_u64(oh, "median", s->overhead);
 	json_add_u64(oh, "min", s->overhead_min);
 	json_add_u64(oh, "max", s->overhead_max);
+	if (s->overhead_end)
+		json_add_u64(oh, "end_median", s->overhead_end);
+	else
+		json_object_object_add(oh, "end_median", NULL);
 	json_object_object_add(o, "overhead_cycles", oh);
+	json_object_object_add(o, "timer", timer(r));
+	json_add_u64(o, "backwards", s->backwards);
+	json_add_u64(pg, "bytes", s->page_size);
+	json_add_str(pg, "source", r->page_note);
+	json_object_object_add(o, "page_size", pg);
 	json_add_u64(o, "windows", s->windows);
 	json_add_u64(o, "nmi_windows", s->nmi_windows);
 	json_add_u64(o, "window_cycles_max", s->window_cycles_max);
@@ -366,6 +396,16 @@ static struct json_object *outlier_records(const struct run_report *r)
 	return outs;
 }
 
+static struct json_object *warnings(const struct run_report *r)
+{
+	struct json_object *a = json_object_new_array();
+	int i;
+
+	for (i = 0; i < r->nr_warnings; i++)
+		json_object_array_add(a, json_object_new_string(r->warnings[i]));
+	return a;
+}
+
 /*
  * A run's document: its provenance, target, configuration, result, the
  * latency table (@latency), the outlier summary and records, and the
@@ -390,6 +430,7 @@ static int write_doc(const char *path, const struct run_report *r,
 	json_object_object_add(o, "outlier_records", outlier_records(r));
 	if (r->trep.n)
 		json_object_object_add(o, "threads", json_run_threads(r));
+	json_object_object_add(o, "warnings", warnings(r));
 	rc = json_emit(path, o);
 	json_object_put(o);
 	return rc;

@@ -184,11 +184,50 @@ static void print_range(FILE *f, const struct run_report *r)
 	     r->res.flags & LATT_RES_DAX ? ", DAX range checked" : "");
 }
 
+/** report_timer_name() - "rdtscp" or "rdtsc" (lfence; rdtsc) */
+const char *report_timer_name(const struct run_report *r)
+{
+	return r->res.flags & LATT_RES_TIMER_RDTSC ? "rdtsc" : "rdtscp";
+}
+
+/*
+ * report_tsc_stable() - whether the kernel trusted the TSC: 1, 0, or -1
+ * when nobody said (a module before ABI 1.3)
+ */
+int report_tsc_stable(const struct run_report *r)
+{
+	if (!r->user_engine && !(r->info->features & LATT_FEAT_TIMER_RDTSC))
+		return -1;
+	return !(r->res.flags & LATT_RES_TSC_UNSTABLE);
+}
+
+static void print_timer(FILE *f, const struct run_report *r)
+{
+	const struct latt_result *s = &r->res;
+	__u64 feat = r->info->features;
+	int stable = report_tsc_stable(r);
+	char step[48] = "";
+
+	if (s->timer_step)
+		snprintf(step, sizeof(step), ", step %llu cycles",
+			 (unsigned long long)s->timer_step);
+	line(f, "timer:", "%s%s%s; TSC %s%s%s, %s (clocksource %s)",
+	     s->flags & LATT_RES_TIMER_RDTSC ? "lfence; rdtsc" : "rdtscp",
+	     s->flags & LATT_RES_TIMER_RDTSC && !(feat & LATT_FEAT_RDTSCP) ?
+	     " (CPUID shows no rdtscp)" : "", step,
+	     feat & LATT_FEAT_CONSTANT_TSC ? "constant" : "not constant",
+	     feat & LATT_FEAT_NONSTOP_TSC ? ", nonstop" : "",
+	     "", stable < 0 ? "stability unknown" :
+	     stable ? "trusted by the kernel" : "NOT trusted by the kernel",
+	     r->clocksource[0] ? r->clocksource : "unknown");
+}
+
 static void print_header(FILE *f, const struct run_report *r)
 {
 	const struct latt_result *s = &r->res;
 	const struct latt_config *c = &s->config;
 	char target[PATH_MAX + 3 * PMEM_NAME], size[32], region[32];
+	int i;
 
 	fmt_target(target, sizeof(target), r);
 	fmt_bytes(size, sizeof(size), c->size);
@@ -216,10 +255,18 @@ static void print_header(FILE *f, const struct run_report *r)
 	line(f, "state:", "%s%s", latt_name(NAMES_STATE, s->state),
 	     r->interrupted ? " (interrupted)" : "");
 	line(f, "tsc_khz:", "%llu", (unsigned long long)r->info->tsc_khz);
-	line(f, "overhead:", "%llu cycles median, min %llu, max %llu",
-	     (unsigned long long)s->overhead,
-	     (unsigned long long)s->overhead_min,
-	     (unsigned long long)s->overhead_max);
+	print_timer(f, r);
+	if (s->overhead_end)
+		line(f, "overhead:", "%llu cycles median, min %llu, max %llu; "
+		     "%llu after the samples", (unsigned long long)s->overhead,
+		     (unsigned long long)s->overhead_min,
+		     (unsigned long long)s->overhead_max,
+		     (unsigned long long)s->overhead_end);
+	else
+		line(f, "overhead:", "%llu cycles median, min %llu, max %llu",
+		     (unsigned long long)s->overhead,
+		     (unsigned long long)s->overhead_min,
+		     (unsigned long long)s->overhead_max);
 	if (r->user_engine)
 		line(f, "windows:", "%llu of %u us, longest %.1f us (user "
 		     "engine: bookkeeping only, interrupts not kept out)",
@@ -239,8 +286,19 @@ static void print_header(FILE *f, const struct run_report *r)
 	if (s->hist_overflow)
 		line(f, "overflow:", "%llu samples above 2^%d cycles",
 		     (unsigned long long)s->hist_overflow, LATT_HIST_MAX_BITS);
+	if (s->backwards)
+		line(f, "backwards:", "%llu samples with t1 < t0, left out",
+		     (unsigned long long)s->backwards);
 	line(f, "width:", "%u B%s", s->width,
 	     s->flags & LATT_RES_VECTOR ? " (vector)" : "");
+	if (s->page_size) {
+		fmt_bytes(size, sizeof(size), s->page_size);
+		line(f, "pages:", "%s (%s)", size, r->page_note);
+	} else {
+		line(f, "pages:", "unknown");
+	}
+	for (i = 0; i < r->nr_warnings; i++)
+		line(f, "warning:", "%s", r->warnings[i]);
 }
 
 static void print_table(FILE *f, const struct run_report *r)

@@ -29,6 +29,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -147,6 +148,15 @@ int run_set_option(struct run_opts *o, int id, const char *v)
 	case OPT_OUTLIERS:	o->outliers = v; return 0;
 	case OPT_QUIET:		o->quiet = true; return 0;
 	case OPT_HUGEPAGES:	o->hugepages = true; return 0;
+	case OPT_TIMER:
+		if (!strcmp(v, "rdtsc"))
+			c->flags |= LATT_CFG_RDTSC;
+		else if (!strcmp(v, "rdtscp") || !strcmp(v, "auto"))
+			c->flags &= ~LATT_CFG_RDTSC;
+		else
+			return -EINVAL;
+		o->timer_rdtscp = !strcmp(v, "rdtscp");
+		return 0;
 	case OPT_ENGINE:
 		if (strcmp(v, "user") && strcmp(v, "kernel"))
 			return -EINVAL;
@@ -548,6 +558,20 @@ static int check_module(const struct run_opts *o, const struct latt_info *in)
 		log_err("--width %u: not usable on this CPU", c->width);
 		return 1;
 	}
+	if (o->timer_rdtscp && !(in->features & LATT_FEAT_RDTSCP)) {
+		log_err("--timer rdtscp: this CPU lacks rdtscp (or its CPUID "
+			"hides it); --timer auto times with lfence; rdtsc");
+		return 1;
+	}
+	if (((c->flags & LATT_CFG_RDTSC) || !(in->features & LATT_FEAT_RDTSCP)) &&
+	    !(in->features & LATT_FEAT_TIMER_RDTSC)) {
+		log_err("this lattester module (ABI %u.%u) times only with "
+			"rdtscp, which %s: it needs ABI 1.3",
+			in->abi_version >> 16, in->abi_version & 0xffff,
+			(c->flags & LATT_CFG_RDTSC) ? "--timer rdtsc avoids" :
+			"this CPU lacks (or its CPUID hides)");
+		return 1;
+	}
 	for (i = 0; i < sizeof(lim) / sizeof(lim[0]); i++) {
 		if (lim[i].val > lim[i].max) {
 			log_err("--%s %llu: above the module's limit %llu",
@@ -557,6 +581,23 @@ static int check_module(const struct run_opts *o, const struct latt_info *in)
 		}
 	}
 	return 0;
+}
+
+/*
+ * rules.h's checks, the same for both engines and in the same words (the
+ * module makes them again at START, and answers with an errno).
+ */
+static int check_rules(const struct run_opts *o, const struct latt_info *in)
+{
+	const char *lacks, *why = engine_rules(&o->cfg, in, &lacks);
+
+	if (!why)
+		return 0;
+	if (lacks)
+		log_err("%s: %s: this CPU lacks %s", o->target, why, lacks);
+	else
+		log_err("%s: %s", o->target, why);
+	return 1;
 }
 
 /*
@@ -753,6 +794,18 @@ static int resolve_threshold(struct latt_dev *d, struct run_opts *o,
 				   r->res.max, 500000);
 	t->calibration = r->res.count;
 	t->median = latt_correct(raw, r->res.overhead);
+	if (r->res.timer_step && t->median < r->res.timer_step) {
+		log_err("%s: --threshold %s: the median (%llu cycles, "
+			"corrected) is below one timer step (%llu cycles): a "
+			"multiple of it is no threshold; give cycles or a time, "
+			"or give the samples more to time%s", o->target,
+			o->thr.text, (unsigned long long)t->median,
+			(unsigned long long)r->res.timer_step,
+			op_is_store(o->cfg.op) &&
+			r->res.config.fence != LATT_FENCE_MFENCE ?
+			" (--fence mfence times stores to completion)" : "");
+		return 1;
+	}
 	t->cycles = threshold_cycles(&o->thr, r->info->tsc_khz, t->median);
 	o->cfg.threshold = t->cycles;
 	log_info("%s: median %llu cycles, threshold %llu cycles", o->target,
@@ -773,6 +826,71 @@ void run_open_failed(int rc, bool hint)
 		log_err("or measure without the module, from userspace: add "
 			"'--engine user' (dram without root, device-DAX, files "
 			"on a DAX filesystem; interrupts are not kept out)");
+}
+
+static void warn_add(struct run_report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warn_add(struct run_report *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->nr_warnings >= RUN_MAX_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->warnings[r->nr_warnings++], sizeof(r->warnings[0]), fmt,
+		  ap);
+	va_end(ap);
+}
+
+/*
+ * What the figures of @r can't show by themselves, said in the table and
+ * the JSON: a median that can't be told from zero, a timer overhead that
+ * drifted during the run, samples whose TSC went backwards, threads on a
+ * TSC the kernel does not trust.
+ */
+static void run_warnings(struct run_report *r)
+{
+	const struct latt_result *s = &r->res;
+	const struct latt_config *c = &s->config;
+	const __u64 step = s->timer_step;
+	double p50 = r->sum.cycles[STAT_P50] * (r->sum.per_load ? r->sum.chain : 1);
+	__u64 end = s->overhead_end, drift;
+
+	r->nr_warnings = 0;
+	if (s->count && step && c->mode != LATT_MODE_BANDWIDTH &&
+	    p50 <= (double)step) {
+		if (op_is_store(c->op) && c->fence != LATT_FENCE_MFENCE)
+			warn_add(r, "the corrected p50 (%.0f cycles) is within "
+				 "one timer step (%llu cycles) of zero: with "
+				 "--fence %s the second timestamp does not wait "
+				 "for the stores; --fence mfence times them to "
+				 "completion", p50, (unsigned long long)step,
+				 latt_name(NAMES_FENCE, c->fence));
+		else
+			warn_add(r, "the corrected p50 (%.0f cycles) is within "
+				 "one timer step (%llu cycles) of zero: it can't "
+				 "be told from nothing; time more per sample "
+				 "(--chain with chase, a larger --size)", p50,
+				 (unsigned long long)step);
+	}
+	drift = end > s->overhead ? end - s->overhead : s->overhead - end;
+	if (end && step && drift > step)
+		warn_add(r, "the timer's overhead drifted from %llu to %llu "
+			 "cycles during the run, more than one step (%llu): "
+			 "the CPU's clock or the platform changed; repeat the "
+			 "run", (unsigned long long)s->overhead,
+			 (unsigned long long)end, (unsigned long long)step);
+	if (s->backwards)
+		warn_add(r, "%llu samples read a second timestamp below the "
+			 "first (the TSC went backwards: a hypervisor?); they "
+			 "are left out of the figures",
+			 (unsigned long long)s->backwards);
+	if (r->trep.n > 1 && report_tsc_stable(r) == 0)
+		warn_add(r, "the kernel does not trust the TSC (clocksource "
+			 "%s): the threads' common start and deadlines assume "
+			 "synchronised TSCs", r->clocksource[0] ?
+			 r->clocksource : "unknown");
 }
 
 /**
@@ -810,6 +928,8 @@ int run_measure(struct run_opts *o, struct run_report *r,
 	r->target = &o->tgt;
 	rc = check_module(o, r->info);
 	if (!rc)
+		rc = check_rules(o, r->info);
+	if (!rc)
 		rc = run_alloc(o, r);
 	if (!rc && o->cfg.target == LATT_TARGET_PMEM) {
 		o->cfg.fd = claim_pmem(o);
@@ -835,6 +955,13 @@ int run_measure(struct run_opts *o, struct run_report *r,
 		return rc;
 	r->samples_asked = o->cfg.samples;
 	latt_summarize(&r->sum, &r->res, r->hist, r->info->tsc_khz);
+	snprintf(r->clocksource, sizeof(r->clocksource), "%s",
+		 user_clocksource());
+	if (!r->user_engine)
+		snprintf(r->page_note, sizeof(r->page_note), "%s",
+			 o->cfg.target == LATT_TARGET_PMEM ? "the module's memremap" :
+			 "the kernel's direct map");
+	run_warnings(r);
 	if (o->cfg.threshold &&
 	    outlier_summarize(&r->osum, r->outliers, r->res.outlier_len,
 			      r->res.outliers, r->res.outliers_dropped,
