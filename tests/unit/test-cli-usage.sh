@@ -360,6 +360,22 @@ else
 		env FAKE_ABI=65537 LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" \
 		"$ctl" run --mode bandwidth --duration 10ms
 	has "$tmp/err" "need ABI 1.2" "fake: an old module named as such"
+	# one rule book (rules.h): the kernel engine refuses before START, in
+	# the very words of the user engine
+	for bad in "--op store" "--warm" "--fence mfence"; do
+		expect 1 "fake: chase with $bad refused before START" \
+			f "$ctl" run --pattern chase $bad --samples 10 --region 1M
+		cp "$tmp/err" "$tmp/err.kernel"
+		run "$ctl" run --engine user --pattern chase $bad --samples 10 \
+			--region 1M
+		[ -s "$tmp/err" ] && cmp -s "$tmp/err" "$tmp/err.kernel"
+		report $? "chase with $bad: both engines say the same"
+	done
+	expect 1 "fake: no rdtscp, a module before ABI 1.3: refused" \
+		env FAKE_ABI=65538 FAKE_FEATURES=$(((1 << 12) - 2)) \
+		LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" "$ctl" run --samples 10
+	has "$tmp/err" "times only with rdtscp, which this CPU lacks.*needs ABI 1.3" \
+		"fake: ... the missing timer and ABI named"
 	expect 0 "fake: run" f "$ctl" run --samples 10000
 	for row in min p50 p90 p99 p99.9 p99.99 max mean; do
 		has "$tmp/out" "^$row +[0-9.]+ +[0-9.]+ +[0-9.]+$" \

@@ -304,4 +304,60 @@ report $? "--hugepages without --engine user: a usage error"
 [ $? -eq 1 ] && grep -q -- "chase loads 8-byte pointers: --width must be 8" "$tmp/err"
 report $? "chase with --width 16: refused"
 
+# ---- ABI 1.3: the timer, its fallback, the fields, the rule book ----
+# jget NAME EXPR: a Python expression over the document d of $tmp/NAME.json
+jget()
+{
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' \
+		"$tmp/$1.json" "$2" 2>/dev/null
+}
+
+runjson t13 --samples 2000 --region 16M
+[ $? -eq 0 ] && [ "$(jget t13 'd["result"]["timer"]["name"]')" = \
+	"$(grep -qw rdtscp <<<"$flags" && echo rdtscp || echo rdtsc)" ]
+report $? "timer: rdtscp where /proc/cpuinfo shows it, else rdtsc"
+[ "$(jget t13 'int(d["result"]["timer"]["step_cycles"] > 0 and
+	d["result"]["overhead_cycles"]["end_median"] > 0 and
+	d["result"]["backwards"] == 0 and
+	d["result"]["page_size"]["bytes"] in (4096, 2 << 20) and
+	isinstance(d["warnings"], list))')" = 1 ]
+report $? "JSON: timer step, overhead after the samples, no backwards" \
+	"samples, a page size, a warnings list"
+LATTESTER_HWCAPS=-rdtscp runjson hidden --op store-clwb --samples 2000 \
+	--region 16M
+rc=$?
+if grep -qw clwb <<<"$flags"; then
+	[ $rc -eq 0 ] && [ "$(jget hidden 'd["result"]["timer"]["name"]')" = rdtsc ] &&
+		[ "$(jget hidden 'd["result"]["state"]')" = done ]
+	report $? "CPUID without rdtscp (LATTESTER_HWCAPS=-rdtscp): store-clwb" \
+		"runs, timed with lfence; rdtsc"
+else
+	skip "store-clwb with rdtscp hidden: the CPU has no clwb"
+fi
+runjson forced --timer rdtsc --samples 2000 --region 16M
+[ $? -eq 0 ] && [ "$(jget forced 'd["result"]["timer"]["name"]')" = rdtsc ]
+report $? "--timer rdtsc: timed with lfence; rdtsc"
+LATTESTER_HWCAPS=-rdtscp "$ctl" run --engine user --timer rdtscp --samples 10 \
+	--region 16M >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q -- "--timer rdtscp: this CPU lacks rdtscp" "$tmp/err"
+report $? "--timer rdtscp on a CPU without it: refused, named"
+"$ctl" run --engine user --timer bogus >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ]
+report $? "--timer bogus: a usage error"
+# an L1 hit corrects to ~0: said, and no multiple of it is a threshold
+runjson l1 --warm --region 4K --samples 5000
+[ $? -eq 0 ] && [ "$(jget l1 'int(any("within one timer step" in w for w in d["warnings"]))')" = 1 ]
+report $? "an L1 hit's p50 within one timer step of zero carries a warning"
+"$ctl" run --engine user --warm --region 4K --samples 5000 --threshold 10x \
+	>/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "below one timer step" "$tmp/err"
+report $? "--threshold 10x of a median below one timer step: refused"
+# the rule book: what the module refuses, the user engine refuses alike
+for bad in "--op store" "--warm" "--fence mfence"; do
+	"$ctl" run --engine user --pattern chase $bad --samples 10 --region 1M \
+		>/dev/null 2>"$tmp/err"
+	[ $? -eq 1 ] && grep -q -- "--pattern chase" "$tmp/err"
+	report $? "chase with $bad: refused by the rule book"
+done
+
 finish
