@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-repro-user.sh - the latency experiment scripts (tools/repro-basic-
+# latency, repro-size, repro-tail-hotspot) for real on this host with the
+# user engine, on a CPU whose CPUID hides rdtscp (LATTESTER_HWCAPS=-rdtscp,
+# as some hypervisors do): every point is measured, timed with
+# "lfence; rdtsc", and the store ops (default fence, mfence) cost at
+# least a quarter of a flushed load of the same size and pattern.  Tiny sample counts, a 16 MiB region, no plots.  The
+# scripts of many threads need the module: tests/vm/cases-threads.
+#
+#   make -C user && bash tests/unit/test-repro-user.sh
+#
+# TAP-like lines, then "repro-user: N passed, N failed".
+
+set -u
+
+TAP_NAME=repro-user
+CTL_TEST_PYTHON=1
+. "$(dirname "$0")/ctl-test.sh"
+export LATTESTER_DEV=/nonexistent LATTESTER_CTL="$ctl" LATTESTER_HWCAPS=-rdtscp
+
+# rows CSV: "POINTS DONE LOW LOADS" of a sweep CSV; LOW: store-op rows whose
+# corrected p50 is below a quarter of the flushed load's at the same size
+# and pattern (a store the timestamp did not wait for reads ~0), rows
+# without such a load not counted
+rows()
+{
+	python3 - "$1" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+done = sum(r["state"] == "done" for r in rows)
+load = {(r["size"], r["pattern"]): float(r["cycles_p50"])
+        for r in rows if r["op"] == "load"}
+low = sum(r["op"] in ("store", "store-clwb", "store-clflushopt",
+                      "store-clflush", "nt-store") and
+          (r["size"], r["pattern"]) in load and
+          float(r["cycles_p50"]) < load[(r["size"], r["pattern"])] / 4
+          for r in rows)
+print(len(rows), done, low, len(load))
+PY
+}
+
+# one SCRIPT NAME POINTS ARGS...: the script runs into $tmp/NAME, its
+# DIR/NAME.csv holds POINTS points, every one done
+one()
+{
+	local script=$1 name=$2 points=$3 rn rd rz rl
+
+	shift 3
+	"$top/tools/$script" -o "$tmp/$name" --no-plot "$@" \
+		>"$tmp/out" 2>"$tmp/err"
+	report $? "$script with rdtscp hidden: exit 0"
+	read -r rn rd rz rl < <(rows "$tmp/$name/$name.csv" 2>/dev/null)
+	[ "${rn:-0}" -eq "$points" ] && [ "${rd:-0}" -eq "$points" ]
+	report $? "$script: $points points, all done (rows ${rn:-none}," \
+		"done ${rd:-none})"
+	[ "${rl:-0}" -eq 0 ] && return	# no loads to compare with
+	[ "${rz:-1}" -eq 0 ]
+	report $? "$script: no store op below a quarter of the flushed load" \
+		"(${rz:-?} rows)"
+}
+
+one repro-basic-latency basic-latency 36 -n 300 -- --engine user --region 16M
+one repro-size size 10 -n 100 -s 64..16Kx4 -- --engine user --region 16M
+# nt-store only: no loads for the quarter check to compare with
+one repro-tail-hotspot tail-hotspot 3 -n 2000 -H 4K..1Mx16 -- --engine user \
+	--region 16M
+
+# the user engine's JSON names the timer it used
+"$ctl" run --engine user --samples 1000 --region 16M --json - 2>"$tmp/err" |
+	python3 -c 'import json, sys; sys.exit(json.load(sys.stdin)["result"]["timer"]["name"] != "rdtsc")'
+report $? "with rdtscp hidden, a run reports the timer rdtsc"
+
+finish
