@@ -107,72 +107,36 @@ void latt_region_free(struct latt_region *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static inline struct latt_chase_node *latt_node(struct latt_run *run,
-						u64 slot, u64 size)
+static struct latt_chase_node *latt_node(void *ctx, u64 slot)
 {
-	return (void *)latt_region_addr(&run->region,
-					latt_slot_offset(slot, size));
-}
+	struct latt_run *run = ctx;
 
-/* Every 64Ki nodes: let others run, and notice a stop or a device gone. */
-static int latt_chase_yield(struct latt_run *run, u64 i)
-{
-	if (i & 0xffff)
-		return 0;
-	cond_resched();
-	if (kthread_should_stop() || READ_ONCE(run->halt))
-		return -EINTR;
-	return latt_region_gone(&run->region) ? -ENODEV : 0;
+	return (void *)latt_region_addr(&run->region,
+					latt_slot_offset(slot, run->cfg.size));
 }
 
 /**
- * latt_chase_build() - link every slot into one random cycle
+ * latt_chase_build() - link every slot into the run's cycle
  * @run: the run, whose region is linked
- * @pat: its pattern (slots, and the seeded PRNG)
+ * @pat: its pattern (slots, TLB-locality block, and the seeded PRNG)
  *
- * Sattolo's algorithm, run in place: each node first holds its own index,
- * the shuffle leaves in node i the index of its successor in a single cycle
- * through all the slots, and a last pass turns indices into addresses (into
- * offsets on PMEM, which other processes may write meanwhile).  No
- * memory beyond the region itself.  Sleeps between batches and gives up with
- * -EINTR when the run is stopped, -ENODEV when its device went away.
+ * include/lattester/chase.h builds it in place, as the user engine does:
+ * one random cycle (Sattolo), or block by block.  Addresses on DRAM,
+ * offsets on PMEM, which other processes may write meanwhile.  Every 64Ki
+ * steps it lets others run, and gives up with -EINTR when the run is
+ * stopped, -ENODEV when its device went away.
  */
 int latt_chase_build(struct latt_run *run, struct latt_pattern *pat)
 {
-	u64 n = pat->nslots, size = pat->size, i;
-	struct latt_chase_node *a, *b;
-	u64 tmp;
-	int ret;
+	struct latt_chase ch;
 
-	for (i = 0; i < n; i++) {
-		a = latt_node(run, i, size);
-		a->next = (char *)(uintptr_t)i;
-		a->offset = latt_slot_offset(i, size);
-		ret = latt_chase_yield(run, i);
-		if (ret)
-			return ret;
-	}
-	for (i = n - 1; i > 0; i--) {
-		a = latt_node(run, i, size);
-		b = latt_node(run, latt_prng_below(&pat->prng, i), size);
-		tmp = (u64)(uintptr_t)a->next;
-		a->next = b->next;
-		b->next = (char *)(uintptr_t)tmp;
-		ret = latt_chase_yield(run, i);
-		if (ret)
-			return ret;
-	}
-	for (i = 0; i < n; i++) {
-		a = latt_node(run, i, size);
-		if (run->region.map)	/* PMEM: offsets, see access.h */
-			a->next = (char *)(uintptr_t)latt_slot_offset(
-					(u64)(uintptr_t)a->next, size);
-		else
-			a->next = (char *)latt_node(run,
-					(u64)(uintptr_t)a->next, size);
-		ret = latt_chase_yield(run, i);
-		if (ret)
-			return ret;
+	latt_chase_init(&ch, pat, latt_node, run, !!run->region.map);
+	while (latt_chase_step(&ch, 1 << 16)) {
+		cond_resched();
+		if (kthread_should_stop() || READ_ONCE(run->halt))
+			return -EINTR;
+		if (latt_region_gone(&run->region))
+			return -ENODEV;
 	}
 	return 0;
 }

@@ -15,6 +15,7 @@
 
 struct dax_device;
 #include <lattester/pattern.h>
+#include <lattester/chase.h>
 
 /*
  * Kernel range: built and tested on Debian 12's 6.1, 6.12 and 6.12-rt.  The
@@ -106,6 +107,7 @@ struct latt_run {
 	int timer;			/* LATT_TIMER_* */
 	u64 timer_step;			/* thread 0's, cycles */
 	u64 page_size;			/* of the region's first byte */
+	bool tsc_unstable;		/* the kernel said so by the end */
 	latt_stream_fn stream_fn;	/* bandwidth without a mix */
 	latt_stream_fn read_fn, write_fn; /* the mix's, and loaded traffic */
 	bool vector;
@@ -158,12 +160,6 @@ static inline char *latt_region_addr(const struct latt_region *r, u64 off)
 {
 	return r->addr[off >> LATT_CHUNK_SHIFT] + (off & (LATT_CHUNK - 1));
 }
-/* Node layout for chase: the next node's address, then its own offset. */
-struct latt_chase_node {
-	char *next;
-	u64 offset;
-};
-
 int latt_chase_build(struct latt_run *run, struct latt_pattern *pat);
 int latt_split_part(u64 region, u32 n, u64 size, u64 *part);
 

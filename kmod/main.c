@@ -306,6 +306,8 @@ static void latt_fill_stats(const struct latt_thread *t,
 	st->sum = t->sum;
 	st->sum_corrected = t->sum_corrected;
 	st->overhead = t->overhead;
+	st->overhead_end = t->overhead_end;
+	st->backwards = t->backwards;
 	st->accesses = t->accesses;
 	st->bytes_read = t->bytes_read;
 	st->bytes_written = t->bytes_written;
@@ -436,7 +438,7 @@ static long latt_ioctl_result(void __user *arg)
 	r.flags = (run->vector ? LATT_RES_VECTOR : 0) |
 		  (run->dax_checked ? LATT_RES_DAX : 0) |
 		  (run->timer == LATT_TIMER_RDTSC ? LATT_RES_TIMER_RDTSC : 0) |
-		  (check_tsc_unstable() ? LATT_RES_TSC_UNSTABLE : 0);
+		  (run->tsc_unstable ? LATT_RES_TSC_UNSTABLE : 0);
 	r.width = run->width;
 	r.bytes_read = run->bytes_read;
 	r.bytes_written = run->bytes_written;

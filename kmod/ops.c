@@ -16,7 +16,7 @@
 #include <asm/tsc.h>
 #include "lattester.h"
 #include <lattester/samples.h>
-#include <lattester/rules.h>
+#include <lattester/pick.h>
 
 /**
  * latt_features() - the LATT_FEAT_* bits: this CPU's, and the module's own

@@ -509,6 +509,8 @@ static void latt_run_finish(struct latt_run *run, bool interrupted)
 	run->overhead_min = run->threads[0].overhead_min;
 	run->overhead_max = run->threads[0].overhead_max;
 	run->overhead_end = run->threads[0].overhead_end;
+	/* marked unstable, the TSC stays so: by the run's end, then */
+	run->tsc_unstable = check_tsc_unstable();
 	run->timer_step = run->threads[0].timer_step;
 	latt_region_free(&run->region);
 	/* pairs with the acquire in latt_run_state(): figures first */

@@ -172,7 +172,9 @@ static struct json_object *json_host(const struct host_info *h)
 	json_add_str(o, "kernel", h->kernel);
 	json_add_str(o, "hostname", h->hostname);
 	json_add_str(o, "timer", user_engine_timer());
-	json_add_str(o, "clocksource", user_clocksource());
+	json_object_object_add(o, "clocksource", user_clocksource()[0] ?
+			       json_object_new_string(user_clocksource()) :
+			       NULL);
 	for (i = 0; i < h->nr_nodes; i++) {
 		n = json_object_new_object();
 		json_add_u64(n, "node", h->nodes[i].node);

@@ -60,8 +60,10 @@ static const struct cmd_opt run_options[] = {
 	  -1 },
 	{ "op", OPT_OP, "OP", "access (default: load)", NAMES_OP },
 	{ "fence", OPT_FENCE, "FENCE",
-	  "fence inside the timed region (default: the op's own; sfence for "
-	  "store ops only)", NAMES_FENCE },
+	  "fence inside the timed region, before the second timestamp "
+	  "(default: none after loads, mfence after store ops, which times "
+	  "them to completion; sfence and none: their issue only)",
+	  NAMES_FENCE },
 	{ "pattern", OPT_PATTERN, "PATTERN", "addresses (default: rand)",
 	  NAMES_PATTERN },
 	{ "size", OPT_SIZE, "BYTES",
@@ -83,6 +85,11 @@ static const struct cmd_opt run_options[] = {
 	  "address generator seed (default: " STR(RUN_DEFAULT_SEED) ")", -1 },
 	{ "chain", OPT_CHAIN, "K",
 	  "dependent loads per sample, with --pattern chase (default: 1)", -1 },
+	{ "tlb-locality", OPT_TLB_LOCALITY, "BYTES",
+	  "--pattern chase: visit every node of a block of BYTES (a power of "
+	  "two, e.g. 4K) in random order before the next block, as "
+	  "multichase's -T: one TLB miss per block, not per load (default: "
+	  "0, one random cycle over the region)", -1 },
 	{ "threshold", OPT_THRESHOLD, "T",
 	  "record samples above T as outliers: cycles (2000), a time (500ns, "
 	  "2us, 1ms) or a multiple of the median (10x: a calibration pass "

@@ -99,6 +99,8 @@ static const struct cmd_opt sweep_options[] = {
 	  "pmem: allow store ops and chase, which overwrite the target", -1 },
 	{ "seed", OPT_SEED, "S", "address generator seed, every point", -1 },
 	{ "chain", OPT_CHAIN, "K", "dependent loads per sample (chase)", -1 },
+	{ "tlb-locality", OPT_TLB_LOCALITY, "BYTES",
+	  "chase: the TLB-locality block, every point (as for run)", -1 },
 	{ "threshold", OPT_THRESHOLD, "T",
 	  "outlier threshold for every point: cycles, a time (2us) or a "
 	  "multiple of each point's median (10x)", -1 },
@@ -416,6 +418,10 @@ static void fixed_key(struct sweep *s)
 		     (unsigned long long)c->seed, c->chain, o->thr.text,
 		     c->max_outliers, c->window_us, c->width,
 		     !!(c->flags & LATT_CFG_WARM), o->force);
+	if (o->tlb_locality && n > 0 && (size_t)n < sizeof(s->fixed))
+		n += snprintf(s->fixed + n, sizeof(s->fixed) - n,
+			      ";tlb_locality=%llu",
+			      (unsigned long long)o->tlb_locality);
 	/* a key without it is auto's: older files keep their keys */
 	if ((c->flags & LATT_CFG_RDTSC || o->timer_rdtscp) && n > 0 &&
 	    (size_t)n < sizeof(s->fixed))
@@ -718,6 +724,7 @@ static void write_jsonl_row(FILE *f, const struct grid_point *p,
 			       json_run_outlier_summary(r));
 	if (r->trep.n)
 		json_object_object_add(o, "threads", json_run_threads(r));
+	json_object_object_add(o, "warnings", json_run_warnings(r));
 	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
 					     JSON_C_TO_STRING_NOSLASHESCAPE), f);
 	fputc('\n', f);
@@ -1006,6 +1013,9 @@ static int run_point(struct sweep *s, const struct grid_point *p,
 		rc = 1;
 	} else if (!rc) {
 		print_point(s, p, desc, &r);
+		for (int i = 0; i < r.nr_warnings; i++)
+			log_warn("point %zu (%s): %s", p->index + 1, desc,
+				 r.warnings[i]);
 		rc = write_rows(s, p, &r, key);
 	} else if (rc != EXIT_INTERRUPTED) {
 		log_err("point %zu (%s): failed, not written", p->index + 1,

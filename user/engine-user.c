@@ -40,10 +40,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <lattester/chase.h>
 #include <lattester/hist.h>
 #include <lattester/pattern.h>
 #include <lattester/samples.h>
-#include <lattester/rules.h>
+#include <lattester/pick.h>
 #include "engine-user.h"
 #include "log.h"
 #include "map.h"
@@ -56,12 +57,6 @@
 #define POLL_MS			100
 #define USER_WARMUP_US		10000	/* the module's LATT_WARMUP_US */
 #define CLOCKSOURCE	"/sys/devices/system/clocksource/clocksource0/current_clocksource"
-
-/* A chase node, as the module lays it out (kmod/lattester.h). */
-struct user_chase_node {
-	char *next;
-	__u64 offset;
-};
 
 static inline __u64 user_rdtsc(void)
 {
@@ -338,33 +333,22 @@ static __u64 load64(const __u64 *p)
 	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
 
-/* The module's latt_chase_build(): pointers (DRAM) or offsets (pmem). */
+static struct latt_chase_node *chase_node(void *ctx, __u64 slot)
+{
+	const struct user_run *u = ctx;
+
+	return (struct latt_chase_node *)(u->base +
+		latt_slot_offset(slot, u->cfg.size));
+}
+
+/* The module's latt_chase_build() (chase.h): pointers, or offsets (pmem). */
 static void chase_build(struct user_run *u, struct latt_pattern *pat)
 {
-	__u64 n = pat->nslots, size = pat->size, i, tmp, next;
-	struct user_chase_node *a, *b;
+	struct latt_chase ch;
 
-#define NODE(s) ((struct user_chase_node *)(u->base + latt_slot_offset((s), size)))
-	for (i = 0; i < n; i++) {
-		a = NODE(i);
-		a->next = (char *)(uintptr_t)i;
-		a->offset = latt_slot_offset(i, size);
-	}
-	for (i = n - 1; i > 0; i--) {
-		a = NODE(i);
-		b = NODE(latt_prng_below(&pat->prng, i));
-		tmp = (__u64)(uintptr_t)a->next;
-		a->next = b->next;
-		b->next = (char *)(uintptr_t)tmp;
-	}
-	for (i = 0; i < n; i++) {
-		a = NODE(i);
-		next = (__u64)(uintptr_t)a->next;
-		a->next = u->chase_off ?
-			  (char *)(uintptr_t)latt_slot_offset(next, size) :
-			  (char *)NODE(next);
-	}
-#undef NODE
+	latt_chase_init(&ch, pat, chase_node, u, u->chase_off);
+	while (latt_chase_step(&ch, ~0ULL))
+		;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -476,7 +460,7 @@ static int sample_all(struct user_run *u, struct latt_pattern *pat)
 			} else if (chase) {
 				start = pos;
 				cyc = u->pick.chase(&pos, u->cfg.chain);
-				off = ((struct user_chase_node *)start)->offset;
+				off = ((struct latt_chase_node *)start)->offset;
 			} else {
 				off = latt_pattern_next(pat);
 				addr = u->base + off;

@@ -133,6 +133,8 @@ struct json_object *json_run_config(const struct run_report *r)
 	json_add_str(o, "fence", latt_name(NAMES_FENCE, c->fence));
 	json_add_str(o, "pattern", latt_name(NAMES_PATTERN, c->pattern));
 	json_add_u64(o, "stride", c->pattern == LATT_PAT_STRIDE ? c->stride : 0);
+	json_add_u64(o, "tlb_locality",
+		     c->pattern == LATT_PAT_CHASE ? c->stride : 0);
 	json_add_u64(o, "hotspot",
 		     c->pattern == LATT_PAT_HOTSPOT ? c->stride : 0);
 	json_add_u64(o, "size", c->size);
@@ -396,7 +398,8 @@ static struct json_object *outlier_records(const struct run_report *r)
 	return outs;
 }
 
-static struct json_object *warnings(const struct run_report *r)
+/** json_run_warnings() - the run's warnings (run_warnings()), an array */
+struct json_object *json_run_warnings(const struct run_report *r)
 {
 	struct json_object *a = json_object_new_array();
 	int i;
@@ -430,7 +433,7 @@ static int write_doc(const char *path, const struct run_report *r,
 	json_object_object_add(o, "outlier_records", outlier_records(r));
 	if (r->trep.n)
 		json_object_object_add(o, "threads", json_run_threads(r));
-	json_object_object_add(o, "warnings", warnings(r));
+	json_object_object_add(o, "warnings", json_run_warnings(r));
 	rc = json_emit(path, o);
 	json_object_put(o);
 	return rc;

@@ -22,6 +22,7 @@ struct json_object *json_run_provenance(const struct run_report *r);
 struct json_object *json_run_target(const struct run_report *r);
 struct json_object *json_run_config(const struct run_report *r);
 struct json_object *json_run_result(const struct run_report *r);
+struct json_object *json_run_warnings(const struct run_report *r);
 struct json_object *json_run_latency(const struct run_report *r);
 struct json_object *json_run_outlier_summary(const struct run_report *r);
 

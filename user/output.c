@@ -81,6 +81,10 @@ void fmt_pattern(char *buf, size_t len, const struct latt_config *c)
 	fmt_bytes(bytes, sizeof(bytes), c->stride);
 	if (c->pattern == LATT_PAT_STRIDE || c->pattern == LATT_PAT_HOTSPOT)
 		snprintf(buf, len, "%s:%s", name, bytes);
+	else if (c->pattern == LATT_PAT_CHASE && c->stride)
+		snprintf(buf, len, "%s, %u dependent load%s per sample, in "
+			 "blocks of %s", name, c->chain, c->chain > 1 ? "s" : "",
+			 bytes);
 	else if (c->pattern == LATT_PAT_CHASE && c->chain > 1)
 		snprintf(buf, len, "%s, %u dependent loads per sample", name,
 			 c->chain);

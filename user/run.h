@@ -68,6 +68,7 @@ enum run_opt_id {
 	OPT_DELAY,
 	OPT_SPLIT,
 	OPT_TIMER,
+	OPT_TLB_LOCALITY,
 	OPT_RUN_LAST,		/* sweep's own options follow */
 };
 
@@ -105,6 +106,7 @@ struct run_opts {
 	bool engine_set;	/* --engine given */
 	bool hugepages;		/* --hugepages (user engine) */
 	bool timer_rdtscp;	/* --timer rdtscp: never the fallback */
+	__u64 tlb_locality;	/* --tlb-locality: chase's stride */
 	struct thread_opts th;	/* --threads, --cpus, --mode, ... */
 	struct target_spec spec;
 	struct run_target tgt;	/* resolved */

@@ -37,6 +37,7 @@
 
 #include <lattester/hist.h>
 #include <lattester/pattern.h>
+#include <lattester/rules.h>
 #include "host.h"
 #include "lib.h"
 #include "log.h"
@@ -120,6 +121,7 @@ static int set_target(struct run_opts *o, const char *v)
 int run_set_option(struct run_opts *o, int id, const char *v)
 {
 	struct latt_config *c = &o->cfg;
+	int rc;
 
 	switch (id) {
 	case OPT_TARGET:	return set_target(o, v);
@@ -127,7 +129,16 @@ int run_set_option(struct run_opts *o, int id, const char *v)
 				return parse_u32(v, &c->cpu);
 	case OPT_OP:		return parse_op(v, &c->op);
 	case OPT_FENCE:		return parse_fence(v, &c->fence);
-	case OPT_PATTERN:	return parse_pattern(v, &c->pattern, &c->stride);
+	case OPT_PATTERN:
+		rc = parse_pattern(v, &c->pattern, &c->stride);
+		if (!rc && c->pattern == LATT_PAT_CHASE)
+			c->stride = o->tlb_locality;
+		return rc;
+	case OPT_TLB_LOCALITY:
+		rc = parse_size(v, &o->tlb_locality);
+		if (!rc && c->pattern == LATT_PAT_CHASE)
+			c->stride = o->tlb_locality;
+		return rc;
 	case OPT_SIZE:		return parse_line_size(v, &c->size);
 	case OPT_SAMPLES:	o->th.samples_set = true;
 				return parse_u64(v, &c->samples);
@@ -175,14 +186,7 @@ static const char *pattern_problem(const struct latt_config *c)
 	if (!latt_pattern_init(&p, c->pattern, c->size, c->stride, c->region,
 			       c->seed))
 		return NULL;
-	switch (c->pattern) {
-	case LATT_PAT_STRIDE:
-		return "the stride must be smaller than --region";
-	case LATT_PAT_HOTSPOT:
-		return "the hotspot must be at least --size and at most --region";
-	default:
-		return "--region must hold at least one access of --size bytes";
-	}
+	return latt_pattern_problem(c->pattern, c->stride);
 }
 
 static const char *range_problem(char *buf, size_t len, const char *opt,
@@ -204,6 +208,7 @@ const char *run_args_problem(const struct run_opts *o)
 {
 	static char buf[PATH_MAX + 256];
 	const struct latt_config *c = &o->cfg;
+	struct latt_config copy;
 	const char *why;
 
 	/* a pmem target's default region is known once it is resolved */
@@ -226,6 +231,11 @@ const char *run_args_problem(const struct run_opts *o)
 		return why;
 	if (c->chain > 1 && c->pattern != LATT_PAT_CHASE)
 		return "--chain needs --pattern chase";
+	copy = *c;
+	if (latt_access_rules(&copy, &why))
+		return why;	/* the rule book's words (rules.h) */
+	if (o->tlb_locality && c->pattern != LATT_PAT_CHASE)
+		return "--tlb-locality needs --pattern chase";
 	if (c->fence == LATT_FENCE_SFENCE && !op_is_store(c->op)) {
 		snprintf(buf, sizeof(buf), "--fence sfence is for store ops; "
 			 "--op %s is a load", latt_name(NAMES_OP, c->op));
@@ -794,9 +804,10 @@ static int resolve_threshold(struct latt_dev *d, struct run_opts *o,
 				   r->res.max, 500000);
 	t->calibration = r->res.count;
 	t->median = latt_correct(raw, r->res.overhead);
-	if (r->res.timer_step && t->median < r->res.timer_step) {
+	if (r->res.timer_step && t->median <= r->res.timer_step) {
 		log_err("%s: --threshold %s: the median (%llu cycles, "
-			"corrected) is below one timer step (%llu cycles): a "
+			"corrected) is within one timer step (%llu cycles) of "
+			"zero: a "
 			"multiple of it is no threshold; give cycles or a time, "
 			"or give the samples more to time%s", o->target,
 			o->thr.text, (unsigned long long)t->median,
@@ -959,8 +970,9 @@ int run_measure(struct run_opts *o, struct run_report *r,
 		 user_clocksource());
 	if (!r->user_engine)
 		snprintf(r->page_note, sizeof(r->page_note), "%s",
-			 o->cfg.target == LATT_TARGET_PMEM ? "the module's memremap" :
-			 "the kernel's direct map");
+			 !r->res.page_size ? "unknown" :
+			 o->cfg.target == LATT_TARGET_PMEM ?
+			 "the module's memremap" : "the kernel's direct map");
 	run_warnings(r);
 	if (o->cfg.threshold &&
 	    outlier_summarize(&r->osum, r->outliers, r->res.outlier_len,

@@ -26,6 +26,7 @@ struct latt_pattern {
 	__u64 per_chunk;	/* slots in one chunk */
 	__u64 nslots;		/* slots in the region */
 	__u64 hot_slots;	/* slots inside the hotspot */
+	__u64 block_slots;	/* chase: slots in a TLB-locality block */
 	__u64 stride;
 	__u64 span;		/* stride wraps here */
 	__u64 i;		/* samples generated */
@@ -58,7 +59,9 @@ static inline __u64 latt_slot_offset(__u64 s, __u64 size)
  *
  * Returns 0, or -22 (EINVAL) when the sizes don't fit: size not a multiple
  * of 64 or above LATT_MAX_SIZE, no whole slot in the region, a stride not a
- * multiple of 64 or beyond the region, a hotspot smaller than one access.
+ * multiple of 64 or beyond the region, a hotspot smaller than one access,
+ * a chase's TLB-locality block (@stride) not a power of two, not a multiple
+ * of the size or beyond the region.
  */
 static inline int latt_pattern_init(struct latt_pattern *p, __u32 kind,
 				    __u64 size, __u64 stride, __u64 region,
@@ -74,6 +77,7 @@ static inline int latt_pattern_init(struct latt_pattern *p, __u32 kind,
 	p->per_chunk = LATT_CHUNK / size;
 	p->nslots = latt_slots_below(region, size);
 	p->hot_slots = 0;
+	p->block_slots = 0;
 	p->stride = stride;
 	p->span = 0;
 	p->i = 0;
@@ -85,9 +89,15 @@ static inline int latt_pattern_init(struct latt_pattern *p, __u32 kind,
 	switch (kind) {
 	case LATT_PAT_SEQ:
 	case LATT_PAT_RAND:
-	case LATT_PAT_CHASE:
 		if (stride)
 			return -einval;
+		return 0;
+	case LATT_PAT_CHASE:
+		/* the TLB-locality block (chase.h): whole slots, tiling */
+		if (stride && ((stride & (stride - 1)) || stride % size ||
+			       stride > region))
+			return -einval;
+		p->block_slots = stride / size;
 		return 0;
 	case LATT_PAT_STRIDE:
 		if (!stride || stride % LATT_LINE || stride >= region)
@@ -109,9 +119,14 @@ static inline int latt_pattern_init(struct latt_pattern *p, __u32 kind,
  *	for a configuration whose size is already known to be in range
  * @kind: LATT_PAT_*
  */
-static inline const char *latt_pattern_problem(__u32 kind)
+static inline const char *latt_pattern_problem(__u32 kind, __u64 stride)
 {
 	switch (kind) {
+	case LATT_PAT_CHASE:
+		if (stride)
+			return "--tlb-locality must be a power of two, a "
+			       "multiple of --size and at most --region";
+		return "--region must hold at least one access of --size bytes";
 	case LATT_PAT_STRIDE:
 		return "the stride must be smaller than --region";
 	case LATT_PAT_HOTSPOT:

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * rules.h - one rule book for both engines: which configurations a run
- * accepts, and which sample function and timer a configuration gets.
+ * accepts (pick.h: which sample function and timer one gets).
  *
  * The module (kmod/main.c, kmod/ops.c) and lattester-ctl (its user engine,
  * and its checks before it asks the module) call these very functions, so
@@ -9,13 +9,10 @@
  * refusal comes with a sentence (*@why) that lattester-ctl prints and the
  * module returns as its errno.  What only one engine can know (CPUs and
  * nodes online, memory, the device of a pmem target) stays with it.
- *
- * Include samples.h before this file (one file of a program).
  */
 #ifndef _LATTESTER_RULES_H
 #define _LATTESTER_RULES_H
 
-#include "samples.h"
 #include "pattern.h"
 
 #define LATT_EINVAL	22
@@ -94,6 +91,43 @@ static inline int latt_mode_rules(const struct latt_config *c,
 }
 
 /**
+ * latt_access_rules() - the chain, and what a chase allows
+ * @c: the configuration; .chain 0 becomes 1
+ * @why: out: the reason of a refusal
+ *
+ * A part of latt_config_rules(), which lattester-ctl also asks alone while
+ * it reads the options (a point of a sweep that breaks them is skipped).
+ *
+ * Return: 0, -EINVAL.
+ */
+static inline int latt_access_rules(struct latt_config *c, const char **why)
+{
+	if (!c->chain)
+		c->chain = 1;
+	if (c->chain > LATT_MAX_CHAIN)
+		return latt_rule(why, "--chain is above 4096", LATT_EINVAL);
+	if (c->pattern == LATT_PAT_CHASE) {
+		/* dependent loads: plain loads, nothing to warm or fence */
+		if (c->op != LATT_OP_LOAD)
+			return latt_rule(why, "--pattern chase times dependent "
+					 "loads: --op must be load",
+					 LATT_EINVAL);
+		if (c->flags & LATT_CFG_WARM)
+			return latt_rule(why, "--pattern chase can't --warm: "
+					 "its next address is known only by "
+					 "loading", LATT_EINVAL);
+		if (c->fence > LATT_FENCE_NONE)
+			return latt_rule(why, "--pattern chase takes no "
+					 "--fence: the timer waits for its "
+					 "loads", LATT_EINVAL);
+	} else if (c->chain != 1) {
+		return latt_rule(why, "--chain needs --pattern chase",
+				 LATT_EINVAL);
+	}
+	return 0;
+}
+
+/**
  * latt_config_rules() - the checks of a configuration both engines make
  * @c: the configuration; .chain 0 becomes 1
  * @why: out: the reason of a refusal, a sentence for the user
@@ -160,158 +194,14 @@ static inline int latt_config_rules(struct latt_config *c, const char **why)
 			     c->window_us > LATT_MAX_WINDOW_US))
 		return latt_rule(why, "--window-us must be 10 to 100000",
 				 LATT_EINVAL);
-	if (!c->chain)
-		c->chain = 1;
-	if (c->chain > LATT_MAX_CHAIN)
-		return latt_rule(why, "--chain is above 4096", LATT_EINVAL);
-	if (c->pattern == LATT_PAT_CHASE) {
-		/* dependent loads: plain loads, nothing to warm or fence */
-		if (c->op != LATT_OP_LOAD)
-			return latt_rule(why, "--pattern chase times dependent "
-					 "loads: --op must be load",
-					 LATT_EINVAL);
-		if (c->flags & LATT_CFG_WARM)
-			return latt_rule(why, "--pattern chase can't --warm: "
-					 "its next address is known only by "
-					 "loading", LATT_EINVAL);
-		if (c->fence > LATT_FENCE_NONE)
-			return latt_rule(why, "--pattern chase takes no "
-					 "--fence: the timer waits for its "
-					 "loads", LATT_EINVAL);
-	} else if (c->chain != 1) {
-		return latt_rule(why, "--chain needs --pattern chase",
-				 LATT_EINVAL);
-	}
+	ret = latt_access_rules(c, why);
+	if (ret)
+		return ret;
 	if (latt_pattern_init(&pat, c->pattern, c->size, c->stride,
 			      c->region, c->seed))
-		return latt_rule(why, latt_pattern_problem(c->pattern),
+		return latt_rule(why, latt_pattern_problem(c->pattern,
+							   c->stride),
 				 LATT_EINVAL);
-	return 0;
-}
-
-/**
- * latt_pick_timer() - the timer a run uses: rdtscp where CPUID has it,
- *	else (or with LATT_CFG_RDTSC) lfence; rdtsc
- * @c: the configuration
- * @features: LATT_FEAT_* of the CPU
- */
-static inline int latt_pick_timer(const struct latt_config *c,
-				  __u64 features)
-{
-	if ((c->flags & LATT_CFG_RDTSC) || !(features & LATT_FEAT_RDTSCP))
-		return LATT_TIMER_RDTSC;
-	return LATT_TIMER_RDTSCP;
-}
-
-/**
- * latt_op_lacks() - the instruction @op needs and the CPU lacks, or NULL
- * @op: LATT_OP_*
- * @features: LATT_FEAT_* of the CPU
- */
-static inline const char *latt_op_lacks(__u32 op, __u64 features)
-{
-	if (!(features & LATT_FEAT_CLFLUSH))
-		return "clflush";	/* every run flushes (or warms) */
-	if (op == LATT_OP_NT_LOAD && !(features & LATT_FEAT_SSE4_1))
-		return "sse4.1";
-	if (op == LATT_OP_STORE_CLWB && !(features & LATT_FEAT_CLWB))
-		return "clwb";
-	if (op == LATT_OP_STORE_CLFLUSHOPT &&
-	    !(features & LATT_FEAT_CLFLUSHOPT))
-		return "clflushopt";
-	return NULL;
-}
-
-/**
- * struct latt_pick - what a configuration resolves to
- * @fn: the sample function (NULL for chase, which has its own)
- * @chase: chase through pointers, with the run's timer
- * @chase_off: chase through masked offsets, with the run's timer
- * @width: bytes per access instruction
- * @timer: LATT_TIMER_*
- * @lacks: the instruction the CPU lacks, for -EOPNOTSUPP
- */
-struct latt_pick {
-	latt_sample_fn fn;
-	latt_chase_fn chase;
-	latt_chase_off_fn chase_off;
-	__u32 width;
-	int timer;
-	const char *lacks;
-};
-
-/**
- * latt_pick_sample() - resolve the fence and width, choose the functions
- * @c: a configuration that passed latt_config_rules(); .fence DEFAULT and
- *	.width AUTO are resolved in place
- * @features: LATT_FEAT_* of the CPU
- * @widths: bit n set when 1 << n bytes are usable
- * @p: out
- * @why: out: the reason of a refusal
- *
- * Return: 0; -EOPNOTSUPP when the CPU lacks the op's instruction or the
- * width (@p->lacks names it); -EINVAL for a width the op doesn't have or a
- * fence that doesn't apply (sfence after loads).
- */
-static inline int latt_pick_sample(struct latt_config *c, __u64 features,
-				   __u32 widths, struct latt_pick *p,
-				   const char **why)
-{
-	__u32 w = c->width;
-
-	p->fn = NULL;
-	p->lacks = latt_op_lacks(c->op, features);
-	p->timer = latt_pick_timer(c, features);
-	p->chase = latt_chases[p->timer];
-	p->chase_off = latt_chases_off[p->timer];
-	if (p->lacks)
-		return latt_rule(why, "the CPU lacks an instruction of --op",
-				 LATT_EOPNOTSUPP);
-	if (c->fence == LATT_FENCE_DEFAULT)
-		c->fence = latt_default_fence(c->op);
-	if (!latt_rule_is_store(c->op) && c->fence == LATT_FENCE_SFENCE)
-		return latt_rule(why, "--fence sfence is for store ops",
-				 LATT_EINVAL);
-	if (c->pattern == LATT_PAT_CHASE) {
-		/* pointer loads: 8 bytes, no vector state, no table entry */
-		if (w != LATT_WIDTH_AUTO && w != 8)
-			return latt_rule(why, "--pattern chase loads 8-byte "
-					 "pointers: --width must be 8",
-					 LATT_EINVAL);
-		p->width = c->width = 8;
-		return 0;
-	}
-	if (w == LATT_WIDTH_AUTO) {
-		w = 1U << (31 - __builtin_clz(widths | 1));
-		/* 32-byte movntdqa needs AVX2, not just AVX */
-		if (c->op == LATT_OP_NT_LOAD && w == 32 &&
-		    !(features & LATT_FEAT_AVX2))
-			w = 16;
-	} else {
-		if (w != 8 && w != 16 && w != 32 && w != 64)
-			return latt_rule(why, "--width must be 8, 16, 32 or 64",
-					 LATT_EINVAL);
-		if (!(widths & w)) {
-			p->lacks = w == 16 ? "sse2" : w == 32 ? "avx" :
-				   "avx512f";
-			return latt_rule(why, "--width: the CPU lacks its "
-					 "instructions", LATT_EOPNOTSUPP);
-		}
-		if (c->op == LATT_OP_NT_LOAD && w == 32 &&
-		    !(features & LATT_FEAT_AVX2)) {
-			p->lacks = "avx2";
-			return latt_rule(why, "--width 32: nt-load of 32 bytes "
-					 "needs AVX2", LATT_EOPNOTSUPP);
-		}
-	}
-	if (c->op == LATT_OP_NT_LOAD && w == 8)
-		return latt_rule(why, "nt-load has no 8-byte form (16, 32 or "
-				 "64)", LATT_EINVAL);
-	p->fn = latt_samples[c->op][__builtin_ctz(w) - 3][c->fence - 1]
-			    [p->timer];
-	if (!p->fn)
-		return latt_rule(why, "no such access", LATT_EINVAL);
-	p->width = c->width = w;
 	return 0;
 }
 

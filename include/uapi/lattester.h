@@ -262,8 +262,8 @@ struct latt_outlier {
 					   * block device's DAX mapping */
 #define LATT_RES_TIMER_RDTSC	(1U << 2) /* timed with "lfence; rdtsc", not
 					   * rdtscp (ABI 1.3) */
-#define LATT_RES_TSC_UNSTABLE	(1U << 3) /* the kernel called the TSC
-					   * unstable during the run (1.3) */
+#define LATT_RES_TSC_UNSTABLE	(1U << 3) /* the kernel had called the TSC
+					   * unstable by the run's end (1.3) */
 
 /**
  * struct latt_result - LATT_IOC_RESULT

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <lattester/samples.h>
-#include <lattester/rules.h>
+#include <lattester/pick.h>
 #include "../tap.h"
 
 #define BUF	8192

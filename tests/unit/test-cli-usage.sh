@@ -363,7 +363,7 @@ else
 	# one rule book (rules.h): the kernel engine refuses before START, in
 	# the very words of the user engine
 	for bad in "--op store" "--warm" "--fence mfence"; do
-		expect 1 "fake: chase with $bad refused before START" \
+		expect 2 "fake: chase with $bad refused before START" \
 			f "$ctl" run --pattern chase $bad --samples 10 --region 1M
 		cp "$tmp/err" "$tmp/err.kernel"
 		run "$ctl" run --engine user --pattern chase $bad --samples 10 \

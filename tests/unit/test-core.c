@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test-core - host unit tests of what the module and the tool share: ABI
- * sizes, the histogram's bounded error, the PRNG and the address patterns.
+ * sizes, the histogram's bounded error, the PRNG, the address patterns and
+ * the chase cycle (chase.h).
  * No root, no module.  Seeds are fixed, so a failure reproduces.
  */
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 #include <lattester/hist.h>
 #include <lattester/prng.h>
 #include <lattester/pattern.h>
+#include <lattester/chase.h>
 #include "../tap.h"
 
 _Static_assert(sizeof(struct latt_info) == LATT_INFO_SIZE, "latt_info");
@@ -303,6 +306,147 @@ static void test_patterns(void)
 	check(ok, "pattern: same seed, same offsets");
 }
 
+static char *chase_mem;
+static __u64 chase_size;
+
+static struct latt_chase_node *mem_node(void *ctx, __u64 slot)
+{
+	(void)ctx;
+	return (struct latt_chase_node *)(chase_mem +
+					  latt_slot_offset(slot, chase_size));
+}
+
+/*
+ * The cycle as both engines built it before chase.h, for the regression
+ * check below: Sattolo in place, indices, then addresses.
+ */
+static void sattolo_reference(struct latt_pattern *p)
+{
+	__u64 n = p->nslots, i, t;
+	struct latt_chase_node *a, *b;
+
+	for (i = 0; i < n; i++) {
+		a = mem_node(NULL, i);
+		a->next = (char *)(uintptr_t)i;
+		a->offset = latt_slot_offset(i, p->size);
+	}
+	for (i = n - 1; i > 0; i--) {
+		a = mem_node(NULL, i);
+		b = mem_node(NULL, latt_prng_below(&p->prng, i));
+		t = (__u64)(uintptr_t)a->next;
+		a->next = b->next;
+		b->next = (char *)(uintptr_t)t;
+	}
+	for (i = 0; i < n; i++) {
+		a = mem_node(NULL, i);
+		a->next = (char *)mem_node(NULL, (__u64)(uintptr_t)a->next);
+	}
+}
+
+/*
+ * Walk the cycle from slot 0: it must visit every slot once and come back;
+ * with blocks of @k slots, each run of k consecutive nodes lies in one
+ * block, and each block is entered once.  @offsets: next holds offsets.
+ */
+static int chase_walk_ok(__u64 n, __u64 k, int offsets, __u64 *changes)
+{
+	unsigned char *seen = calloc(n, 1);
+	struct latt_chase_node *a = mem_node(NULL, 0);
+	__u64 i, slot, prev_block = ~0ULL, entered = 0;
+	int ok = seen != NULL;
+
+	for (i = 0; ok && i < n; i++) {
+		slot = a->offset / chase_size;
+		ok &= slot < n && !seen[slot] &&
+		      a->offset == latt_slot_offset(slot, chase_size);
+		if (!ok)
+			break;
+		seen[slot] = 1;
+		if (k && slot / k != prev_block) {
+			entered++;
+			prev_block = slot / k;
+			/* a block is entered at a multiple of k steps */
+			ok &= i % k == 0;
+		}
+		a = offsets ? mem_node(NULL, (__u64)(uintptr_t)a->next /
+				       chase_size) :
+			      (struct latt_chase_node *)a->next;
+	}
+	ok &= a == mem_node(NULL, 0);
+	if (k)
+		ok &= entered == (n + k - 1) / k;
+	*changes = entered;
+	free(seen);
+	return ok;
+}
+
+static void test_chase(void)
+{
+	const __u64 region = 1 << 20;
+	struct latt_pattern p, q;
+	struct latt_chase ch;
+	__u64 entered, i, same = 0, steps = 0;
+	char *ref = malloc(region);
+	int ok;
+
+	chase_mem = aligned_alloc(4096, region);
+	chase_size = 64;
+	if (!chase_mem || !ref) {
+		check(0, "chase: memory");
+		return;
+	}
+	/* no block: the very cycle of the former Sattolo build */
+	latt_pattern_init(&p, LATT_PAT_CHASE, 64, 0, region, 9);
+	latt_pattern_init(&q, LATT_PAT_CHASE, 64, 0, region, 9);
+	memset(chase_mem, 0, region);
+	sattolo_reference(&q);
+	memcpy(ref, chase_mem, region);
+	memset(chase_mem, 0, region);
+	latt_chase_init(&ch, &p, mem_node, NULL, 0);
+	while (latt_chase_step(&ch, 1000))
+		steps++;
+	check(!memcmp(ref, chase_mem, region) && steps > 1,
+	      "chase: without a block, the former Sattolo cycle, node for "
+	      "node (built in %llu batches)", (unsigned long long)steps + 1);
+	check(chase_walk_ok(p.nslots, 0, 0, &entered),
+	      "chase: one cycle through all %llu slots",
+	      (unsigned long long)p.nslots);
+
+	/* 4 KiB blocks: 64 slots each, every block whole before the next */
+	latt_pattern_init(&p, LATT_PAT_CHASE, 64, 4096, region, 9);
+	latt_chase_init(&ch, &p, mem_node, NULL, 0);
+	while (latt_chase_step(&ch, 777))
+		;
+	ok = chase_walk_ok(p.nslots, 64, 0, &entered);
+	check(ok && entered == region / 4096, "chase: 4 KiB blocks, each "
+	      "visited whole, %llu entered once each", (unsigned long long)entered);
+	/* the blocks' order and the order inside them are random */
+	for (i = 0; i < 64; i++)
+		same += mem_node(NULL, i)->next ==
+			(char *)mem_node(NULL, (i + 1) % p.nslots);
+	check(same < 8, "chase: inside a block the order is shuffled (%llu of "
+	      "64 links to the next line)", (unsigned long long)same);
+
+	/* offsets (pmem), 256 B nodes, a region that ends in a part block */
+	chase_size = 256;
+	latt_pattern_init(&p, LATT_PAT_CHASE, 256, 8192, region - 4096, 4);
+	latt_chase_init(&ch, &p, mem_node, NULL, 1);
+	while (latt_chase_step(&ch, 1 << 20))
+		;
+	check(chase_walk_ok(p.nslots, 32, 1, &entered),
+	      "chase: offsets, 256 B nodes, 8 KiB blocks, a partial last block");
+
+	check(latt_pattern_init(&p, LATT_PAT_CHASE, 64, 3 << 10, region, 1) < 0 &&
+	      latt_pattern_init(&p, LATT_PAT_CHASE, 128, 64, region, 1) < 0 &&
+	      latt_pattern_init(&p, LATT_PAT_CHASE, 64, 2 * region, region,
+				1) < 0 &&
+	      latt_pattern_init(&p, LATT_PAT_CHASE, 192, 4096, region, 1) < 0,
+	      "chase: a block not a power of two, below the size, beyond the "
+	      "region or not a multiple of the size: refused");
+	free(ref);
+	free(chase_mem);
+}
+
 int main(void)
 {
 	test_abi();
@@ -310,5 +454,6 @@ int main(void)
 	test_hist_percentiles();
 	test_prng();
 	test_patterns();
+	test_chase();
 	return tap_done("core");
 }

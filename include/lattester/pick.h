@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * pick.h - which sample function and timer a configuration gets, the same
+ * in both engines (kmod/ops.c, user/engine-user.c), after rules.h's checks.
+ *
+ * Include it in the one file of a program that includes samples.h.
+ */
+#ifndef _LATTESTER_PICK_H
+#define _LATTESTER_PICK_H
+
+#include "samples.h"
+#include "rules.h"
+
+/**
+ * latt_pick_timer() - the timer a run uses: rdtscp where CPUID has it,
+ *	else (or with LATT_CFG_RDTSC) lfence; rdtsc
+ * @c: the configuration
+ * @features: LATT_FEAT_* of the CPU
+ */
+static inline int latt_pick_timer(const struct latt_config *c,
+				  __u64 features)
+{
+	if ((c->flags & LATT_CFG_RDTSC) || !(features & LATT_FEAT_RDTSCP))
+		return LATT_TIMER_RDTSC;
+	return LATT_TIMER_RDTSCP;
+}
+
+/**
+ * latt_op_lacks() - the instruction @op needs and the CPU lacks, or NULL
+ * @op: LATT_OP_*
+ * @features: LATT_FEAT_* of the CPU
+ */
+static inline const char *latt_op_lacks(__u32 op, __u64 features)
+{
+	if (op == LATT_OP_NT_LOAD && !(features & LATT_FEAT_SSE4_1))
+		return "sse4.1";
+	if (op == LATT_OP_STORE_CLWB && !(features & LATT_FEAT_CLWB))
+		return "clwb";
+	if (op == LATT_OP_STORE_CLFLUSHOPT &&
+	    !(features & LATT_FEAT_CLFLUSHOPT))
+		return "clflushopt";
+	return NULL;
+}
+
+/**
+ * struct latt_pick - what a configuration resolves to
+ * @fn: the sample function (NULL for chase, which has its own)
+ * @chase: chase through pointers, with the run's timer
+ * @chase_off: chase through masked offsets, with the run's timer
+ * @width: bytes per access instruction
+ * @timer: LATT_TIMER_*
+ * @lacks: the instruction the CPU lacks, for -EOPNOTSUPP
+ */
+struct latt_pick {
+	latt_sample_fn fn;
+	latt_chase_fn chase;
+	latt_chase_off_fn chase_off;
+	__u32 width;
+	int timer;
+	const char *lacks;
+};
+
+/**
+ * latt_pick_sample() - resolve the fence and width, choose the functions
+ * @c: a configuration that passed latt_config_rules(); .fence DEFAULT and
+ *	.width AUTO are resolved in place
+ * @features: LATT_FEAT_* of the CPU
+ * @widths: bit n set when 1 << n bytes are usable
+ * @p: out
+ * @why: out: the reason of a refusal
+ *
+ * Return: 0; -EOPNOTSUPP when the CPU lacks the op's instruction or the
+ * width (@p->lacks names it); -EINVAL for a width the op doesn't have or a
+ * fence that doesn't apply (sfence after loads).
+ */
+static inline int latt_pick_sample(struct latt_config *c, __u64 features,
+				   __u32 widths, struct latt_pick *p,
+				   const char **why)
+{
+	__u32 w = c->width;
+
+	p->fn = NULL;
+	p->lacks = latt_op_lacks(c->op, features);
+	p->timer = latt_pick_timer(c, features);
+	p->chase = latt_chases[p->timer];
+	p->chase_off = latt_chases_off[p->timer];
+	if (!(features & LATT_FEAT_CLFLUSH)) {
+		p->lacks = "clflush";
+		return latt_rule(why, "every sample's lines are flushed first",
+				 LATT_EOPNOTSUPP);
+	}
+	if (p->lacks)
+		return latt_rule(why, "--op needs an instruction",
+				 LATT_EOPNOTSUPP);
+	if (c->fence == LATT_FENCE_DEFAULT)
+		c->fence = latt_default_fence(c->op);
+	if (!latt_rule_is_store(c->op) && c->fence == LATT_FENCE_SFENCE)
+		return latt_rule(why, "--fence sfence is for store ops",
+				 LATT_EINVAL);
+	if (c->pattern == LATT_PAT_CHASE) {
+		/* pointer loads: 8 bytes, no vector state, no table entry */
+		if (w != LATT_WIDTH_AUTO && w != 8)
+			return latt_rule(why, "--pattern chase loads 8-byte "
+					 "pointers: --width must be 8",
+					 LATT_EINVAL);
+		p->width = c->width = 8;
+		return 0;
+	}
+	if (w == LATT_WIDTH_AUTO) {
+		w = 1U << (31 - __builtin_clz(widths | 1));
+		/* 32-byte movntdqa needs AVX2, not just AVX */
+		if (c->op == LATT_OP_NT_LOAD && w == 32 &&
+		    !(features & LATT_FEAT_AVX2))
+			w = 16;
+	} else {
+		if (w != 8 && w != 16 && w != 32 && w != 64)
+			return latt_rule(why, "--width must be 8, 16, 32 or 64",
+					 LATT_EINVAL);
+		if (!(widths & w)) {
+			p->lacks = w == 16 ? "sse2" : w == 32 ? "avx" :
+				   "avx512f";
+			return latt_rule(why, "--width: the CPU lacks its "
+					 "instructions", LATT_EOPNOTSUPP);
+		}
+		if (c->op == LATT_OP_NT_LOAD && w == 32 &&
+		    !(features & LATT_FEAT_AVX2)) {
+			p->lacks = "avx2";
+			return latt_rule(why, "--width 32: nt-load of 32 bytes "
+					 "needs AVX2", LATT_EOPNOTSUPP);
+		}
+	}
+	if (c->op == LATT_OP_NT_LOAD && w == 8)
+		return latt_rule(why, "nt-load has no 8-byte form (16, 32 or "
+				 "64)", LATT_EINVAL);
+	p->fn = latt_samples[c->op][__builtin_ctz(w) - 3][c->fence - 1]
+			    [p->timer];
+	if (!p->fn)
+		return latt_rule(why, "no such access", LATT_EINVAL);
+	p->width = c->width = w;
+	return 0;
+}
+
+#endif /* _LATTESTER_PICK_H */
