@@ -129,7 +129,7 @@ static const char *const head_fields[] = {
 static const char *const config_fields[] = {
 	"cpu", "op", "fence", "size", "region", "samples", "seed", "chain",
 	"threshold_cycles", "window_us", "width", "warm", "force",
-	"mode", "threads", "split", "delay_cycles", "mix",
+	"mode", "threads", "split", "delay_cycles", "mix", "tlb_locality",
 };
 
 enum unit {
@@ -250,10 +250,12 @@ static int add_field(struct point *p, const char *name, const char *value)
 	return 0;
 }
 
-/* A run's fields: its target, engine and "config" block. */
+/* A run's fields: its target, engine, "config" block and timer (1.3). */
 static int run_fields(struct point *p)
 {
 	struct json_object *cfg = get(p->o, "config", NULL), *v;
+	const char *timer = get_str(get(get(p->o, "result", NULL), "timer",
+					NULL), "name");
 	const char *target = get_str(get(p->o, "target", NULL), "spec");
 	const char *engine = get_str(get(p->o, "provenance", NULL), "engine");
 	const char *pattern = get_str(cfg, "pattern");
@@ -281,6 +283,8 @@ static int run_fields(struct point *p)
 			rc = add_field(p, config_fields[i],
 				       json_object_get_string(v));
 	}
+	if (!rc && timer)
+		rc = add_field(p, "timer", timer);
 	return rc;
 }
 

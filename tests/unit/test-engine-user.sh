@@ -337,6 +337,14 @@ fi
 runjson forced --timer rdtsc --samples 2000 --region 16M
 [ $? -eq 0 ] && [ "$(jget forced 'd["result"]["timer"]["name"]')" = rdtsc ]
 report $? "--timer rdtsc: timed with lfence; rdtsc"
+"$ctl" compare "$tmp/t13.json" "$tmp/forced.json" >"$tmp/out" 2>&1
+if [ "$(jget t13 'd["result"]["timer"]["name"]')" = rdtscp ]; then
+	grep -q "^warning: the runs differ .*: timer (rdtscp, rdtsc)" "$tmp/out"
+	report $? "compare: runs of two timers, said"
+else
+	! grep -q "^warning: .*timer" "$tmp/out"
+	report $? "compare: both runs timed with rdtsc (no rdtscp): no warning"
+fi
 LATTESTER_HWCAPS=-rdtscp "$ctl" run --engine user --timer rdtscp --samples 10 \
 	--region 16M >/dev/null 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q -- "--timer rdtscp: this CPU lacks rdtscp" "$tmp/err"
