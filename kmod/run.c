@@ -452,12 +452,18 @@ static int latt_thread_pattern(struct latt_thread *t, struct latt_pattern *pat)
 {
 	const struct latt_config *c = &t->run->cfg;
 	u32 kind = c->pattern;
+	u64 stride = c->stride;
 	int ret;
 
-	/* streams of a chase run go sequentially; only thread 0 chases */
-	if (t->role == LATT_ROLE_STREAM && kind == LATT_PAT_CHASE)
+	/*
+	 * streams of a chase run go sequentially, without its TLB-locality
+	 * block (its stride); only thread 0 chases
+	 */
+	if (t->role == LATT_ROLE_STREAM && kind == LATT_PAT_CHASE) {
 		kind = LATT_PAT_SEQ;
-	ret = latt_pattern_init(pat, kind, c->size, c->stride, t->part_bytes,
+		stride = 0;
+	}
+	ret = latt_pattern_init(pat, kind, c->size, stride, t->part_bytes,
 				c->seed + t->idx * 0x9e3779b97f4a7c15ULL);
 	if (ret)
 		return ret;
