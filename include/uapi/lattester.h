@@ -163,7 +163,10 @@ struct latt_info {
  * struct latt_config - LATT_IOC_START, a run's description
  *
  * @stride: stride in bytes for LATT_PAT_STRIDE, hotspot window in bytes for
- *	LATT_PAT_HOTSPOT, zero otherwise.
+ *	LATT_PAT_HOTSPOT, the TLB-locality block for LATT_PAT_CHASE (ABI 1.3:
+ *	the chain visits every node of a block of that many bytes before the
+ *	next; a power of two, a multiple of .size, at most .region; 0 = one
+ *	cycle over the whole region), zero otherwise.
  * @threshold: outlier threshold on (raw - overhead) sample cycles; 0 keeps
  *	no outlier records.
  * @window_us: interrupt-off window; 0 takes the module's default.

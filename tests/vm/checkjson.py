@@ -2,10 +2,78 @@
 
 check_run() validates one lattester-ctl run --json file: schema, the
 configuration that was asked for, sample counts, ordered percentiles, a
-recorded overhead and nothing dropped.  Latency values themselves are
-emulator artifacts under QEMU TCG and are never compared to figures.
+recorded overhead and nothing dropped; and the types of the fields that
+ABI 1.3 brought (result.timer, overhead_cycles.end_median, backwards,
+page_size, the top-level warnings) wherever they are present, without
+requiring them yet.  Latency values themselves are emulator artifacts under
+QEMU TCG and are never compared to figures.
 """
 import json
+
+PAGE_SIZES = (0, 4096, 2 << 20, 1 << 30)
+
+
+def _int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check_abi13(name, d, state="done"):
+    """The optional fields of ABI 1.3 in a run's JSON document d: right
+    types where present, and what a run under TCG must say (no sample
+    backwards in a completed run, a page size the kernel can map with)."""
+    p = []
+    res = d.get("result", {})
+    if not isinstance(res, dict):
+        return [f"{name}: result is not an object"]
+    if "timer" in res:
+        t = res["timer"]
+        if not isinstance(t, dict):
+            p.append(f"{name}: result.timer is not an object: {t!r}")
+        else:
+            if not isinstance(t.get("name"), str) or not t.get("name"):
+                p.append(f"{name}: result.timer.name {t.get('name')!r}")
+            if "step_cycles" in t and not (_int(t["step_cycles"]) and
+                                           t["step_cycles"] >= 0):
+                p.append(f"{name}: result.timer.step_cycles "
+                         f"{t['step_cycles']!r}")
+            if "clocksource" in t and not (t["clocksource"] is None or
+                                           isinstance(t["clocksource"], str)):
+                p.append(f"{name}: result.timer.clocksource "
+                         f"{t['clocksource']!r}")
+            for k in ("tsc_stable", "constant_tsc", "nonstop_tsc"):
+                if k in t and not (t[k] is None or isinstance(t[k], bool)):
+                    p.append(f"{name}: result.timer.{k} {t[k]!r}, "
+                             f"not a bool")
+    ovh = res.get("overhead_cycles")
+    if isinstance(ovh, dict) and "end_median" in ovh:
+        e = ovh["end_median"]
+        if not (e is None or (_int(e) and 0 <= e <= 1 << 40)):
+            p.append(f"{name}: overhead_cycles.end_median {e!r}")
+    if "backwards" in res:
+        b = res["backwards"]
+        if not (_int(b) and b >= 0):
+            p.append(f"{name}: result.backwards {b!r}")
+        elif state == "done" and b != 0:
+            p.append(f"{name}: {b} samples went backwards in a "
+                     f"completed run")
+    if "page_size" in res:
+        ps = res["page_size"]
+        if not isinstance(ps, dict):
+            p.append(f"{name}: result.page_size is not an object: {ps!r}")
+        else:
+            if not (_int(ps.get("bytes")) and ps["bytes"] in PAGE_SIZES):
+                p.append(f"{name}: result.page_size.bytes "
+                         f"{ps.get('bytes')!r}, not 0, 4 KiB, 2 MiB or "
+                         f"1 GiB")
+            if "source" in ps and not isinstance(ps["source"], str):
+                p.append(f"{name}: result.page_size.source "
+                         f"{ps['source']!r}")
+    if "warnings" in d:
+        w = d["warnings"]
+        if not (isinstance(w, list) and
+                all(isinstance(x, str) for x in w)):
+            p.append(f"{name}: warnings is not a list of strings: {w!r}")
+    return p
 
 KEYS = ["min", "p50", "p90", "p99", "p99.9", "p99.99", "p99.999",
         "p99.9999", "max"]
@@ -51,6 +119,7 @@ def check_run(path, want, state="done", allow_dropped=False):
             p.append(f"{name}: latency.{unit} lacks a percentile: {vals}")
         elif vals != sorted(vals):
             p.append(f"{name}: latency.{unit} not ordered: {vals}")
+    p += check_abi13(name, d, state)
     return p
 
 

@@ -2,7 +2,8 @@
 /*
  * ioctl-fuzz - hostile input against /dev/lattester: random command
  * numbers, mutated START configurations (ABI 1.2: threads and their CPU
- * lists, modes, durations, delays, mixes, split regions), bad user pointers
+ * lists, modes, durations, delays, mixes, split regions; ABI 1.3: the
+ * rdtsc timer, a chase's TLB-locality block), bad user pointers
  * (NULL, unmapped, read-only, misaligned, straddling into an unmapped page,
  * kernel and non-canonical addresses), RESULT and THREADS buffers that are
  * bad or too small, ABORTs at random times and real short runs of one or
@@ -15,12 +16,15 @@
  * process's memory as the kernel would, with process_vm_readv, so any
  * pointer works), EFAULT exactly when a pointer can't be read or written,
  * ENOTTY for every other command number, and the contents of what comes
- * back: reserved fields zero; RESULT's count == samples x threads for a
- * DONE latency run (loaded: samples; bandwidth: 0), bytes only where
- * something streamed and on the side that could; STATUS's done <= total,
+ * back: reserved fields zero; RESULT's count (+ backwards) == samples x
+ * threads for a DONE latency run (loaded: samples; bandwidth: 0), bytes
+ * only where something streamed and on the side that could, the flags the
+ * timer and the target call for, a page size of 4 KiB, 2 MiB or 1 GiB,
+ * ABI 1.3's figures in range; STATUS's done <= total,
  * total = samples x threads or duration_us (bandwidth); THREADS' records
  * adding up to RESULT's, each thread's histogram and series to its counts.
- * The model is deliberately its own code, not the module's.
+ * The model is deliberately its own code, not the module's (nor
+ * include/lattester/rules.h's, which the module shares with lattester-ctl).
  *
  * Which run the module holds is known while no START is in flight: a shared
  * record of the last successful START (struct run_rec) lets STATUS and
@@ -87,6 +91,12 @@
 #define SAFE_CHASE	1000000ULL	/* chain * samples */
 #define SAFE_DURATION_US 50000ULL	/* bandwidth: 1..50 ms */
 #define SAFE_DELAY	20000ULL	/* cycles after each streamed access */
+
+/* ABI 1.3: what the module may say */
+#define FEAT_KNOWN	((LATT_FEAT_TSC_STABLE << 1) - 1)
+#define RES_KNOWN	(LATT_RES_VECTOR | LATT_RES_DAX | \
+			 LATT_RES_TIMER_RDTSC | LATT_RES_TSC_UNSTABLE)
+#define GARBAGE		(1ULL << 40)	/* no calibration, no step is this */
 
 enum { C_INFO, C_START, C_STATUS, C_ABORT, C_RESULT, C_THREADS, C_OTHER,
        C_NR };
@@ -393,12 +403,12 @@ static int is_store(__u32 op)
 	return op >= LATT_OP_STORE && op <= LATT_OP_NT_STORE;
 }
 
+/* ABI 1.3: mfence after every store op (sfence before), none after loads */
 static __u32 default_fence(__u32 op)
 {
 	if (op == LATT_OP_LOAD || op == LATT_OP_NT_LOAD)
 		return LATT_FENCE_NONE;
-	return op == LATT_OP_STORE_CLFLUSH ? LATT_FENCE_MFENCE :
-	       LATT_FENCE_SFENCE;
+	return LATT_FENCE_MFENCE;
 }
 
 static int all_zero(const __u64 *v, size_t n)
@@ -414,12 +424,15 @@ static __u32 nthreads(const struct latt_config *c)
 	return c->nr_threads ? c->nr_threads : 1;
 }
 
-/* EOPNOTSUPP when the CPU lacks what @op needs. */
+/*
+ * EOPNOTSUPP when the CPU lacks what @op needs.  Not rdtscp (ABI 1.3):
+ * without it the module times with "lfence; rdtsc".
+ */
 static int model_op(__u32 op)
 {
 	__u64 f = info.features;
 
-	if (!(f & LATT_FEAT_RDTSCP) || !(f & LATT_FEAT_CLFLUSH))
+	if (!(f & LATT_FEAT_CLFLUSH))
 		return -EOPNOTSUPP;
 	if (op == LATT_OP_NT_LOAD && !(f & LATT_FEAT_SSE4_1))
 		return -EOPNOTSUPP;
@@ -430,17 +443,26 @@ static int model_op(__u32 op)
 	return 0;
 }
 
-/* latt_pick_sample(): 0 or -errno; the fence is resolved. */
-static int model_sample(const struct latt_config *c)
+/*
+ * latt_pick_sample(): 0 or -errno.  The op's instructions first (chase's
+ * too: its loads need clflush like any run), then the fence is resolved
+ * and checked, then the width.
+ */
+static int model_sample(const struct latt_config *c0)
 {
+	struct latt_config c1 = *c0, *c = &c1;
 	__u64 f = info.features;
 	__u32 w = c->width, widths = info.widths;
 	int ret = model_op(c->op);
 
 	if (ret)
 		return ret;
+	if (c->fence == LATT_FENCE_DEFAULT)
+		c->fence = default_fence(c->op);
 	if (!is_store(c->op) && c->fence == LATT_FENCE_SFENCE)
 		return -EINVAL;
+	if (c->pattern == LATT_PAT_CHASE)
+		return w != LATT_WIDTH_AUTO && w != 8 ? -EINVAL : 0;
 	if (w == LATT_WIDTH_AUTO) {
 		w = 1U << (31 - __builtin_clz(widths));
 		if (c->op == LATT_OP_NT_LOAD && w == 32 &&
@@ -518,7 +540,11 @@ static int model_mode(const struct latt_config *c)
 
 /*
  * What START's validation of the configuration says about @c0: 0 or
- * -errno.  The module's order, which Documentation/ioctl.md describes.
+ * -errno.  The module's order, which Documentation/ioctl.md describes:
+ * the fields (reserved, pads, flags, op, pattern, fence, target, modes,
+ * region, limits, chain, the pattern), then the CPU and node, then the
+ * instructions, the fence and the width.  Every check before the target's
+ * EPERM is an EINVAL, so their order among themselves can't show.
  */
 static int model_check(const struct latt_config *c0)
 {
@@ -527,11 +553,11 @@ static int model_check(const struct latt_config *c0)
 	__u32 node;
 	int ret;
 
-	if (c.pad || !all_zero(c.reserved, ARRAY_SIZE(c.reserved)) ||
-	    c.flags & ~LATT_CFG_FLAGS_ALL)
+	if (!all_zero(c.reserved, ARRAY_SIZE(c.reserved)) || c.pad ||
+	    c.pad2 || c.flags & ~LATT_CFG_FLAGS_ALL)
 		return -EINVAL;
 	if (!c.op || c.op > LATT_OP_MAX || !c.pattern ||
-	    c.pattern > LATT_PAT_MAX || c.fence > LATT_FENCE_MAX || c.pad2)
+	    c.pattern > LATT_PAT_MAX || c.fence > LATT_FENCE_MAX)
 		return -EINVAL;
 	if (c.target == LATT_TARGET_DRAM) {
 		if (c.fd || c.phys_addr)
@@ -583,10 +609,6 @@ static int model_check(const struct latt_config *c0)
 		if (!node_mem[node])
 			return -ENODEV;
 	}
-	if (c.fence == LATT_FENCE_DEFAULT)
-		c.fence = default_fence(c.op);
-	if (c.pattern == LATT_PAT_CHASE)
-		return c.width != LATT_WIDTH_AUTO && c.width != 8 ? -EINVAL : 0;
 	return model_sample(&c);
 }
 
@@ -822,7 +844,8 @@ static __u64 place_list(const struct uptr *u, __u32 n)
  * A valid, small run: 16 MiB mostly, a few thousand samples mostly; one
  * thread or several (up to every online CPU), in latency, bandwidth (1-50
  * ms) or loaded mode, with the streams' delay, mix and write op now and
- * then, and a split region.
+ * then, a split region, a chase's TLB-locality block, and the rdtsc timer
+ * (LATT_CFG_RDTSC).
  */
 static struct latt_config valid_config(void)
 {
@@ -876,6 +899,15 @@ static struct latt_config valid_config(void)
 		break;
 	case LATT_PAT_CHASE:
 		c.chain = chance(50) ? 0 : 1 + below(64);
+		/*
+		 * a TLB-locality block (the stride of a chase): a power of
+		 * two of whole accesses, at most the region
+		 */
+		if (chance(30) && !(c.size & (c.size - 1))) {
+			c.stride = c.size << below(12);
+			while (c.stride > c.region)
+				c.stride >>= 1;
+		}
 		break;
 	}
 
@@ -955,6 +987,9 @@ static struct latt_config valid_config(void)
 	if (chance(25) && c.pattern != LATT_PAT_CHASE &&
 	    !model_split(c.region, n ? n : 1, c.size, &part))
 		c.flags |= LATT_CFG_SPLIT;
+	/* ABI 1.3: the other timer, lfence; rdtsc */
+	if (chance(25))
+		c.flags |= LATT_CFG_RDTSC;
 	return c;
 }
 
@@ -1094,7 +1129,7 @@ static const char *mutate(struct latt_config *c)
 		v = below(3);
 		c->flags = v == 0 ? (__u32)mutant(c->flags) :
 			   v == 1 ? c->flags ^ (1U << below(32)) :
-			   (__u32)below(8);
+			   (__u32)below(LATT_CFG_FLAGS_ALL + 2);
 		return "flags";
 	case 17:
 		c->pad = (__u32)(chance(50) ? 1U << below(32) : rnd());
@@ -1442,10 +1477,20 @@ static void do_info(void)
 	if (ret)
 		return;
 	memcpy(&i, u.p, sizeof(i));
+	/*
+	 * The features don't change, but for TSC_STABLE, which the kernel
+	 * may take away (a TSC marked unstable stays so), never give back.
+	 */
 	if (i.abi_version != LATT_ABI_VERSION ||
 	    i.hist_buckets != LATT_HIST_BUCKETS ||
 	    i.nr_cpu_ids != info.nr_cpu_ids || i.state > LATT_STATE_FAILED ||
 	    !(i.features & LATT_FEAT_THREADS) ||
+	    !(i.features & LATT_FEAT_TIMER_RDTSC) ||
+	    (i.features & ~FEAT_KNOWN) ||
+	    (i.features | LATT_FEAT_TSC_STABLE) !=
+	    (info.features | LATT_FEAT_TSC_STABLE) ||
+	    ((i.features & LATT_FEAT_TSC_STABLE) &&
+	     !(info.features & LATT_FEAT_TSC_STABLE)) ||
 	    !all_zero(i.reserved, ARRAY_SIZE(i.reserved)))
 		bad_output(NULL, "GET_INFO: abi %#x buckets %u cpus %u state %u "
 			   "features %#llx", i.abi_version, i.hist_buckets,
@@ -1641,6 +1686,19 @@ static __u64 want_count(const struct latt_config *c)
 	       c->samples * nthreads(c);
 }
 
+/* The timer a run of @c uses: rdtsc when asked or without rdtscp. */
+static int want_rdtsc(const struct latt_config *c)
+{
+	return (c->flags & LATT_CFG_RDTSC) ||
+	       !(info.features & LATT_FEAT_RDTSCP);
+}
+
+/* A page size lookup_address() can report: 4 KiB, 2 MiB, 1 GiB. */
+static int page_size_ok(__u64 b)
+{
+	return b == 4096 || b == 2ULL << 20 || b == 1ULL << 30;
+}
+
 static void check_result(const struct latt_result *r, __u32 out_asked,
 			 int full_hist)
 {
@@ -1663,12 +1721,43 @@ static void check_result(const struct latt_result *r, __u32 out_asked,
 	    r->state == LATT_STATE_FAILED || r->error)
 		bad_output(c, "RESULT: state %u error %d (%s)", r->state,
 			   r->error, ename(r->error));
-	if (r->count > want ||
-	    (r->state == LATT_STATE_DONE && r->count != want))
+	/* samples that ran backwards are counted apart (ABI 1.3) */
+	if (r->count + r->backwards > want || r->backwards > want ||
+	    (r->state == LATT_STATE_DONE && r->count + r->backwards != want))
 		bad_output(c, "RESULT: state %u mode %u, %u threads: %llu "
-			   "samples, want %llu", r->state, c->mode,
-			   nthreads(c), (unsigned long long)r->count,
+			   "samples and %llu backwards, want %llu", r->state,
+			   c->mode, nthreads(c), (unsigned long long)r->count,
+			   (unsigned long long)r->backwards,
 			   (unsigned long long)want);
+	/*
+	 * ABI 1.3: the timer's flag as the configuration and the CPU call
+	 * for, no unknown flag, DAX only for PMEM; a page size of DRAM's
+	 * direct map (or 0 for PMEM if unknown); no step or calibration
+	 * beyond 2^40 cycles; a step wherever a sample was taken (it is
+	 * measured before the first); nothing timed in bandwidth mode.
+	 */
+	if ((r->flags & ~RES_KNOWN) ||
+	    !(r->flags & LATT_RES_TIMER_RDTSC) != !want_rdtsc(c) ||
+	    ((r->flags & LATT_RES_DAX) && c->target != LATT_TARGET_PMEM))
+		bad_output(c, "RESULT: flags %#x (config flags %#x, CPU %s "
+			   "rdtscp, target %u)", r->flags, c->flags,
+			   info.features & LATT_FEAT_RDTSCP ? "with" :
+			   "without", c->target);
+	if (c->target == LATT_TARGET_DRAM ? !page_size_ok(r->page_size) :
+	    r->page_size && !page_size_ok(r->page_size))
+		bad_output(c, "RESULT: page_size %llu (target %u)",
+			   (unsigned long long)r->page_size, c->target);
+	if (r->overhead_end > GARBAGE || r->timer_step > GARBAGE ||
+	    (r->count && !r->timer_step) ||
+	    (c->mode == LATT_MODE_BANDWIDTH &&
+	     (r->overhead_end || r->backwards)))
+		bad_output(c, "RESULT: state %u mode %u: overhead_end %llu, "
+			   "timer_step %llu, %llu samples, %llu backwards",
+			   r->state, c->mode,
+			   (unsigned long long)r->overhead_end,
+			   (unsigned long long)r->timer_step,
+			   (unsigned long long)r->count,
+			   (unsigned long long)r->backwards);
 	/* bytes: only where something streams, on the side it could */
 	if ((r->bytes_read && !streams_read(c)) ||
 	    (r->bytes_written && !streams_write(c)) ||
@@ -1874,7 +1963,7 @@ static void threads_vs_result(const struct latt_threads *a,
 	struct latt_result r;
 	struct latt_status s;
 	const struct latt_config *c = &r.config;
-	__u64 count = 0, rd = 0, wr = 0, part = 0;
+	__u64 count = 0, rd = 0, wr = 0, part = 0, back = 0;
 	__u32 i, n = a->len, role;
 	int fd = a_dev(), roles = 1, parts = 1, counts = 1, errs = 1;
 
@@ -1888,6 +1977,7 @@ static void threads_vs_result(const struct latt_threads *a,
 		part = 0;
 	for (i = 0; i < n; i++) {
 		count += st[i].count;
+		back += st[i].backwards;
 		rd += st[i].bytes_read;
 		wr += st[i].bytes_written;
 		role = c->mode == LATT_MODE_LATENCY ||
@@ -1901,17 +1991,25 @@ static void threads_vs_result(const struct latt_threads *a,
 			parts &= !st[i].part_offset &&
 				 st[i].part_bytes == c->region;
 		if (r.state == LATT_STATE_DONE && role == LATT_ROLE_LATENCY)
-			counts &= st[i].count == c->samples;
+			counts &= st[i].count + st[i].backwards == c->samples;
 		if (r.state != LATT_STATE_FAILED)
 			errs &= !st[i].error;
 	}
+	/* ABI 1.3: backwards add up too; the result's calibration after
+	 * the samples is thread 0's */
 	if (n != nthreads(c) || count != r.count || rd != r.bytes_read ||
-	    wr != r.bytes_written)
+	    wr != r.bytes_written || back != r.backwards ||
+	    st[0].overhead_end != r.overhead_end)
 		bad_output(c, "THREADS vs RESULT: %u threads (config %u), "
-			   "counts %llu/%llu, read %llu/%llu, written "
+			   "counts %llu/%llu, backwards %llu/%llu, "
+			   "overhead_end %llu/%llu, read %llu/%llu, written "
 			   "%llu/%llu", n, nthreads(c),
 			   (unsigned long long)count,
 			   (unsigned long long)r.count,
+			   (unsigned long long)back,
+			   (unsigned long long)r.backwards,
+			   (unsigned long long)st[0].overhead_end,
+			   (unsigned long long)r.overhead_end,
 			   (unsigned long long)rd,
 			   (unsigned long long)r.bytes_read,
 			   (unsigned long long)wr,
@@ -1984,8 +2082,10 @@ static void check_threads(const struct latt_threads *in,
 		      s->role == LATT_ROLE_STREAM) &&
 		     (s->count ? s->min <= s->max : !s->min) &&
 		     (s->role == LATT_ROLE_STREAM ?
-		      !s->count : !s->accesses && !s->bytes_read &&
-		      !s->bytes_written);
+		      !s->count && !s->backwards && !s->overhead_end :
+		      !s->accesses && !s->bytes_read &&
+		      !s->bytes_written) &&
+		     s->overhead_end <= GARBAGE;
 		for (j = 0; j < (int)i; j++)
 			ok &= st[j].cpu != s->cpu;
 		if (known) {
@@ -1997,10 +2097,13 @@ static void check_threads(const struct latt_threads *in,
 		if (!ok) {
 			bad_output(NULL, "THREADS: thread %u of %u: cpu %u "
 				   "(asked %u) node %u role %u count %llu "
+				   "backwards %llu overhead_end %llu "
 				   "min %llu max %llu accesses %llu bytes "
 				   "%llu+%llu", i, a->len, s->cpu,
 				   known ? rec->cpus[i] : s->cpu, s->node,
 				   s->role, (unsigned long long)s->count,
+				   (unsigned long long)s->backwards,
+				   (unsigned long long)s->overhead_end,
 				   (unsigned long long)s->min,
 				   (unsigned long long)s->max,
 				   (unsigned long long)s->accesses,
@@ -2586,6 +2689,16 @@ static void normal_run(void)
 	      r.state == LATT_STATE_DONE,
 	      "RESULT: count %llu == samples %llu, histogram sum %llu",
 	      (unsigned long long)r.count, (unsigned long long)c.samples, sum);
+	check(ret == 0 && !r.backwards && r.timer_step &&
+	      r.timer_step <= GARBAGE && r.overhead_end &&
+	      r.overhead_end <= GARBAGE && page_size_ok(r.page_size) &&
+	      !(r.flags & LATT_RES_TIMER_RDTSC) == !want_rdtsc(&c),
+	      "RESULT (ABI 1.3): no sample backwards (%llu), timer step %llu, "
+	      "overhead after the samples %llu, page size %llu, flags %#x",
+	      (unsigned long long)r.backwards,
+	      (unsigned long long)r.timer_step,
+	      (unsigned long long)r.overhead_end,
+	      (unsigned long long)r.page_size, r.flags);
 	free(h);
 	close(fd);
 }
@@ -2653,16 +2766,20 @@ static void threads_run(__u32 mode)
 		ok &= st[i].cpu == list[i];
 		if (mode == LATT_MODE_BANDWIDTH)
 			ok &= rowsum(series + (size_t)i * LATT_MAX_SERIES,
-				     a.series_len) == st[i].bytes_read;
+				     a.series_len) == st[i].bytes_read &&
+			      !st[i].overhead_end && !st[i].backwards;
 		else
-			ok &= st[i].count == c.samples;
+			ok &= st[i].count == c.samples && !st[i].backwards &&
+			      st[i].overhead_end > 0 &&
+			      st[i].overhead_end <= GARBAGE;
 	}
 	check(a.len == list_len && ok && count == r.count &&
 	      bytes == r.bytes_read,
 	      "%s: THREADS: %u threads on their CPUs, each thread's %s, "
 	      "counts %llu and bytes %llu add up to RESULT's", name, a.len,
-	      mode == LATT_MODE_BANDWIDTH ? "series sums to its bytes" :
-	      "count is samples", (unsigned long long)count,
+	      mode == LATT_MODE_BANDWIDTH ? "series sums to its bytes, "
+	      "nothing timed" : "count is samples, none backwards, "
+	      "calibrated after them", (unsigned long long)count,
 	      (unsigned long long)bytes);
 	free(series);
 	close(fd);

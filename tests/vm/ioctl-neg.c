@@ -18,6 +18,7 @@
 #include "vmtest.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define GARBAGE		(1ULL << 40)	/* no calibration or step is this */
 
 static const char *dev = LATT_DEV_PATH;
 
@@ -116,6 +117,8 @@ static void test_validation(int fd)
 	EXPECT_START(fd, c.reserved[0] = 1, EINVAL);
 	EXPECT_START(fd, c.pad = 1, EINVAL);
 	EXPECT_START(fd, c.flags = 1U << 7, EINVAL);
+	/* the first bit after ABI 1.3's LATT_CFG_RDTSC */
+	EXPECT_START(fd, c.flags = LATT_CFG_FLAGS_ALL + 1, EINVAL);
 	EXPECT_START(fd, c.chain = 4, EINVAL);		/* not chase */
 	EXPECT_START(fd, (c.pattern = LATT_PAT_CHASE, c.op = LATT_OP_STORE),
 		     EINVAL);
@@ -127,6 +130,14 @@ static void test_validation(int fd)
 	EXPECT_START(fd, (c.pattern = LATT_PAT_HOTSPOT, c.stride = 32),
 		     EINVAL);
 	EXPECT_START(fd, c.stride = 4096, EINVAL);	/* rand has none */
+	/* a chase's stride is its TLB-locality block: a power of two of
+	 * whole accesses, at most the region */
+	EXPECT_START(fd, (c.pattern = LATT_PAT_CHASE, c.stride = 3 * 64),
+		     EINVAL);
+	EXPECT_START(fd, (c.pattern = LATT_PAT_CHASE, c.size = 128,
+			  c.stride = 64), EINVAL);
+	EXPECT_START(fd, (c.pattern = LATT_PAT_CHASE, c.stride = 32 << 20),
+		     EINVAL);
 	EXPECT_START(fd, c.window_us = 5, EINVAL);
 	EXPECT_START(fd, c.window_us = LATT_MAX_WINDOW_US + 1, EINVAL);
 	EXPECT_START(fd, c.width = 12, EINVAL);
@@ -195,9 +206,24 @@ static void test_pmem(int fd)
 	check(start_errno(fd, c) == -EINVAL,
 	      "PMEM chase over a region not a power of two -> EINVAL");
 	c.region = 16 << 20;
+	c.flags = LATT_CFG_FORCE | LATT_CFG_RDTSC;
 	check(xioctl(fd, LATT_IOC_START, &c) == 0 &&
 	      wait_done(fd) == LATT_STATE_DONE,
-	      "PMEM chase with FORCE over 16 MiB runs (offsets, masked)");
+	      "PMEM chase with FORCE over 16 MiB runs (offsets, masked), "
+	      "timed with lfence; rdtsc");
+	memset(&r, 0, sizeof(r));
+	ret = xioctl(fd, LATT_IOC_RESULT, &r);
+	check(ret == 0 && r.count == c.samples && !r.backwards &&
+	      (r.flags & LATT_RES_TIMER_RDTSC) && r.timer_step > 0 &&
+	      r.overhead_end > 0 && r.overhead_end <= GARBAGE &&
+	      (!r.page_size || r.page_size == 4096 ||
+	       r.page_size == 2ULL << 20 || r.page_size == 1ULL << 30),
+	      "PMEM chase result: %llu samples, %llu backwards, flags %#x "
+	      "(TIMER_RDTSC), step %llu, overhead after %llu, page size %llu",
+	      (unsigned long long)r.count, (unsigned long long)r.backwards,
+	      r.flags, (unsigned long long)r.timer_step,
+	      (unsigned long long)r.overhead_end,
+	      (unsigned long long)r.page_size);
 	c.flags = 0;
 	c.pattern = LATT_PAT_RAND;
 	c.node = 1U << 20;
@@ -278,6 +304,18 @@ static void test_busy_abort(int fd)
 	      r.state == LATT_STATE_ABORTED && r.count < c.samples,
 	      "RESULT after abort: partial (%llu samples)",
 	      (unsigned long long)r.count);
+	/*
+	 * stopped in its samples: no calibration after them, or a real one;
+	 * a step wherever samples were taken (it is measured before them)
+	 */
+	check(s == 0 && r.overhead_end <= GARBAGE &&
+	      (r.timer_step > 0 || !r.count) && r.timer_step <= GARBAGE &&
+	      r.count + r.backwards < c.samples,
+	      "RESULT after abort (ABI 1.3): overhead_end %llu, timer_step "
+	      "%llu, %llu backwards: no garbage",
+	      (unsigned long long)r.overhead_end,
+	      (unsigned long long)r.timer_step,
+	      (unsigned long long)r.backwards);
 	r.hist_ptr = 8;
 	r.hist_len = LATT_HIST_BUCKETS;
 	check(xioctl(fd, LATT_IOC_RESULT, &r) == -EFAULT,
@@ -419,13 +457,219 @@ static void test_normal_run(int fd)
 	      "defaults resolved in the returned config");
 }
 
+/* Does the first CPU's "flags" line in /proc/cpuinfo name @flag? */
+static int cpuinfo_has(const char *flag)
+{
+	char line[8192], *p;
+	size_t n = strlen(flag);
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	int found = -1;
+
+	if (!f)
+		return -1;
+	while (found < 0 && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "flags", 5))
+			continue;
+		found = 0;
+		for (p = strchr(line, ':'); p && *p; p += strcspn(p, " \n")) {
+			p += strspn(p, ": \n");
+			if (!strncmp(p, flag, n) &&
+			    (p[n] == ' ' || p[n] == '\n' || !p[n]))
+				found = 1;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static int page_size_ok(__u64 b)
+{
+	return b == 4096 || b == 2ULL << 20 || b == 1ULL << 30;
+}
+
+/*
+ * One DRAM run of @c to its end: START, DONE, RESULT with the histogram.
+ * 0, or -1 after a failed check of its own.
+ */
+static int timer_run(int fd, struct latt_config *c, struct latt_result *r,
+		     const char *what)
+{
+	static __u64 hist[LATT_HIST_BUCKETS];
+	__u64 sum = 0;
+	unsigned int i;
+	int ret, s;
+
+	ret = xioctl(fd, LATT_IOC_START, c);
+	s = ret ? -1 : wait_done(fd);
+	memset(hist, 0, sizeof(hist));
+	memset(r, 0, sizeof(*r));
+	r->hist_ptr = (__u64)(unsigned long)hist;
+	r->hist_len = LATT_HIST_BUCKETS;
+	if (!ret && s == LATT_STATE_DONE)
+		ret = xioctl(fd, LATT_IOC_RESULT, r);
+	check(!ret && s == LATT_STATE_DONE, "%s: DONE (START/RESULT %s, "
+	      "state %d)", what, ret ? strerrorname_np(-ret) : "0", s);
+	if (ret || s != LATT_STATE_DONE)
+		return -1;
+	for (i = 0; i < LATT_HIST_BUCKETS; i++)
+		sum += hist[i];
+	/* a completed run: every sample counted, none went backwards */
+	check(r->count == c->samples && !r->backwards && sum == r->count,
+	      "%s: count %llu == samples %llu, %llu backwards, histogram "
+	      "sum %llu", what, (unsigned long long)r->count,
+	      (unsigned long long)c->samples,
+	      (unsigned long long)r->backwards, (unsigned long long)sum);
+	check(r->timer_step > 0 && r->timer_step <= GARBAGE &&
+	      r->overhead_end > 0 && r->overhead_end <= GARBAGE,
+	      "%s: timer step %llu, overhead after the samples %llu (before "
+	      "%llu): measured", what, (unsigned long long)r->timer_step,
+	      (unsigned long long)r->overhead_end,
+	      (unsigned long long)r->overhead);
+	check(page_size_ok(r->page_size), "%s: DRAM mapped by a page of "
+	      "%llu bytes (4 KiB, 2 MiB or 1 GiB)", what,
+	      (unsigned long long)r->page_size);
+	return 0;
+}
+
+/*
+ * ABI 1.3: the timer (rdtscp, or lfence; rdtsc when asked with
+ * LATT_CFG_RDTSC or where the CPU lacks rdtscp), the figures RESULT gained
+ * (timer_step, overhead_end, backwards, page_size), mfence as every store
+ * op's default fence.  Only paths and invariants: TCG's timings are
+ * emulator artifacts.
+ */
+static void test_timer(int fd)
+{
+	static const __u32 stores[] = { LATT_OP_STORE, LATT_OP_STORE_CLWB,
+		LATT_OP_STORE_CLFLUSHOPT, LATT_OP_STORE_CLFLUSH,
+		LATT_OP_NT_STORE };
+	struct latt_config c;
+	struct latt_result r;
+	struct latt_info info;
+	int rdtscp = cpuinfo_has("rdtscp"), fallback, ret;
+	unsigned int i;
+	char what[96];
+
+	memset(&info, 0, sizeof(info));
+	ret = xioctl(fd, LATT_IOC_GET_INFO, &info);
+	check(!ret && rdtscp >= 0 &&
+	      !(info.features & LATT_FEAT_RDTSCP) == !rdtscp &&
+	      (info.features & LATT_FEAT_TIMER_RDTSC),
+	      "GET_INFO: LATT_FEAT_RDTSCP %s as /proc/cpuinfo %s rdtscp; "
+	      "LATT_FEAT_TIMER_RDTSC set (features %#llx)",
+	      info.features & LATT_FEAT_RDTSCP ? "set" : "clear",
+	      rdtscp > 0 ? "has" : rdtscp ? "can't tell of" : "lacks",
+	      (unsigned long long)info.features);
+	/* without rdtscp the module falls back by itself */
+	fallback = !(info.features & LATT_FEAT_RDTSCP);
+
+	c = base();
+	if (!timer_run(fd, &c, &r, "load, default timer"))
+		check(!(r.flags & LATT_RES_TIMER_RDTSC) == !fallback &&
+		      !(r.config.flags & LATT_CFG_RDTSC),
+		      "load, default timer: %s (flags %#x)", fallback ?
+		      "lfence; rdtsc, the CPU lacking rdtscp" : "rdtscp",
+		      r.flags);
+	/* TSC_UNSTABLE is the kernel's verdict, which never goes back */
+	memset(&info, 0, sizeof(info));
+	ret = xioctl(fd, LATT_IOC_GET_INFO, &info);
+	check(!ret && (!(r.flags & LATT_RES_TSC_UNSTABLE) ||
+		       !(info.features & LATT_FEAT_TSC_STABLE)),
+	      "RESULT's TSC_UNSTABLE (%s) and GET_INFO's TSC_STABLE (%s) "
+	      "agree", r.flags & LATT_RES_TSC_UNSTABLE ? "set" : "clear",
+	      info.features & LATT_FEAT_TSC_STABLE ? "set" : "clear");
+
+	c = base();
+	c.flags = LATT_CFG_RDTSC;
+	if (!timer_run(fd, &c, &r, "load, LATT_CFG_RDTSC"))
+		check((r.flags & LATT_RES_TIMER_RDTSC) &&
+		      (r.config.flags & LATT_CFG_RDTSC),
+		      "load, LATT_CFG_RDTSC: timed with lfence; rdtsc (flags "
+		      "%#x, config flags %#x)", r.flags, r.config.flags);
+
+	c = base();
+	c.flags = LATT_CFG_RDTSC;
+	c.pattern = LATT_PAT_CHASE;
+	c.chain = 4;
+	c.stride = 4096;	/* a TLB-locality block */
+	if (!timer_run(fd, &c, &r, "chase in 4 KiB blocks, LATT_CFG_RDTSC"))
+		check((r.flags & LATT_RES_TIMER_RDTSC) &&
+		      r.config.stride == 4096, "chase in 4 KiB blocks, "
+		      "LATT_CFG_RDTSC: timed with lfence; rdtsc (flags %#x), "
+		      "block %llu", r.flags,
+		      (unsigned long long)r.config.stride);
+
+	c = base();
+	c.op = LATT_OP_NT_STORE;
+	c.flags = LATT_CFG_RDTSC | LATT_CFG_WARM;
+	c.width = 16;
+	if (!timer_run(fd, &c, &r, "nt-store of 16 bytes, warm, "
+		       "LATT_CFG_RDTSC"))
+		check((r.flags & LATT_RES_TIMER_RDTSC) &&
+		      (r.flags & LATT_RES_VECTOR),
+		      "nt-store of 16 bytes, LATT_CFG_RDTSC: lfence; rdtsc in "
+		      "a vector section (flags %#x)", r.flags);
+
+	/* every store op's default fence is mfence since ABI 1.3 */
+	for (i = 0; i < ARRAY_SIZE(stores); i++) {
+		c = base();
+		c.op = stores[i];
+		c.samples = 200;
+		snprintf(what, sizeof(what), "op %u, default fence", c.op);
+		ret = xioctl(fd, LATT_IOC_START, &c);
+		if (ret == -EOPNOTSUPP) {
+			skip("%s: the CPU lacks the op's instruction", what);
+			continue;
+		}
+		if (!ret)
+			wait_done(fd);
+		memset(&r, 0, sizeof(r));
+		if (!ret)
+			ret = xioctl(fd, LATT_IOC_RESULT, &r);
+		check(!ret && r.config.fence == LATT_FENCE_MFENCE,
+		      "%s: RESULT.config.fence is MFENCE (got %u, %s)", what,
+		      r.config.fence, ret ? strerrorname_np(-ret) : "0");
+	}
+	c = base();
+	c.op = LATT_OP_STORE;
+	c.fence = LATT_FENCE_SFENCE;
+	c.samples = 200;
+	ret = xioctl(fd, LATT_IOC_START, &c);
+	if (!ret)
+		wait_done(fd);
+	memset(&r, 0, sizeof(r));
+	if (!ret)
+		ret = xioctl(fd, LATT_IOC_RESULT, &r);
+	check(!ret && r.config.fence == LATT_FENCE_SFENCE,
+	      "store with SFENCE asked: RESULT.config.fence stays SFENCE "
+	      "(got %u)", r.config.fence);
+	c = base();
+	c.op = LATT_OP_NT_LOAD;
+	c.samples = 200;
+	ret = xioctl(fd, LATT_IOC_START, &c);
+	if (ret == -EOPNOTSUPP) {
+		skip("nt-load, default fence: the CPU lacks SSE4.1");
+	} else {
+		if (!ret)
+			wait_done(fd);
+		memset(&r, 0, sizeof(r));
+		if (!ret)
+			ret = xioctl(fd, LATT_IOC_RESULT, &r);
+		check(!ret && r.config.fence == LATT_FENCE_NONE,
+		      "nt-load, default fence: RESULT.config.fence is NONE "
+		      "(got %u)", r.config.fence);
+	}
+}
+
 int main(void)
 {
 	struct latt_info info;
-	int fd = open_dev();
+	int fd = open_dev(), ret;
 
-	check(xioctl(fd, LATT_IOC_GET_INFO, &info) == 0 &&
-	      info.abi_version == LATT_ABI_VERSION &&
+	/* first the call, then the message: its arguments are read first */
+	memset(&info, 0, sizeof(info));
+	ret = xioctl(fd, LATT_IOC_GET_INFO, &info);
+	check(ret == 0 && info.abi_version == LATT_ABI_VERSION &&
 	      info.hist_buckets == LATT_HIST_BUCKETS && info.tsc_khz > 0,
 	      "GET_INFO: ABI %#x, tsc_khz %llu", info.abi_version,
 	      (unsigned long long)info.tsc_khz);
@@ -443,7 +687,8 @@ int main(void)
 	sysfs_write("window_us", "1000", 0);
 	sysfs_write("state", "idle", EACCES);
 	test_normal_run(fd);
-	test_threads(fd);
+	test_timer(fd);
+	test_threads(fd);	/* any one-thread run */
 	sysfs_write("window_us", "500", 0);
 	close(fd);
 	return tap_done("ioctl-neg");

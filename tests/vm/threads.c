@@ -3,7 +3,9 @@
  * threads - runs of several kthreads through the ioctls themselves (ABI
  * 1.2): latency, bandwidth and loaded modes, split and shared regions, the
  * per-thread records (LATT_IOC_THREADS) against the merged result, an abort
- * that must reach every thread, and the validation of the new fields.
+ * that must reach every thread, and the validation of the new fields; ABI
+ * 1.3's per-thread calibration after the samples and backwards samples,
+ * with either timer.
  * Runs in the test VM (cases-threads: 4 CPUs on 2 nodes) as root, with the
  * module loaded.  Under TCG nothing here looks at a latency or a bandwidth:
  * only at counts, bytes, orderings and states.  TAP-style output.
@@ -22,6 +24,7 @@
 #include "vmtest.h"
 
 #define MAXT	8
+#define GARBAGE	(1ULL << 40)	/* no calibration is this long */
 
 static int ncpus;
 static __u64 tsc_khz;
@@ -114,8 +117,9 @@ static __u64 sum(const __u64 *v, size_t n)
 /* Every thread ran on its CPU, on the common start, and the sums add up. */
 static void check_threads(struct got *g, const char *what, __u32 n)
 {
-	__u64 count = 0, rd = 0, wr = 0, win = 0;
+	__u64 count = 0, rd = 0, wr = 0, win = 0, back = 0;
 	bool on_cpu = true, after_go = true, ends = true, hists = true;
+	bool timed = true;
 	__u32 i, b;
 
 	check(g->a.len == n, "%s: THREADS reports %u threads (want %u)", what,
@@ -129,14 +133,33 @@ static void check_threads(struct got *g, const char *what, __u32 n)
 		hists &= sum(g->thist + (size_t)i * LATT_HIST_BUCKETS,
 			     LATT_HIST_BUCKETS) == s->count;
 		count += s->count;
+		back += s->backwards;
 		rd += s->bytes_read;
 		wr += s->bytes_written;
 		win += s->windows;
+		/*
+		 * ABI 1.3: a timing thread of a completed run calibrated
+		 * again after its samples, and none of them went backwards;
+		 * a streaming thread timed nothing
+		 */
+		if (s->role == LATT_ROLE_STREAM)
+			timed &= !s->overhead_end && !s->backwards;
+		else if (g->r.state == LATT_STATE_DONE)
+			timed &= s->overhead_end > 0 &&
+				 s->overhead_end <= GARBAGE && !s->backwards;
 	}
 	check(on_cpu, "%s: each thread on the CPU asked for it", what);
 	check(after_go, "%s: no thread began before the common start", what);
 	check(ends, "%s: every thread ended after it began", what);
 	check(hists, "%s: each thread's histogram holds its count", what);
+	check(timed && back == g->r.backwards &&
+	      g->st[0].overhead_end == g->r.overhead_end,
+	      "%s: each timing thread calibrated after its samples, none went "
+	      "backwards, streams timed nothing; RESULT's overhead_end %llu is "
+	      "thread 0's %llu, its backwards %llu the threads' %llu", what,
+	      (unsigned long long)g->r.overhead_end,
+	      (unsigned long long)g->st[0].overhead_end,
+	      (unsigned long long)g->r.backwards, (unsigned long long)back);
 	check(count == g->r.count && rd == g->r.bytes_read &&
 	      wr == g->r.bytes_written && win == g->r.windows,
 	      "%s: threads add up to the result (count %llu/%llu, read %llu/%llu, written %llu/%llu, windows %llu/%llu)",
@@ -175,6 +198,54 @@ static void test_latency(int fd, struct got *g)
 	check(each, "latency: every thread took its samples, calibrated, "
 	      "on the whole region");
 	check_threads(g, "latency", ncpus);
+}
+
+/*
+ * ABI 1.3, two timing threads with each timer: the result says which, and
+ * LATT_IOC_THREADS has each thread's calibration after its samples
+ * (overhead_end) and its samples that went backwards (none, here).
+ */
+static void test_timer(int fd, struct got *g, bool rdtsc,
+		       const struct latt_info *info)
+{
+	struct latt_config c = base(LATT_MODE_LATENCY, 2);
+	bool want = rdtsc || !(info->features & LATT_FEAT_RDTSCP), each = true;
+	const char *what = rdtsc ? "2 threads, LATT_CFG_RDTSC" :
+			   "2 threads, default timer";
+	__u64 s = 0;
+	__u32 i;
+
+	if (rdtsc)
+		c.flags = LATT_CFG_RDTSC;
+	run(fd, &c, g);
+	check(!g->ret && g->state == LATT_STATE_DONE,
+	      "%s: DONE (start %d, state %d)", what, g->ret, g->state);
+	check(!(g->r.flags & LATT_RES_TIMER_RDTSC) == !want &&
+	      g->r.timer_step > 0 && g->r.timer_step <= GARBAGE,
+	      "%s: timed with %s (flags %#x), timer step %llu", what,
+	      want ? "lfence; rdtsc" : "rdtscp", g->r.flags,
+	      (unsigned long long)g->r.timer_step);
+	for (i = 0; i < 2; i++) {
+		each &= g->st[i].count == c.samples && !g->st[i].backwards &&
+			g->st[i].overhead > 0 && g->st[i].overhead_end > 0 &&
+			g->st[i].overhead_end <= GARBAGE &&
+			!g->st[i].reserved[0];
+		s += sum(g->thist + (size_t)i * LATT_HIST_BUCKETS,
+			 LATT_HIST_BUCKETS);
+	}
+	check(each && g->r.count == 2 * c.samples && !g->r.backwards &&
+	      s == g->r.count,
+	      "%s: THREADS: each thread %llu+%llu samples (+ backwards), "
+	      "overhead %llu/%llu before, %llu/%llu after; histograms hold "
+	      "%llu of RESULT's %llu", what,
+	      (unsigned long long)g->st[0].count,
+	      (unsigned long long)g->st[0].backwards,
+	      (unsigned long long)g->st[0].overhead,
+	      (unsigned long long)g->st[1].overhead,
+	      (unsigned long long)g->st[0].overhead_end,
+	      (unsigned long long)g->st[1].overhead_end,
+	      (unsigned long long)s, (unsigned long long)g->r.count);
+	check_threads(g, what, 2);
 }
 
 static void test_split(int fd, struct got *g)
@@ -289,7 +360,10 @@ static void test_mix(int fd, struct got *g)
 	check_threads(g, "mix", ncpus);
 }
 
-static void test_loaded(int fd, struct got *g, __u32 pattern, __u64 delay)
+/* @block: a chase's TLB-locality block (its stride), which the streams,
+ * going sequentially, must not take for theirs */
+static void test_loaded(int fd, struct got *g, __u32 pattern, __u64 delay,
+			__u64 block)
 {
 	struct latt_config c = base(LATT_MODE_LOADED, ncpus);
 	bool streams = true;
@@ -297,12 +371,15 @@ static void test_loaded(int fd, struct got *g, __u32 pattern, __u64 delay)
 
 	c.pattern = pattern;
 	c.delay = delay;
-	if (pattern == LATT_PAT_CHASE)
+	if (pattern == LATT_PAT_CHASE) {
 		c.chain = 8;
+		c.stride = block;
+	}
 	run(fd, &c, g);
 	check(!g->ret && g->state == LATT_STATE_DONE,
-	      "loaded (pattern %u, delay %llu): DONE (start %d, state %d)",
-	      pattern, (unsigned long long)delay, g->ret, g->state);
+	      "loaded (pattern %u, delay %llu, block %llu): DONE (start %d, "
+	      "state %d)", pattern, (unsigned long long)delay,
+	      (unsigned long long)block, g->ret, g->state);
 	check(g->r.count == c.samples && g->st[0].count == c.samples &&
 	      g->st[0].role == LATT_ROLE_LATENCY,
 	      "loaded: thread 0 took the %llu samples (got %llu)",
@@ -482,22 +559,25 @@ int main(void)
 		return 1;
 	}
 	memset(&info, 0, sizeof(info));
-	check(!xioctl(fd, LATT_IOC_GET_INFO, &info) &&
-	      info.features & LATT_FEAT_THREADS &&
+	i = xioctl(fd, LATT_IOC_GET_INFO, &info);	/* before the message */
+	check(!i && info.features & LATT_FEAT_THREADS &&
 	      info.abi_version >= ((1 << 16) | 2),
 	      "GET_INFO: ABI %#x with LATT_FEAT_THREADS", info.abi_version);
 
 	tsc_khz = info.tsc_khz;
 	test_latency(fd, &g);
+	test_timer(fd, &g, false, &info);
+	test_timer(fd, &g, true, &info);
 	test_split(fd, &g);
 	test_bandwidth(fd, &g, LATT_OP_LOAD, LATT_PAT_SEQ, false);
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		for (j = 0; j < sizeof(pats) / sizeof(pats[0]); j++)
 			test_bandwidth(fd, &g, ops[i], pats[j], true);
 	test_mix(fd, &g);
-	test_loaded(fd, &g, LATT_PAT_RAND, 0);
-	test_loaded(fd, &g, LATT_PAT_RAND, 1000);
-	test_loaded(fd, &g, LATT_PAT_CHASE, 0);
+	test_loaded(fd, &g, LATT_PAT_RAND, 0, 0);
+	test_loaded(fd, &g, LATT_PAT_RAND, 1000, 0);
+	test_loaded(fd, &g, LATT_PAT_CHASE, 0, 0);
+	test_loaded(fd, &g, LATT_PAT_CHASE, 0, 4096);	/* --tlb-locality 4K */
 	test_abort(fd, &g);
 	test_negative(fd);
 

@@ -1,0 +1,3 @@
+#!/bin/sh
+# 99-rmmod: runs last; the module unloads cleanly (tests/vm/lib/rmmod.sh).
+. /tests/lib/rmmod.sh
