@@ -130,6 +130,7 @@ struct latt_run {
 	atomic_t ready;			/* threads at the start line */
 	atomic_t live;			/* threads not yet ended */
 	u64 tsc_go;			/* the common start, 0 until set */
+	atomic64_t progress;		/* bandwidth: the most reported, us */
 	atomic_t state;			/* LATT_STATE_* */
 	int error;			/* cmpxchg by threads, READ_ONCE */
 

@@ -504,7 +504,13 @@ static long latt_ioctl(struct file *file, unsigned int cmd, unsigned long a)
 		mutex_lock(&latt_lock);
 		st.state = latt_run_state(latt_cur);
 		if (latt_cur) {
-			st.error = READ_ONCE(latt_cur->error);
+			/*
+			 * a failing thread sets the error before the run
+			 * is FAILED: say it with that state, as documented
+			 * (the state was read first, with its barrier)
+			 */
+			st.error = st.state == LATT_STATE_FAILED ?
+				   READ_ONCE(latt_cur->error) : 0;
 			latt_run_progress(latt_cur, &st.samples_done,
 					  &st.samples_total);
 			st.windows = latt_run_windows(latt_cur);

@@ -738,10 +738,29 @@ int latt_run_start(struct latt_run *run)
 	return 0;
 }
 
+/*
+ * What a bandwidth run reports never falls: while it is stopped the clock
+ * goes on until the threads' end times are merged, which may be earlier.
+ * Returns the most of @us and what was reported before.
+ */
+static u64 latt_progress_max(struct latt_run *run, u64 us)
+{
+	s64 old = atomic64_read(&run->progress), prev;
+
+	while ((u64)old < us) {
+		prev = atomic64_cmpxchg(&run->progress, old, (s64)us);
+		if (prev == old)
+			return us;
+		old = prev;
+	}
+	return (u64)old;
+}
+
 /**
  * latt_run_progress() - how far a run is, for STATUS and sysfs
  * @run: the run
- * @done: out: samples taken; bandwidth: microseconds streamed
+ * @done: out: samples taken; bandwidth: microseconds streamed, which never
+ *	falls within a run and stays at its last value after it
  * @total: out: samples asked of all timing threads; bandwidth: duration_us
  */
 void latt_run_progress(struct latt_run *run, u64 *done, u64 *total)
@@ -764,10 +783,12 @@ void latt_run_progress(struct latt_run *run, u64 *done, u64 *total)
 		us = 0;
 	else if (atomic_read_acquire(&run->state) != LATT_STATE_RUNNING)
 		us = run->tsc_end > go ? run->tsc_end - go : 0;
+	else if (READ_ONCE(run->halt))	/* stopping: the clock is no news */
+		us = 0;
 	else if (rdtsc() > go)
 		us = rdtsc() - go;
 	us = tsc_khz ? div_u64(us * 1000, tsc_khz) : 0;
-	*done = min(us, *total);
+	*done = latt_progress_max(run, min(us, *total));
 }
 
 /** latt_run_windows() - the windows every thread has run so far */

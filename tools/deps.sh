@@ -15,6 +15,7 @@ pkgs=(
 	build-essential bc sparse xz-utils zstd pkg-config python3 numactl
 	e2fsprogs gnuplot-nox groff-base
 	linux-headers-amd64 dkms
+	gcc-multilib	# the ioctl fuzzer as a 32-bit program (compat_ioctl)
 )
 # Debian 12's 6.12 kernel line, generic and PREEMPT_RT; the exact names
 # change with every upload.

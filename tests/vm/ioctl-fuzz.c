@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+// vm-m32: ioctl-fuzz32
 /*
  * ioctl-fuzz - hostile input against /dev/lattester: random command
  * numbers, mutated START configurations (ABI 1.2: threads and their CPU
@@ -378,7 +379,8 @@ static size_t peek(__u64 p, void *dst, size_t len)
 	struct iovec l = { dst, len }, r = { (void *)(uintptr_t)p, len };
 	ssize_t n;
 
-	if (!p)
+	/* a 32-bit build: what doesn't fit a pointer is no address here */
+	if (!p || p != (uintptr_t)p)
 		return 0;
 	n = process_vm_readv(getpid(), &l, 1, &r, 1, 0);
 	return n < 0 ? 0 : (size_t)n;
@@ -1499,10 +1501,14 @@ static void do_info(void)
 }
 
 /*
- * STATUS: done <= total always; while the run is known (struct run_rec),
- * total is samples x timing threads (loaded: samples) or duration_us
- * (bandwidth), and a DONE run has done == total.
+ * STATUS: done <= total always, an error only with FAILED; while the run
+ * is known (struct run_rec), total is samples x timing threads (loaded:
+ * samples) or duration_us (bandwidth), a DONE run has done == total, and
+ * done never falls within one run (as one process sees it).
  */
+static unsigned long seen_gen;	/* the run of seen_done */
+static __u64 seen_done;
+
 static void do_status(void)
 {
 	struct uptr u = uptr(sizeof(struct latt_status), 30);
@@ -1534,6 +1540,13 @@ static void do_status(void)
 	if (!rec_same(&r))
 		return;
 	me->known++;
+	/* progress never falls within a run, as this process sees it */
+	if (seen_gen == r.gen && s.samples_done < seen_done)
+		bad_output(NULL, "STATUS: progress of one run fell from %llu "
+			   "to %llu", (unsigned long long)seen_done,
+			   (unsigned long long)s.samples_done);
+	seen_gen = r.gen;
+	seen_done = s.samples_done;
 	if (s.state == LATT_STATE_IDLE || s.samples_total != r.total ||
 	    (s.state == LATT_STATE_DONE && s.samples_done != r.total))
 		bad_output(NULL, "STATUS of a run of mode %u, %u threads: "

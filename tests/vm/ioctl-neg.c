@@ -262,6 +262,167 @@ static void test_offline_cpu(int fd)
 	check(vm_set_cpu_online(last, 1) == 0, "CPU %d back online", last);
 }
 
+/*
+ * The order of START's checks, as Documentation/ioctl.md's list states it
+ * (include/lattester/rules.h, then the module's own): each pair breaks an
+ * earlier and a later check whose errnos differ, and the earlier answers.
+ */
+static void test_order(int fd)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	int last = (int)ncpu - 1;
+
+	/* 1. fields and flags before the pmem --force check */
+	EXPECT_START(fd, (c.flags = 1U << 9, c.target = LATT_TARGET_PMEM,
+			  c.op = LATT_OP_STORE), EINVAL);
+	/* 2. target and FORCE before the modes, limits, chase, sizes */
+	EXPECT_START(fd, (c.target = LATT_TARGET_PMEM, c.op = LATT_OP_STORE,
+			  c.samples = 0), EPERM);
+	EXPECT_START(fd, (c.target = LATT_TARGET_PMEM, c.op = LATT_OP_STORE,
+			  c.region = 0), EPERM);
+	EXPECT_START(fd, (c.target = LATT_TARGET_PMEM, c.op = LATT_OP_STORE,
+			  c.size = 100, c.window_us = 1, c.chain = 9999), EPERM);
+	EXPECT_START(fd, (c.target = LATT_TARGET_PMEM,
+			  c.pattern = LATT_PAT_CHASE, c.stride = 3,
+			  c.max_outliers = ~0U), EPERM);
+	/* 3. the modes' own --force (mix writes) before the limits */
+	EXPECT_START(fd, (c.target = LATT_TARGET_PMEM, c.flags = 0,
+			  c.mode = LATT_MODE_LOADED, c.nr_threads = 2,
+			  c.mix_read = 1, c.mix_write = 1, c.region = 0),
+		     EPERM);
+	if (ncpu >= 2 && !vm_set_cpu_online(last, 0)) {
+		/* 4. every configuration rule before the CPU's being online */
+		EXPECT_START(fd, (c.size = 100, c.cpu = (unsigned int)last),
+			     EINVAL);
+		EXPECT_START(fd, (c.chain = 2, c.cpu = (unsigned int)last),
+			     EINVAL);
+		EXPECT_START(fd, (c.pattern = LATT_PAT_STRIDE, c.stride = 96,
+				  c.cpu = (unsigned int)last), EINVAL);
+		/* 5. the CPU before the node (a node beyond the possible) */
+		EXPECT_START(fd, (c.cpu = (unsigned int)last,
+				  c.node = 1U << 20), ENODEV);
+		/* 6. the CPU before the sample function (width, fence) */
+		EXPECT_START(fd, (c.cpu = (unsigned int)last, c.width = 12),
+			     ENODEV);
+		EXPECT_START(fd, (c.cpu = (unsigned int)last,
+				  c.fence = LATT_FENCE_SFENCE), ENODEV);
+		check(vm_set_cpu_online(last, 1) == 0, "CPU %d back online",
+		      last);
+	} else {
+		skip("check order with an offline CPU: cannot offline one");
+	}
+	/* 7. the sample function before the threads' CPUs (a bad pointer) */
+	EXPECT_START(fd, (c.width = 12, c.nr_threads = 2, c.cpus_ptr = 8),
+		     EINVAL);
+	/* 8. the threads' CPUs: a bad pointer is EFAULT, after all of it */
+	EXPECT_START(fd, (c.nr_threads = 2, c.cpus_ptr = 8), EFAULT);
+}
+
+/*
+ * What STATUS promises (ioctl.md): a bandwidth run's progress never falls,
+ * across an ABORT too, and stays at its last value once the run ended; a
+ * run reports an error only together with FAILED.  A child polls STATUS on
+ * its own file while this process aborts, or takes a CPU away.
+ */
+static int poll_status(int *falls, int *err_running, __u64 *last_done)
+{
+	struct latt_status st;
+	int fd = open_dev(), n = 0, after = 0;
+	__u64 prev = 0;
+
+	*falls = *err_running = 0;
+	while (after < 50 && n < 2000000) {
+		if (xioctl(fd, LATT_IOC_STATUS, &st))
+			break;
+		n++;
+		if (st.samples_done < prev)
+			(*falls)++;
+		prev = st.samples_done;
+		if (st.state == LATT_STATE_RUNNING && st.error)
+			(*err_running)++;
+		if (st.state != LATT_STATE_RUNNING) {
+			if (after && st.samples_done != *last_done)
+				(*falls)++;	/* not frozen */
+			*last_done = st.samples_done;
+			after++;
+		}
+	}
+	close(fd);
+	return n;
+}
+
+static void test_status_promises(int fd)
+{
+	struct latt_config c = base();
+	int falls, err_running, status, i, ok = 0;
+	__u64 last = 0;
+	__u32 two[2] = { 0, 1 };
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	pid_t pid;
+
+	/*
+	 * A region of many chunks: the run is freed before its state leaves
+	 * RUNNING, and meanwhile the clock went on (what the old module
+	 * reported, then took back)
+	 */
+	c.mode = LATT_MODE_BANDWIDTH;
+	c.samples = 0;
+	c.region = 256 << 20;
+	c.duration_us = 20ULL * 1000000;
+	for (i = 0; i < 3; i++) {
+		if (xioctl(fd, LATT_IOC_START, &c)) {
+			check(0, "bandwidth run for the progress check starts");
+			return;
+		}
+		pid = fork();
+		if (pid == 0) {
+			int n = poll_status(&falls, &err_running, &last);
+
+			_exit(n > 10 && !falls && !err_running ? 0 : 1);
+		}
+		usleep(200000);
+		xioctl(fd, LATT_IOC_ABORT, NULL);
+		waitpid(pid, &status, 0);
+		ok += WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	}
+	check(ok == 3, "bandwidth progress polled across an ABORT, 3 times: "
+	      "never falls, frozen after the end, no error while RUNNING "
+	      "(%d of 3)", ok);
+
+	if (ncpu < 2) {
+		skip("error with FAILED only: one CPU");
+		return;
+	}
+	c = base();
+	c.samples = 1ULL << 36;
+	c.window_us = LATT_MAX_WINDOW_US;	/* the other thread's stop: long */
+	c.nr_threads = 2;
+	c.cpus_ptr = (__u64)(unsigned long)two;
+	if (xioctl(fd, LATT_IOC_START, &c)) {
+		check(0, "two-thread run for the CPU-offline check starts");
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		int n = poll_status(&falls, &err_running, &last);
+
+		_exit(n > 10 && !err_running ? 0 : 1);
+	}
+	usleep(300000);
+	if (vm_set_cpu_online(1, 0)) {
+		xioctl(fd, LATT_IOC_ABORT, NULL);
+		waitpid(pid, &status, 0);
+		skip("error with FAILED only: cannot offline CPU 1");
+		return;
+	}
+	waitpid(pid, &status, 0);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "CPU 1 offline under a run: no STATUS says RUNNING with an "
+	      "error");
+	check(state(fd) == LATT_STATE_FAILED, "... and the run is FAILED");
+	check(vm_set_cpu_online(1, 1) == 0, "CPU 1 back online");
+}
+
 static void test_unknown_commands(int fd)
 {
 	char buf[512] = { 0 };
@@ -676,9 +837,11 @@ int main(void)
 	test_threads_fresh(fd);
 	test_unknown_commands(fd);
 	test_validation(fd);
+	test_order(fd);
 	test_offline_cpu(fd);
 	test_pmem(fd);
 	test_busy_abort(fd);
+	test_status_promises(fd);
 	test_close_aborts();
 	test_non_root();
 	sysfs_write("window_us", "5", EINVAL);

@@ -1,5 +1,6 @@
 #!/bin/sh
-# 60-fuzz: 10^5 ioctl calls of hostile input (tests/vm/ioctl-fuzz.c: random
+# 60-fuzz: 10^5 ioctl calls of hostile input, then 2x10^4 from a 32-bit
+# build (compat_ioctl) (tests/vm/ioctl-fuzz.c: random
 # command numbers, mutated START configs with CPU lists, modes and mixes,
 # bad pointers and buffers for RESULT and THREADS, ABORTs, real short runs
 # of one or two threads in between), each result checked against the
@@ -9,6 +10,9 @@
 set -u
 . /tests/lib/fuzz.sh
 fuzz --calls 100000
+# the same fuzzer as a 32-bit program: every call through compat_ioctl
+# (its pointers are __u64 in the structs, so compat_ptr_ioctl suffices)
+FUZZ_BIN=ioctl-fuzz32 fuzz --calls 20000
 
 if rmmod lattester; then
 	echo "ok: rmmod lattester after the fuzzing"

@@ -1,7 +1,8 @@
 # Shared by the fuzz cases (busybox sh): . /tests/lib/fuzz.sh
 #
-# fuzz ARGS...: run ioctl-fuzz with ARGS, say how long it took, then look
-# at what the kernel logged meanwhile.  rc becomes 1 on any failure.
+# fuzz ARGS...: run ioctl-fuzz (or $FUZZ_BIN) with ARGS, say how long it
+# took.  rc becomes 1 on any failure; fuzz_dmesg then looks at what the
+# kernel logged meanwhile.
 
 rc=0
 bad='BUG:|WARNING: CPU|cut here|scheduling while atomic|soft lockup|hard LOCKUP|rcu.*stall|Call Trace|Oops|general protection'
@@ -9,7 +10,7 @@ bad='BUG:|WARNING: CPU|cut here|scheduling while atomic|soft lockup|hard LOCKUP|
 fuzz() {
 	dmesg >/tmp/fuzz-dmesg.before
 	start=$(cut -d' ' -f1 /proc/uptime)
-	ioctl-fuzz "$@" || rc=1
+	"${FUZZ_BIN:-ioctl-fuzz}" "$@" || rc=1
 	end=$(cut -d' ' -f1 /proc/uptime)
 	echo "fuzzer took $(echo "$start $end" |
 		awk '{ printf "%.1f", $2 - $1 }') s"
