@@ -18,13 +18,24 @@
  *    DAX reports for that very device (LATT_RES_DAX).  Raw namespaces have
  *    no DAX; there the iomem check stands alone.
  *
- * Then the range is mapped with memremap(MEMREMAP_WB): a mapping of the
- * module's own, which stays valid whatever happens to the device meanwhile;
- * a run whose device goes away (a device-DAX namespace disabled under it)
- * stops with -ENODEV at the next window.
+ *  - for a pmem block device, no known bad block lies in the range (the
+ *    disk's badblocks; the whole disk where its physical start is unknown,
+ *    a raw namespace): a load of poison from kernel mode is a machine check
+ *    the kernel does not survive.  -EHWPOISON otherwise.  (Device-DAX: its
+ *    region's bad blocks are lattester-ctl's to check, through libndctl.)
+ *
+ * Then the range is mapped with memremap(MEMREMAP_WB), and refused unless
+ * the page tables really map it write-back (PCD and PWT clear: index 0 or
+ * 4 of the kernel's PAT, both WB): a figure through an uncached mapping
+ * would be off by an order of magnitude.  (MTRRs can still make the
+ * effective type uncached; the kernel gives no way to ask.)  The mapping
+ * is the module's own, which stays valid whatever happens to the device
+ * meanwhile; a run whose device goes away (a device-DAX namespace disabled
+ * under it) stops with -ENODEV at the next window.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/badblocks.h>
 #include <linux/blkdev.h>
 #include <linux/dax.h>
 #include <linux/device.h>
@@ -37,6 +48,7 @@
 #include <linux/pfn_t.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <asm/pgtable.h>
 #include "lattester.h"
 
 /*
@@ -157,6 +169,43 @@ static int latt_dax_range(struct block_device *bdev, u64 *start, u64 *size)
 	return 0;
 }
 
+/*
+ * Known bad blocks of @bdev in sectors [first, first + n): -EHWPOISON (and
+ * the first one in the log), else 0.
+ */
+static int latt_check_badblocks(struct block_device *bdev, sector_t first,
+				sector_t n)
+{
+	struct badblocks *bb = bdev->bd_disk->bb;
+	sector_t bad_first;
+	int bad_len, step;
+
+	if (!bb)
+		return 0;
+	while (n) {
+		step = n > (1 << 30) ? 1 << 30 : (int)n;
+		if (badblocks_check(bb, first, step, &bad_first, &bad_len)) {
+			pr_warn("%s: a known bad block at sector %llu (%d "
+				"sectors) in the range asked for: refused\n",
+				bdev->bd_disk->disk_name,
+				(unsigned long long)bad_first, bad_len);
+			return -EHWPOISON;
+		}
+		first += step;
+		n -= step;
+	}
+	return 0;
+}
+
+/* Is the mapping at @addr write-back in the page tables? */
+static bool latt_mapped_wb(void *addr)
+{
+	unsigned int level;
+	pte_t *pte = lookup_address((unsigned long)addr, &level);
+
+	return pte && !(pte_flags(*pte) & (_PAGE_PWT | _PAGE_PCD));
+}
+
 /* The claim: an exclusively opened pmem disk, or a device-DAX device. */
 static int latt_check_claim(struct file *f, struct latt_region *r)
 {
@@ -193,7 +242,9 @@ static int latt_check_claim(struct file *f, struct latt_region *r)
  *
  * Return: 0; -EBADF for a bad @fd, or one not open for writing when
  * @writes; -EIO (or another error of DAX) when the device's DAX range can't
- * be read; -EINVAL for a chase over a size that is not a power of two, or
+ * be read; -EHWPOISON for a known bad block in the range (a raw
+ * namespace: on the disk); -EOPNOTSUPP when the mapping is not
+ * write-back; -EINVAL for a chase over a size that is not a power of two, or
  * for a file that is not a pmem or
  * device-DAX device, or a range outside what it may reach; -EBUSY for a
  * block device not opened with O_EXCL by this file, or a range that is
@@ -234,9 +285,16 @@ int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd,
 			if (phys < dstart || phys + size > dstart + dsize)
 				goto fail;
 			r->dax_checked = true;
-		} else if (ret != -EOPNOTSUPP) {
-			goto fail;	/* fail closed: no check, no run */
+			ret = latt_check_badblocks(r->bdev,
+						   (phys - dstart) >> SECTOR_SHIFT,
+						   DIV_ROUND_UP(size, SECTOR_SIZE));
+		} else if (ret == -EOPNOTSUPP) {
+			/* raw: where the range starts on the disk is unknown */
+			ret = latt_check_badblocks(r->bdev, 0,
+						   bdev_nr_sectors(r->bdev));
 		}
+		if (ret)
+			goto fail;	/* fail closed: no check, no run */
 	}
 
 	/* chase on PMEM masks its offsets: a power of two keeps them inside */
@@ -249,6 +307,12 @@ int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd,
 	r->map = memremap(phys, size, MEMREMAP_WB);
 	if (!r->addr || !r->map) {
 		ret = -ENOMEM;
+		goto fail;
+	}
+	if (!latt_mapped_wb(r->map)) {
+		pr_warn("0x%llx: memremap() did not map it write-back: "
+			"refused\n", (unsigned long long)phys);
+		ret = -EOPNOTSUPP;
 		goto fail;
 	}
 	for (i = 0; i < r->nchunks; i++)

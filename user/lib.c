@@ -162,9 +162,14 @@ const char *latt_start_hint(int rc)
 	case -ENOMEM:
 		return "could not allocate the region; try a smaller --region";
 	case -EOPNOTSUPP:
-		return "this CPU lacks the instruction the op needs";
+		return "this CPU lacks the instruction the op needs, or a pmem "
+		       "range was not mapped write-back (see dmesg)";
 	case -ENOTTY:
 		return "module ABI mismatch";
+	case -EHWPOISON:
+		return "a known bad block (poisoned media) lies in the range: "
+		       "'ndctl list --media-errors' shows it, 'ndctl "
+		       "clear-errors' clears it; the module reads no poison";
 	default:
 		return NULL;
 	}
