@@ -8,6 +8,15 @@
  * memory's latency and not a page walk, as it would through vmalloc's 4 KiB
  * pages.  The address generator (include/lattester/pattern.h) never lets an
  * access cross a chunk.
+ *
+ * On a long-running server the chunks take compaction (__GFP_RETRY_MAYFAIL,
+ * which never calls the OOM killer), and a node whose memory is all
+ * ZONE_MOVABLE -- CXL and hot-plugged memory onlined the default way --
+ * is served from there (__GFP_HIGHMEM | __GFP_MOVABLE) when its other
+ * zones can't: the chunks are no LRU pages and have no migration
+ * callbacks, so nothing migrates them while the run holds them (offlining
+ * that memory waits for the run's end).  A region beyond the node's free memory is refused
+ * before anything is allocated.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -32,6 +41,26 @@
 
 static_assert(LATT_CHUNK_ORDER <= LATT_MAX_ORDER);
 
+/* The node's free pages, and whether it has a ZONE_MOVABLE to serve from. */
+static u64 latt_node_free(int node, bool *movable)
+{
+	pg_data_t *pgdat = NODE_DATA(node);
+	struct zone *zone;
+	u64 free = 0;
+	int z;
+
+	*movable = false;
+	for (z = 0; z < MAX_NR_ZONES; z++) {
+		zone = &pgdat->node_zones[z];
+		if (!populated_zone(zone))
+			continue;
+		free += zone_page_state(zone, NR_FREE_PAGES);
+		if (zone_idx(zone) == ZONE_MOVABLE)
+			*movable = true;
+	}
+	return free;
+}
+
 /**
  * latt_region_alloc() - allocate @bytes (rounded up to chunks) on @node
  * @r: the region to fill
@@ -39,23 +68,26 @@ static_assert(LATT_CHUNK_ORDER <= LATT_MAX_ORDER);
  * @node: NUMA node
  *
  * Return: 0; -EINVAL for a node that isn't online or has no memory;
- * -ENOMEM when the node has less memory than asked or the chunks can't be
- * had (the allocation gives up rather than invoke the OOM killer); -EINTR
+ * -ENOMEM when the node has less free memory than asked or the chunks
+ * can't be had (the allocation gives up rather than invoke the OOM
+ * killer); -EINTR
  * when the caller is killed meanwhile.  Called in
  * process context; may sleep.
  */
 int latt_region_alloc(struct latt_region *r, u64 bytes, int node)
 {
-	const gfp_t gfp = GFP_KERNEL | __GFP_THISNODE | __GFP_NORETRY |
+	const gfp_t gfp = GFP_KERNEL | __GFP_THISNODE | __GFP_RETRY_MAYFAIL |
 			  __GFP_NOWARN;
 	u64 i, n = DIV_ROUND_UP(bytes, LATT_CHUNK);
 	int ret = -ENOMEM;
+	bool movable;
 
 	memset(r, 0, sizeof(*r));
 	if (node < 0 || node >= nr_node_ids || !node_online(node) ||
 	    !node_state(node, N_MEMORY))
 		return -EINVAL;
-	if ((n << LATT_CHUNK_SHIFT) >> PAGE_SHIFT > node_present_pages(node))
+	if ((n << LATT_CHUNK_SHIFT) >> PAGE_SHIFT > node_present_pages(node) ||
+	    (n << LATT_CHUNK_SHIFT) >> PAGE_SHIFT > latt_node_free(node, &movable))
 		return -ENOMEM;
 
 	r->chunks = kvcalloc(n, sizeof(*r->chunks), GFP_KERNEL);
@@ -66,6 +98,15 @@ int latt_region_alloc(struct latt_region *r, u64 bytes, int node)
 	r->bytes = n << LATT_CHUNK_SHIFT;
 	for (i = 0; i < n; i++) {
 		r->chunks[i] = alloc_pages_node(node, gfp, LATT_CHUNK_ORDER);
+		/*
+		 * ZONE_MOVABLE takes __GFP_MOVABLE with __GFP_HIGHMEM (the
+		 * GFP zone table; without it MOVABLE means NORMAL); there is
+		 * no highmem on x86-64: the direct map still covers it
+		 */
+		if (!r->chunks[i] && movable)
+			r->chunks[i] = alloc_pages_node(node, gfp | __GFP_HIGHMEM |
+							__GFP_MOVABLE,
+							LATT_CHUNK_ORDER);
 		if (!r->chunks[i])
 			goto nomem;
 		r->addr[i] = page_address(r->chunks[i]);
