@@ -768,14 +768,23 @@ static __u64 tsc_khz_of(const struct point *p)
 }
 
 /*
+ * Two TSC frequencies are one if they differ by at most 1/TSC_SAME_PARTS of
+ * the lower: the user engine calibrates tsc_khz against CLOCK_MONOTONIC_RAW
+ * for 100 ms where the kernel exports none, and two runs on one machine get
+ * 2096008 and 2096010 kHz.  0.1% is far above that noise and far below any
+ * two machines' difference worth a warning.
+ */
+#define TSC_SAME_PARTS	1000
+
+/*
  * Corrected ns if every point knows its TSC frequency, cycles if none
  * does; when some do and some don't, --unit cycles must say so.
  */
 static int choose_unit(struct compare *c)
 {
 	const char *unknown = NULL;
-	__u64 khz, first = 0;
-	bool differ = false, known = false;
+	__u64 khz, lo = 0, hi = 0;
+	bool differ, known = false;
 	size_t i;
 	int fi;
 
@@ -784,13 +793,14 @@ static int choose_unit(struct compare *c)
 			khz = tsc_khz_of(&c->f[fi].p[i]);
 			if (!khz && !unknown)
 				unknown = c->f[fi].path;
-			if (khz && first && khz != first)
-				differ = true;
-			if (khz && !first)
-				first = khz;
+			if (khz && (!lo || khz < lo))
+				lo = khz;
+			if (khz > hi)
+				hi = khz;
 			known |= khz != 0;
 		}
 	}
+	differ = known && hi - lo > lo / TSC_SAME_PARTS;
 	if (!c->unit_set)
 		c->unit = unknown && !known ? UNIT_CYCLES : UNIT_NS;
 	if (c->unit == UNIT_NS && unknown) {
@@ -804,8 +814,10 @@ static int choose_unit(struct compare *c)
 			"the others'", unknown))
 		return -ENOMEM;
 	if (c->unit != UNIT_NS && differ &&
-	    add_warning(c, "the results' TSCs run at different frequencies: "
-			"their %s are not the same unit (--unit ns converts)",
+	    add_warning(c, "the results' TSCs run at different frequencies "
+			"(%llu to %llu kHz, more than 0.1%% apart): their %s "
+			"are not the same unit (--unit ns converts)",
+			(unsigned long long)lo, (unsigned long long)hi,
 			c->unit == UNIT_RAW ? "raw cycles" : "cycles"))
 		return -ENOMEM;
 	return 0;
@@ -831,16 +843,44 @@ static const char *common_per(const struct compare *c)
 	return per;
 }
 
-/* A point's figure for row @row in the chosen unit. */
+/*
+ * Is percentile @name in the latency block's "unsupported" list: too few
+ * samples for it (run's table prints "-")?  Documents without the list
+ * (before it was added) support every figure they have.
+ */
+static bool unsupported(struct json_object *lat, const char *name)
+{
+	struct json_object *a = get(lat, "unsupported", NULL), *e;
+	size_t i, n;
+
+	if (!a || !json_object_is_type(a, json_type_array))
+		return false;
+	n = json_object_array_length(a);
+	for (i = 0; i < n; i++) {
+		e = json_object_array_get_idx(a, i);
+		if (json_object_is_type(e, json_type_string) &&
+		    !strcmp(json_object_get_string(e), name))
+			return true;
+	}
+	return false;
+}
+
+/* A point's figure for row @row in the chosen unit; none ("-", null) for
+ * a percentile its samples can't support. */
 static bool figure(const struct compare *c, const struct point *p, int row,
 		   double *v)
 {
+	struct json_object *lat;
+
 	if (!p)
 		return false;
 	if (row == STAT_RATE)
 		return get_num(get(p->o, "outlier_summary", "rate", NULL), v);
-	return get_num(get(p->o, "latency", units[c->unit].key,
-			   latt_stats[row].name, NULL), v);
+	lat = get(p->o, "latency", NULL);
+	if (unsupported(lat, latt_stats[row].name))
+		return false;
+	return get_num(get(lat, units[c->unit].key, latt_stats[row].name,
+			   NULL), v);
 }
 
 /* @m's figure in file @fi over the baseline's, if both are there. */

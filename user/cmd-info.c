@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd-info.c - lattester-ctl info: the host (CPU model, online CPUs, NUMA
- * nodes) and, when the module is loaded, what GET_INFO reports.
+ * cmd-info.c - lattester-ctl info: the host (CPU model, online CPUs, the
+ * TSC and where its frequency comes from, the CPU's features and widths as
+ * --engine user sees them, page sizes, NUMA nodes) and the module: what
+ * GET_INFO reports, or why it can't be used.  The host part needs neither
+ * the module nor root: without the module, info still exits 0.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,22 +39,37 @@ static const char *const info_examples[] = {
 const struct cmd_usage info_usage = {
 	.cmd = "info",
 	.synopsis = "[--json]",
-	.about = "Show the module's ABI, state, TSC frequency, features and "
-		 "limits, and the host's CPU\n"
-		 "and NUMA nodes.  Exit status 1 if the module can't be "
-		 "opened (the host part is\nstill shown).",
+	.about = "Show the host (CPU, TSC, features as --engine user sees "
+		 "them, page sizes, NUMA\n"
+		 "nodes) and the module's ABI, state, TSC frequency, features "
+		 "and limits, or why it\n"
+		 "can't be used.  Exit status 0 without the module (not "
+		 "loaded, or not root); 1 for\n"
+		 "a module that answers but can't be used (ABI mismatch).",
 	.opts = info_options,
 	.description =
 		"Prints the host: CPU model (/proc/cpuinfo), online CPUs, "
-		"kernel release, and every NUMA node with its CPUs, memory size "
-		"and free memory.  Then, if /dev/lattester opens, what the "
-		"module reports: its ABI version and whether its major matches "
-		"the tool's, the run state, tsc_khz, the CPU features by name, "
-		"the usable access widths, the limits (size, region, chain, "
-		"outliers) and the default interrupt-off window.\n\n"
+		"kernel release, the timer and the clocksource, tsc_khz and "
+		"its source (the kernel's tsc_freq_khz, or calibrated against "
+		"CLOCK_MONOTONIC_RAW), the CPU features and access widths "
+		"--engine user sees (CPUID, less LATTESTER_HWCAPS), the page "
+		"sizes (4 KiB, transparent huge pages' mode, the hugetlb sizes "
+		"and their pools) and every NUMA node with its CPUs, memory "
+		"size and free memory.  None of it needs the module or root.  "
+		"Then the module: if /dev/lattester opens, what it reports: its "
+		"ABI version and whether its major matches the tool's, the run "
+		"state, tsc_khz, the CPU features by name, the usable access "
+		"widths, the limits (size, region, chain, outliers) and the "
+		"default interrupt-off window; else why it can't be used (not "
+		"loaded, no permission, not a lattester device).\n\n"
 		"--json prints a lattester-info/1 document: schema, "
-		"tool_version, tool_abi_version, host and module (or module "
-		"null and module_error when the device can't be opened).",
+		"tool_version, tool_abi_version, host, module (null when the "
+		"device can't be opened), module_status and module_error.\n\n"
+		"Exit status: 0 when the host part was printed and the module "
+		"is usable, not loaded or not accessible (not root); 1 when "
+		"the device answers but can't be used (an ABI mismatch, not a "
+		"lattester device) or stdout can't be written; 2 on a usage "
+		"error.",
 	.examples = info_examples,
 	.see_also = "the module's parameters under /sys/module/lattester",
 };
@@ -66,19 +85,93 @@ struct host_info {
 	char online[HOST_STR];
 	char kernel[HOST_STR];
 	char hostname[HOST_STR];
+	struct latt_info user;	/* what the user engine sees */
+	bool tsc_kernel;	/* user.tsc_khz is the kernel's tsc_freq_khz */
+	char thp[32];		/* always, madvise, never; "" if unknown */
+	struct host_hugetlb hugetlb[HOST_MAX_HUGETLB];
+	int nr_hugetlb;
 	unsigned int nr_nodes;
 	struct node_info nodes[MAX_NODES];
 };
 
+/* Whether the module can be used, and if not, why: module_status. */
+enum module_status {
+	MOD_OK,
+	MOD_NOT_LOADED,
+	MOD_NO_PERMISSION,
+	MOD_ABI_MISMATCH,
+	MOD_NOT_LATTESTER,
+	MOD_ERROR,
+};
+
+static const char *const status_names[] = {
+	[MOD_OK] = "ok",
+	[MOD_NOT_LOADED] = "not-loaded",
+	[MOD_NO_PERMISSION] = "no-permission",
+	[MOD_ABI_MISMATCH] = "abi-mismatch",
+	[MOD_NOT_LATTESTER] = "not-lattester",
+	[MOD_ERROR] = "error",
+};
+
+/* @rc: latt_dev_open()'s */
+static enum module_status module_status(int rc, const struct latt_info *in)
+{
+	switch (rc) {
+	case 0:
+		return latt_abi_compatible(in) ? MOD_OK : MOD_ABI_MISMATCH;
+	case -ENOENT:
+	case -ENXIO:
+	case -ENODEV:
+		return MOD_NOT_LOADED;
+	case -EACCES:
+	case -EPERM:
+		return MOD_NO_PERMISSION;
+	case -ENOTTY:
+		return MOD_NOT_LATTESTER;
+	default:
+		return MOD_ERROR;
+	}
+}
+
+/* Why the module can't be used, a sentence; "" for MOD_OK. */
+static void fmt_module_error(char *buf, size_t len, enum module_status st,
+			     int rc, const struct latt_info *in)
+{
+	switch (st) {
+	case MOD_OK:
+		snprintf(buf, len, "%s", "");
+		break;
+	case MOD_ABI_MISMATCH:
+		snprintf(buf, len, "ABI mismatch: the module's is %u.%u with "
+			 "%u histogram buckets, lattester-ctl's %d.%d with %u: "
+			 "rebuild one of them", in->abi_version >> 16,
+			 in->abi_version & 0xffff, in->hist_buckets,
+			 LATT_ABI_MAJOR, LATT_ABI_MINOR, LATT_HIST_BUCKETS);
+		break;
+	case MOD_NOT_LOADED:
+	case MOD_NO_PERMISSION:
+		snprintf(buf, len, "%s; 'run --engine user' measures without "
+			 "it", latt_open_strerror(rc));
+		break;
+	default:
+		snprintf(buf, len, "%s", latt_open_strerror(rc));
+	}
+}
+
 static void collect_host(struct host_info *h)
 {
 	int max = host_max_node(), n;
+	unsigned long long khz;
 	struct node_info *ni;
 
 	host_cpu_model(h->model, sizeof(h->model));
 	host_cpus_online(h->online, sizeof(h->online));
 	host_kernel(h->kernel, sizeof(h->kernel));
 	host_name(h->hostname, sizeof(h->hostname));
+	user_engine_info(&h->user);
+	h->tsc_kernel = !host_tsc_khz(&khz) && khz == h->user.tsc_khz;
+	host_thp_mode(h->thp, sizeof(h->thp));
+	h->nr_hugetlb = host_hugetlb(h->hugetlb, HOST_MAX_HUGETLB);
 	h->nr_nodes = 0;
 	for (n = 0; n <= max && h->nr_nodes < MAX_NODES; n++) {
 		if (!host_node_exists((unsigned int)n))
@@ -109,9 +202,30 @@ static void fmt_bits(char *buf, size_t len, __u64 mask, bool widths)
 	}
 }
 
+/* "4 KiB; THP madvise; hugetlb 2 MiB (0 in the pool, 0 free), 1 GiB ..." */
+static void fmt_pages(char *buf, size_t len, const struct host_info *h)
+{
+	char size[32];
+	size_t n;
+	int i;
+
+	n = (size_t)snprintf(buf, len, "4 KiB; transparent huge pages %s",
+			     h->thp[0] ? h->thp : "unknown");
+	if (!h->nr_hugetlb && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "; no hugetlb sizes");
+	for (i = 0; i < h->nr_hugetlb && n < len; i++) {
+		fmt_bytes(size, sizeof(size), h->hugetlb[i].bytes);
+		n += (size_t)snprintf(buf + n, len - n, "%s%s (%llu in the "
+				      "pool, %llu free)", i ? ", " :
+				      "; hugetlb ", size, h->hugetlb[i].pages,
+				      h->hugetlb[i].free);
+	}
+}
+
 static void print_host(const struct host_info *h)
 {
 	const struct node_info *ni;
+	char buf[512];
 	unsigned int i;
 
 	printf("host:\n  cpu model:   %s\n  cpus online: %s\n  kernel:      %s\n",
@@ -119,6 +233,17 @@ static void print_host(const struct host_info *h)
 	printf("  timer:       %s (--engine user), clocksource %s\n",
 	       user_engine_timer(), user_clocksource()[0] ?
 	       user_clocksource() : "unknown");
+	printf("  tsc_khz:     %llu (%s)\n",
+	       (unsigned long long)h->user.tsc_khz, h->tsc_kernel ?
+	       "the kernel's, /sys/devices/system/cpu/cpu0/tsc_freq_khz" :
+	       "calibrated for 100 ms against CLOCK_MONOTONIC_RAW: the "
+	       "kernel exports no tsc_freq_khz");
+	fmt_bits(buf, sizeof(buf), h->user.features, false);
+	printf("  features:    %s (--engine user)\n", buf);
+	fmt_bits(buf, sizeof(buf), h->user.widths, true);
+	printf("  widths:      %s bytes (--engine user)\n", buf);
+	fmt_pages(buf, sizeof(buf), h);
+	printf("  pages:       %s\n", buf);
 	for (i = 0; i < h->nr_nodes; i++) {
 		ni = &h->nodes[i];
 		printf("  node %-6u  cpus %s, %lld MiB, %lld MiB free\n",
@@ -160,6 +285,44 @@ static void print_module(const struct latt_info *in)
 	       in->max_chain, in->max_outliers, in->nr_cpu_ids, in->window_us);
 }
 
+/* [names] of the set feature bits, or [bytes] of the widths */
+static struct json_object *json_bits(__u64 mask, bool widths)
+{
+	struct json_object *a = json_object_new_array();
+	int bit;
+
+	for (bit = 0; bit < 64; bit++) {
+		if (!(mask & (1ULL << bit)))
+			continue;
+		json_object_array_add(a, widths ?
+			json_object_new_int64(1LL << bit) :
+			json_object_new_string(latt_name(NAMES_FEATURE,
+							 (__u32)bit)));
+	}
+	return a;
+}
+
+static struct json_object *json_pages(const struct host_info *h)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *a = json_object_new_array();
+	struct json_object *p;
+	int i;
+
+	json_add_u64(o, "base", 4096);
+	json_object_object_add(o, "thp", h->thp[0] ?
+			       json_object_new_string(h->thp) : NULL);
+	for (i = 0; i < h->nr_hugetlb; i++) {
+		p = json_object_new_object();
+		json_add_u64(p, "bytes", h->hugetlb[i].bytes);
+		json_add_u64(p, "pages", h->hugetlb[i].pages);
+		json_add_u64(p, "free", h->hugetlb[i].free);
+		json_object_array_add(a, p);
+	}
+	json_object_object_add(o, "hugetlb", a);
+	return o;
+}
+
 static struct json_object *json_host(const struct host_info *h)
 {
 	struct json_object *o = json_object_new_object();
@@ -175,6 +338,13 @@ static struct json_object *json_host(const struct host_info *h)
 	json_object_object_add(o, "clocksource", user_clocksource()[0] ?
 			       json_object_new_string(user_clocksource()) :
 			       NULL);
+	json_add_u64(o, "tsc_khz", h->user.tsc_khz);
+	json_add_str(o, "tsc_khz_source", h->tsc_kernel ? "kernel" :
+		     "calibrated");
+	json_object_object_add(o, "features", json_bits(h->user.features,
+							false));
+	json_object_object_add(o, "widths", json_bits(h->user.widths, true));
+	json_object_object_add(o, "pages", json_pages(h));
 	for (i = 0; i < h->nr_nodes; i++) {
 		n = json_object_new_object();
 		json_add_u64(n, "node", h->nodes[i].node);
@@ -219,7 +389,7 @@ static struct json_object *json_module(const struct latt_info *in)
 }
 
 static int print_json(const struct host_info *h, const struct latt_info *in,
-		      int open_rc)
+		      int open_rc, enum module_status st, const char *why)
 {
 	struct json_object *o = json_object_new_object();
 	int rc;
@@ -229,8 +399,9 @@ static int print_json(const struct host_info *h, const struct latt_info *in,
 	json_add_u64(o, "tool_abi_version", LATT_ABI_VERSION);
 	json_object_object_add(o, "host", json_host(h));
 	json_object_object_add(o, "module", open_rc ? NULL : json_module(in));
-	if (open_rc)
-		json_add_str(o, "module_error", latt_open_strerror(open_rc));
+	json_add_str(o, "module_status", status_names[st]);
+	if (st != MOD_OK)
+		json_add_str(o, "module_error", why);
 	rc = json_emit("-", o);
 	json_object_put(o);
 	return rc;
@@ -240,6 +411,8 @@ int cmd_info(int argc, char **argv, const struct cmd_ctx *ctx)
 {
 	struct host_info *h;
 	struct latt_dev dev;
+	enum module_status st;
+	char why[512];
 	bool json = false;
 	int id, rc;
 
@@ -261,18 +434,25 @@ int cmd_info(int argc, char **argv, const struct cmd_ctx *ctx)
 	}
 	collect_host(h);
 	rc = latt_dev_open(&dev);
+	st = module_status(rc, &dev.info);
+	fmt_module_error(why, sizeof(why), st, rc, &dev.info);
 	if (json) {
-		print_json(h, &dev.info, rc);
+		print_json(h, &dev.info, rc, st, why);
 	} else {
 		print_host(h);
 		if (!rc)
 			print_module(&dev.info);
+		else
+			printf("module: %s\n", latt_dev_path());
+		printf("  status:      %s\n", st == MOD_OK ? "usable" : why);
 	}
 	free(h);
-	if (rc) {
-		log_err("%s: %s", latt_dev_path(), latt_open_strerror(rc));
-		return 1;
-	}
-	latt_dev_close(&dev);
-	return latt_abi_compatible(&dev.info) ? 0 : 1;
+	if (!rc)
+		latt_dev_close(&dev);
+	/* no module here is a state of the machine, not an error of info;
+	 * a device that answers but can't be used is */
+	if (st == MOD_OK || st == MOD_NOT_LOADED || st == MOD_NO_PERMISSION)
+		return 0;
+	log_err("%s: %s", latt_dev_path(), why);
+	return 1;
 }

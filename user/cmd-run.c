@@ -4,8 +4,11 @@
  * (runner.c), report: the table, and the JSON, histogram and outlier files.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "builtin.h"
@@ -70,7 +73,9 @@ static const struct cmd_opt run_options[] = {
 	  "bytes per access, a multiple of 64 (default: "
 	  STR(RUN_DEFAULT_SIZE) ")", -1 },
 	{ "samples", OPT_SAMPLES, "N",
-	  "samples to take (default: " STR(RUN_DEFAULT_SAMPLES) ")", -1 },
+	  "samples to take: a count such as 100000, 100k, 1.5M or 1e6 "
+	  "(decimal: k = 10^3, M = 10^6, G = 10^9) (default: "
+	  STR(RUN_DEFAULT_SAMPLES) ")", -1 },
 	{ "region", OPT_REGION, "BYTES",
 	  "memory the accesses spread over (default: 1GiB, clamped to half "
 	  "the node's free memory; pmem: the whole range after --offset; a "
@@ -115,7 +120,14 @@ static const struct cmd_opt run_options[] = {
 	{ "json", OPT_JSON, "FILE|-",
 	  "write the result as JSON to FILE, or to stdout for -", -1 },
 	{ "hist", OPT_HIST, "FILE|-",
-	  "write the histogram as columns for gnuplot", -1 },
+	  "write the histogram to FILE, or to stdout for -: columns for "
+	  "gnuplot, or for a name ending in .hgrm HdrHistogram's percentile "
+	  "distribution (see --hist-format)", -1 },
+	{ "hist-format", OPT_HIST_FORMAT, "gnuplot|hgrm",
+	  "--hist's format: gnuplot columns of the raw-cycle buckets, or "
+	  "hgrm, HdrHistogram's percentile distribution (.hgrm) in ns, "
+	  "corrected (default: hgrm for a name ending in .hgrm, else "
+	  "gnuplot)", -1 },
 	{ "quiet", OPT_QUIET, NULL, "no progress line", -1 },
 	{ NULL, 0, NULL, NULL, -1 }
 };
@@ -147,9 +159,13 @@ const struct cmd_usage run_usage = {
 		 "lattester module (root only), or from userspace with "
 		 "--engine user.\n"
 		 "BYTES take a binary suffix: K, M, G, T or KiB, MiB, GiB, "
-		 "TiB.  The table goes to stdout\n"
-		 "unless --json or --hist writes to it.  Exit status: 0 done, "
-		 "1 error, 2 usage, 130 interrupted.",
+		 "TiB (K = 1024; KB, MB, GB\n"
+		 "are refused).  Counts (--samples) take decimal ones: 1k = "
+		 "1000, 1M = 10^6, 1G = 10^9, or 1e6.\n"
+		 "The table goes to stdout unless --json or --hist writes to "
+		 "it; the output files are checked\n"
+		 "before anything is measured.  Exit status: 0 done, 1 error, "
+		 "2 usage, 130 interrupted.",
 	.opts = run_options,
 	.description =
 		"run asks the lattester kernel module (/dev/lattester) to time "
@@ -197,12 +213,26 @@ static int bad_value(int id, const char *v, int rc)
 
 	while (opt->name && opt->id != id)
 		opt++;
+	if (id == OPT_TARGET && rc == -EINVAL)
+		return cmd_usage_error(&run_usage, "--target: '%s': not "
+				       "dram[:NODE] or namespaceX.Y, and no "
+				       "file or device of that name exists "
+				       "(expected dram[:NODE], a device path "
+				       "such as /dev/pmem0 or /dev/dax0.0, "
+				       "namespaceX.Y, or with --engine user a "
+				       "file's path)", v);
 	if (id == OPT_TARGET)
 		return cmd_usage_error(&run_usage, "--target: '%s': %s (expected "
 				       "dram[:NODE], a device path such as "
 				       "/dev/pmem0 or /dev/dax0.0, "
 				       "namespaceX.Y, or with --engine user a "
 				       "file's path)", v, parse_strerror(rc));
+	if (id == OPT_SAMPLES)
+		return cmd_usage_error(&run_usage, "--samples: '%s': %s "
+				       "(expected a count such as 100000, "
+				       "100k, 1.5M, 1e6 or 0x186a0; k, M and "
+				       "G are decimal: 1M = 1000000)", v,
+				       parse_strerror(rc));
 	if (id == OPT_OFFSET && rc == -EDOM)
 		return cmd_usage_error(&run_usage, "--offset: '%s': not a "
 				       "multiple of 4096 bytes (a page)", v);
@@ -225,15 +255,36 @@ static bool ends_with(const char *s, const char *suffix)
 	return n > m && !strcmp(s + n - m, suffix);
 }
 
+/* The --hist file is HdrHistogram's .hgrm text, not gnuplot columns. */
+static bool hist_hgrm(const struct run_opts *o)
+{
+	if (o->hist_format)
+		return !strcmp(o->hist_format, "hgrm");
+	return o->hist && ends_with(o->hist, ".hgrm");
+}
+
 static int check_args(const struct run_opts *o)
 {
 	const char *why = run_args_problem(o);
+	const char *out[] = { o->json, o->hist, o->outliers };
+	static const char *const opt[] = { "--json", "--hist", "--outliers" };
+	size_t i, j;
 
 	if (why)
 		return cmd_usage_error(&run_usage, "%s", why);
 	if (o->json && o->hist && !strcmp(o->json, "-") && !strcmp(o->hist, "-"))
 		return cmd_usage_error(&run_usage,
 				       "--json - and --hist - both want stdout");
+	for (i = 0; i < 3; i++)
+		for (j = i + 1; j < 3; j++)
+			if (out[i] && out[j] && !strcmp(out[i], out[j]) &&
+			    strcmp(out[i], "-"))
+				return cmd_usage_error(&run_usage, "%s and %s "
+						       "both write '%s'",
+						       opt[i], opt[j], out[i]);
+	if (o->hist_format && !o->hist)
+		return cmd_usage_error(&run_usage, "--hist-format needs --hist "
+				       "(the file it formats)");
 	if (o->outliers && !ends_with(o->outliers, ".csv") &&
 	    !ends_with(o->outliers, ".json"))
 		return cmd_usage_error(&run_usage, "--outliers: '%s': the name "
@@ -288,13 +339,72 @@ static bool writes_stdout(const char *path)
 	return path && !strcmp(path, "-");
 }
 
+/*
+ * Can @path be written (created, or replaced)?  Checked before the run, so
+ * that a run isn't lost to a typo in an output's name: an existing file
+ * must be writable and no directory, a new one's folder must exist and be
+ * writable.  Nothing is created or truncated here.  Says why not, and
+ * returns 1.
+ */
+static int check_output(const char *opt, const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash;
+	struct stat st;
+	int err;
+
+	if (!path || writes_stdout(path))
+		return 0;
+	if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode))
+			err = EISDIR;
+		else if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS))
+			err = errno;
+		else
+			return 0;
+		log_err("%s: cannot write %s: %s; nothing was measured", opt,
+			path, strerror(err));
+		return 1;
+	}
+	if (errno != ENOENT) {
+		log_err("%s: cannot write %s: %s; nothing was measured", opt,
+			path, strerror(errno));
+		return 1;
+	}
+	/* a new file: its folder */
+	slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (stat(dir, &st)) {
+		log_err("%s: cannot write %s: its folder %s: %s; nothing was "
+			"measured", opt, path, dir, strerror(errno));
+		return 1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		log_err("%s: cannot write %s: %s is not a folder; nothing was "
+			"measured", opt, path, dir);
+		return 1;
+	}
+	if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS)) {
+		log_err("%s: cannot write %s: no file can be created in %s: %s; "
+			"nothing was measured", opt, path, dir, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 static int write_outputs(const struct run_opts *o, const struct run_report *r)
 {
 	int rc = 0, err;
 
 	if (!writes_stdout(o->json) && !writes_stdout(o->hist))
 		report_print(stdout, r);
-	if (o->hist && (err = report_write_hist(o->hist, r))) {
+	if (o->hist && (err = hist_hgrm(o) ? report_write_hgrm(o->hist, r) :
+			      report_write_hist(o->hist, r))) {
 		log_err("%s: %s", o->hist, strerror(-err));
 		rc = 1;
 	}
@@ -325,6 +435,9 @@ int cmd_run(int argc, char **argv, const struct cmd_ctx *ctx)
 	rc = run_parse(argc, argv, &o);
 	if (rc)
 		return rc == RUN_HELP ? 0 : rc;
+	if (check_output("--json", o.json) || check_output("--hist", o.hist) ||
+	    check_output("--outliers", o.outliers))
+		return 1;
 	progress = !o.quiet && isatty(STDERR_FILENO);
 	if (progress) {
 		h.progress = show_progress;

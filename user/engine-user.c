@@ -46,6 +46,7 @@
 #include <lattester/samples.h>
 #include <lattester/pick.h>
 #include "engine-user.h"
+#include "host.h"
 #include "log.h"
 #include "map.h"
 
@@ -193,18 +194,11 @@ static __u64 user_tsc_khz(void)
 	struct timespec t0, t1, nap = { 0, 100 * 1000 * 1000 };
 	unsigned long long v;
 	__u64 c0, c1, ns;
-	FILE *f;
 
 	if (khz)
 		return khz;
-	f = fopen("/sys/devices/system/cpu/cpu0/tsc_freq_khz", "r");
-	if (f) {
-		if (fscanf(f, "%llu", &v) == 1 && v)
-			khz = v;
-		fclose(f);
-		if (khz)
-			return khz;
-	}
+	if (!host_tsc_khz(&v))	/* info names the source with it too */
+		return khz = v;
 	clock_gettime(CLOCK_MONOTONIC_RAW, &t0);
 	c0 = user_rdtsc();
 	while (nanosleep(&nap, &nap) && errno == EINTR)

@@ -3,8 +3,10 @@
  * host.c - see host.h.  Without NUMA support in the kernel, the machine is
  * one node 0 holding every CPU and all memory.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <numa.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/sysinfo.h>
@@ -15,6 +17,9 @@
 #include "parse.h"
 
 #define CPU_ONLINE_PATH	"/sys/devices/system/cpu/online"
+#define TSC_KHZ_PATH	"/sys/devices/system/cpu/cpu0/tsc_freq_khz"
+#define THP_PATH	"/sys/kernel/mm/transparent_hugepage/enabled"
+#define HUGETLB_DIR	"/sys/kernel/mm/hugepages"
 
 static bool numa_ok(void)
 {
@@ -179,4 +184,91 @@ void host_name(char *buf, size_t len)
 	struct utsname u;
 
 	snprintf(buf, len, "%s", uname(&u) ? "unknown" : u.nodename);
+}
+
+/**
+ * host_tsc_khz() - the kernel's TSC frequency: tsc_freq_khz in sysfs, where
+ * the kernel exports it (many don't)
+ *
+ * Returns 0 with *@khz set, or a negative errno (-ENOENT: the kernel says
+ * nothing; the user engine then calibrates).
+ */
+int host_tsc_khz(unsigned long long *khz)
+{
+	FILE *f = fopen(TSC_KHZ_PATH, "re");
+	unsigned long long v;
+	int rc = -EINVAL;
+
+	if (!f)
+		return -errno;
+	if (fscanf(f, "%llu", &v) == 1 && v) {
+		*khz = v;
+		rc = 0;
+	}
+	fclose(f);
+	return rc;
+}
+
+/**
+ * host_thp_mode() - transparent huge pages: "always", "madvise" or "never"
+ * (the bracketed word of sysfs' enabled), "" if unknown
+ */
+void host_thp_mode(char *buf, size_t len)
+{
+	char line[128], *lb, *rb;
+
+	read_line(THP_PATH, line, sizeof(line));
+	lb = strchr(line, '[');
+	rb = lb ? strchr(lb, ']') : NULL;
+	if (!rb) {
+		snprintf(buf, len, "%s", "");
+		return;
+	}
+	snprintf(buf, len, "%.*s", (int)(rb - lb - 1), lb + 1);
+}
+
+static unsigned long long read_ull(const char *path)
+{
+	char line[64];
+
+	read_line(path, line, sizeof(line));
+	return strtoull(line, NULL, 10);
+}
+
+static int cmp_hugetlb(const void *a, const void *b)
+{
+	const struct host_hugetlb *x = a, *y = b;
+
+	return x->bytes < y->bytes ? -1 : x->bytes > y->bytes;
+}
+
+/**
+ * host_hugetlb() - the hugetlb page sizes (hugepages-NkB), smallest first,
+ * with their pools; the number found (at most @max), 0 if none
+ */
+int host_hugetlb(struct host_hugetlb *h, int max)
+{
+	DIR *d = opendir(HUGETLB_DIR);
+	struct dirent *e;
+	char path[512];
+	unsigned long long kb;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while (n < max && (e = readdir(d))) {
+		if (sscanf(e->d_name, "hugepages-%llukB", &kb) != 1)
+			continue;
+		h[n].bytes = kb << 10;
+		snprintf(path, sizeof(path), HUGETLB_DIR "/%s/nr_hugepages",
+			 e->d_name);
+		h[n].pages = read_ull(path);
+		snprintf(path, sizeof(path), HUGETLB_DIR "/%s/free_hugepages",
+			 e->d_name);
+		h[n].free = read_ull(path);
+		n++;
+	}
+	closedir(d);
+	qsort(h, (size_t)n, sizeof(*h), cmp_hugetlb);
+	return n;
 }

@@ -292,14 +292,32 @@ static struct json_object *stat_column(const double *v, int decimals)
 	return o;
 }
 
+/*
+ * The latency figures; "unsupported" names the percentiles the sample
+ * count can't support (latt_stat_supported(): the table prints "-" for
+ * them), "unsupported_reason" says why, or is null.  Their figures stay
+ * numbers, as before: readers that know the field leave them out.
+ */
 struct json_object *json_run_latency(const struct run_report *r)
 {
 	struct json_object *o = json_object_new_object();
+	struct json_object *un = json_object_new_array();
+	char note[512];
+	int i;
 
 	json_add_str(o, "per", r->sum.per_load ? "load" : "access");
 	json_object_object_add(o, "cycles", stat_column(r->sum.cycles, 0));
 	json_object_object_add(o, "ns", stat_column(r->sum.ns, NS_DECIMALS));
 	json_object_object_add(o, "raw_cycles", stat_column(r->sum.raw, 0));
+	for (i = 0; i < NR_STATS; i++)
+		if (!r->sum.supported[i])
+			json_object_array_add(un, json_object_new_string(
+				latt_stats[i].name));
+	json_object_object_add(o, "unsupported", un);
+	if (latt_unsupported_note(note, sizeof(note), &r->sum, false))
+		json_add_str(o, "unsupported_reason", note);
+	else
+		json_object_object_add(o, "unsupported_reason", NULL);
 	return o;
 }
 
@@ -380,7 +398,10 @@ struct json_object *json_run_outlier_summary(const struct run_report *r)
 	snprintf(rate, sizeof(rate), "%.9f", s->rate);
 	json_object_object_add(o, "rate", json_object_new_double_s(s->rate,
 								    rate));
-	json_add_u64(o, "nmi", s->nmi);
+	if (r->user_engine)	/* it sees no NMI: unavailable */
+		json_object_object_add(o, "nmi", NULL);
+	else
+		json_add_u64(o, "nmi", s->nmi);
 	json_object_object_add(o, "spacing_samples",
 			       spacing(&s->samples, khz, false));
 	json_object_object_add(o, "spacing_time", spacing(&s->cycles, khz, true));

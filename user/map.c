@@ -248,6 +248,39 @@ static void map_error(const char *spec, const struct pmem_target *t, int err,
 			t->file[0] ? t->file : t->device, strerror(err));
 }
 
+/**
+ * map_check_dax_file() - refuse a file that isn't DAX before anything else
+ * @spec: the --target, for messages
+ * @t: a resolved fsdax-file target
+ *
+ * The kernel grants MAP_SYNC only to a DAX mapping, so a read-only mapping
+ * of one page with MAP_SYNC, undone at once, tells whether the file can be
+ * measured at all; the file is opened read-only and nothing is touched.
+ * The runner asks this before it asks for --force (or maps anything): the
+ * real reason comes first.  Returns 0, or 1 after map_target()'s message.
+ */
+int map_check_dax_file(const char *spec, const struct pmem_target *t)
+{
+	int fd = open(t->file, O_RDONLY | O_CLOEXEC), err;
+	void *p;
+
+	if (fd < 0) {
+		log_err("%s: cannot open %s: %s", spec, t->file,
+			strerror(errno));
+		return 1;
+	}
+	p = mmap(NULL, MAP_PAGE, PROT_READ, MAP_SHARED_VALIDATE | MAP_SYNC, fd,
+		 0);
+	err = p == MAP_FAILED ? errno : 0;
+	if (!err)
+		munmap(p, MAP_PAGE);
+	close(fd);
+	if (!err)
+		return 0;
+	map_error(spec, t, err, 0, MAP_PAGE, MAP_PAGE);
+	return 1;
+}
+
 static int map_window_of(const char *spec, const struct pmem_target *t,
 			 int fd, __u64 offset, __u64 len, bool writes,
 			 struct map_region *m)

@@ -28,6 +28,7 @@ struct map_region {
 int map_target(const char *spec, const struct pmem_target *t, int fd,
 	       __u64 offset, __u64 len, bool writes, struct map_region *m);
 void map_release(struct map_region *m);
+int map_check_dax_file(const char *spec, const struct pmem_target *t);
 
 /* The pieces, for the unit test (tests/unit/test-map.c). */
 void map_window(__u64 offset, __u64 len, __u64 align, __u64 *start,

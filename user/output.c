@@ -142,8 +142,12 @@ static void print_outliers(FILE *f, const struct run_report *r)
 	     (unsigned long long)s->outliers_dropped, 100.0 * o->rate);
 	if (origin[0])
 		line(f, "", "%s", origin);
-	line(f, "nmi:", "%llu of %llu recorded outliers in windows with an NMI",
-	     (unsigned long long)o->nmi, (unsigned long long)o->recorded);
+	if (r->user_engine)	/* interrupts on: no window sees an NMI */
+		line(f, "nmi:", "unavailable (user engine)");
+	else
+		line(f, "nmi:", "%llu of %llu recorded outliers in windows "
+		     "with an NMI", (unsigned long long)o->nmi,
+		     (unsigned long long)o->recorded);
 	if (o->samples.of) {
 		fmt_time(t1, sizeof(t1), latt_ns((double)o->cycles.value, khz));
 		line(f, "spacing:", "most often %llu samples (%llu of %llu gaps), "
@@ -308,6 +312,7 @@ static void print_header(FILE *f, const struct run_report *r)
 static void print_table(FILE *f, const struct run_report *r)
 {
 	const struct latt_summary *sum = &r->sum;
+	char note[512];
 	int i;
 
 	fprintf(f, "\nlatency per %s: cycles and ns corrected (raw - overhead)",
@@ -322,11 +327,16 @@ static void print_table(FILE *f, const struct run_report *r)
 			fprintf(f, "%-8s %12.1f %12.1f %12.1f\n",
 				latt_stats[i].name, sum->cycles[i],
 				sum->ns[i], sum->raw[i]);
+		else if (!sum->supported[i])
+			fprintf(f, "%-8s %12s %12s %12s\n", latt_stats[i].name,
+				"-", "-", "-");
 		else
 			fprintf(f, "%-8s %12.0f %12.1f %12.0f\n",
 				latt_stats[i].name, sum->cycles[i],
 				sum->ns[i], sum->raw[i]);
 	}
+	if (latt_unsupported_note(note, sizeof(note), sum, true))
+		fprintf(f, "-: %s\n", note);
 }
 
 /** report_print() - the header, and the table if there were samples */
@@ -397,6 +407,157 @@ int report_write_hist(const char *path, const struct run_report *r)
 	return rc;
 }
 
+/*
+ * HdrHistogram's percentile distribution (.hgrm), as its Java
+ * AbstractHistogram.outputPercentileDistribution() prints it with 5
+ * percentile ticks per half distance: the reporting levels 0%, 10%, ...
+ * 50%, then 5 levels in each half of the distance left to 100% (55%, ...,
+ * 75%, 77.5%, ...), a row each time the cumulative count reaches one; then
+ * the last row at 100% (the max), and the Mean / StdDeviation / Max /
+ * Total count / Buckets / SubBuckets footer.  The values are lattester's
+ * own estimates (a bucket's midpoint clamped to min..max, the exact max;
+ * those of the run's table and JSON), corrected and in ns.
+ */
+#define HGRM_TICKS	5	/* percentileTicksPerHalfDistance */
+#define HGRM_DIGITS	3	/* numberOfSignificantValueDigits: decimals */
+
+/* PercentileIterator.incrementIterationLevel(): the level after @level. */
+static double hgrm_next_level(double level)
+{
+	double x, ticks = 2.0 * HGRM_TICKS;
+
+	if (level >= 100.0)
+		return 100.0;
+	/* ticks = TICKS * 2^(floor(log2(100 / (100 - level))) + 1) */
+	for (x = 100.0 / (100.0 - level); x >= 2.0; x /= 2.0)
+		ticks *= 2.0;
+	return level + 100.0 / ticks;
+}
+
+/* Bucket @i's estimate as latt_hist_percentile() makes it, raw cycles. */
+static __u64 hgrm_raw(const struct latt_result *s, __u32 i)
+{
+	__u64 lo = latt_hist_lo(i), hi, mid;
+
+	if (i + 1 >= LATT_HIST_BUCKETS)
+		return s->max;
+	hi = latt_hist_hi(i);
+	mid = lo + (hi - lo) / 2;
+	return mid < s->min ? s->min : mid > s->max ? s->max : mid;
+}
+
+/* Raw cycles of a sample to the file's value: corrected ns per access. */
+static double hgrm_value(const struct run_report *r, __u64 raw)
+{
+	return latt_ns((double)latt_correct(raw, r->res.overhead) /
+		       r->sum.chain, r->info->tsc_khz);
+}
+
+static void hgrm_row(FILE *f, double value, double level, __u64 cum)
+{
+	if (level < 100.0)
+		fprintf(f, "%12.*f %2.12f %10llu %14.2f\n", HGRM_DIGITS, value,
+			level / 100.0, (unsigned long long)cum,
+			1.0 / (1.0 - level / 100.0));
+	else
+		fprintf(f, "%12.*f %2.12f %10llu\n", HGRM_DIGITS, value,
+			level / 100.0, (unsigned long long)cum);
+}
+
+/* A square root without libm: Newton's method, to the double's precision. */
+static double hgrm_sqrt(double v)
+{
+	double x = v > 1 ? v : 1, prev = 0;
+	int i;
+
+	if (v <= 0)
+		return 0;
+	for (i = 0; i < 200 && x != prev; i++) {
+		prev = x;
+		x = (x + v / x) / 2;
+	}
+	return x;
+}
+
+/** report_write_hgrm() - the histogram as HdrHistogram's .hgrm text */
+int report_write_hgrm(const char *path, const struct run_report *r)
+{
+	const struct latt_result *s = &r->res;
+	const struct latt_config *c = &s->config;
+	const __u64 total = s->count;
+	char target[PATH_MAX + 3 * PMEM_NAME], pattern[96];
+	double level = 0.0, mean = 0.0, var = 0.0, d;
+	__u64 cum = 0;
+	__u32 i;
+	FILE *f;
+	int rc;
+
+	f = strcmp(path, "-") ? fopen(path, "we") : stdout;
+	if (!f)
+		return -errno;
+	fprintf(f, "%12s %14s %10s %14s\n\n", "Value", "Percentile",
+		"TotalCount", "1/(1-Percentile)");
+	for (i = 0; i < LATT_HIST_BUCKETS && total; i++) {
+		if (!r->hist[i])
+			continue;
+		cum += r->hist[i];
+		if (cum >= total) {	/* the last: one row, then 100% */
+			hgrm_row(f, hgrm_value(r, hgrm_raw(s, i)), level, cum);
+			break;
+		}
+		while (level < 100.0 && 100.0 * (double)cum / (double)total >=
+		       level) {
+			hgrm_row(f, hgrm_value(r, hgrm_raw(s, i)), level, cum);
+			level = hgrm_next_level(level);
+		}
+	}
+	if (total)
+		hgrm_row(f, hgrm_value(r, s->max), 100.0, total);
+	if (total) {
+		mean = latt_ns((double)s->sum_corrected / (double)total /
+			       r->sum.chain, r->info->tsc_khz);
+		for (i = 0; i < LATT_HIST_BUCKETS; i++) {
+			if (!r->hist[i])
+				continue;
+			d = hgrm_value(r, hgrm_raw(s, i)) - mean;
+			var += d * d * (double)r->hist[i];
+		}
+		var /= (double)total;
+	}
+	fprintf(f, "#[Mean    = %12.*f, StdDeviation   = %12.*f]\n",
+		HGRM_DIGITS, mean, HGRM_DIGITS, hgrm_sqrt(var));
+	fprintf(f, "#[Max     = %12.*f, Total count    = %12llu]\n",
+		HGRM_DIGITS, total ? hgrm_value(r, s->max) : 0.0,
+		(unsigned long long)total);
+	/* HdrHistogram's layout of the same buckets: 2^SUB sub-buckets, a
+	 * bucket per power of two up to 2^MAX_BITS cycles */
+	fprintf(f, "#[Buckets = %12u, SubBuckets     = %12u]\n",
+		(unsigned int)(LATT_HIST_BUCKETS / LATT_HIST_HALF - 1),
+		(unsigned int)LATT_HIST_EXACT);
+	fmt_target(target, sizeof(target), r);
+	fmt_pattern(pattern, sizeof(pattern), c);
+	fprintf(f, "# lattester-ctl run: %s cpu %u op %s pattern %s size %llu "
+		"seed 0x%llx samples %llu\n", target, c->cpu,
+		latt_name(NAMES_OP, c->op), pattern,
+		(unsigned long long)c->size, (unsigned long long)c->seed,
+		(unsigned long long)total);
+	fprintf(f, "# Value: ns per %s, corrected: (raw cycles - overhead %llu)"
+		"%s / output value unit scaling ratio %.6f (TSC cycles per ns: "
+		"tsc_khz %llu / 10^6); percentiles as lattester-ctl's table "
+		"(bucket midpoints, the exact max)\n",
+		r->sum.per_load ? "load" : "access",
+		(unsigned long long)s->overhead,
+		r->sum.per_load ? " / chain" : "",
+		(double)r->info->tsc_khz / 1e6,
+		(unsigned long long)r->info->tsc_khz);
+	if (f == stdout)
+		return 0;
+	rc = ferror(f) ? -EIO : 0;
+	if (fclose(f) && !rc)
+		rc = -errno;
+	return rc;
+}
+
 /* The header comment lines of an outliers CSV file. */
 static void outliers_header(FILE *f, const struct run_report *r)
 {
@@ -418,10 +579,13 @@ static void outliers_header(FILE *f, const struct run_report *r)
 		(unsigned long long)s->overhead,
 		(unsigned long long)c->threshold,
 		latt_ns((double)c->threshold, khz), r->thr.spec.text);
-	fprintf(f, "# outliers %llu recorded %llu dropped %llu rate %.9f "
-		"nmi %llu\n", (unsigned long long)o->count,
-		(unsigned long long)o->recorded, (unsigned long long)o->dropped,
-		o->rate, (unsigned long long)o->nmi);
+	fprintf(f, "# outliers %llu recorded %llu dropped %llu rate %.9f ",
+		(unsigned long long)o->count, (unsigned long long)o->recorded,
+		(unsigned long long)o->dropped, o->rate);
+	if (r->user_engine)
+		fprintf(f, "nmi unavailable (user engine)\n");
+	else
+		fprintf(f, "nmi %llu\n", (unsigned long long)o->nmi);
 	fprintf(f, "# spacing_samples %llu (%llu of %llu) spacing_ns %.3f "
 		"(%llu of %llu)\n", (unsigned long long)o->samples.value,
 		(unsigned long long)o->samples.count,

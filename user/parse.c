@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <uapi/lattester.h>
 #include "parse.h"
@@ -243,7 +244,30 @@ int parse_u32(const char *s, __u32 *out)
 	return 0;
 }
 
-/** parse_size() - decimal bytes with an optional binary suffix */
+/*
+ * A suffix that names a unit parse_size() doesn't take: decimal-looking
+ * (KB, MB: 1000 or 1024?) or in the wrong case (k, mib).  Refused with a
+ * message naming K/KiB rather than as garbage.
+ */
+static bool size_unit_like(const char *s)
+{
+	static const char *const like[] = {
+		"k", "kb", "kib", "m", "mb", "mib", "g", "gb", "gib",
+		"t", "tb", "tib",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(like); i++)
+		if (!strcasecmp(s, like[i]))
+			return true;
+	return false;
+}
+
+/**
+ * parse_size() - decimal bytes with an optional binary suffix: K or KiB
+ * (1024), M or MiB, G or GiB, T or TiB; B for bytes.  -EBADMSG for KB, MB,
+ * GB, TB and lowercase units (sizes here are binary: say K or KiB).
+ */
 int parse_size(const char *s, __u64 *out)
 {
 	static const struct {
@@ -272,7 +296,86 @@ int parse_size(const char *s, __u64 *out)
 		*out = v << units[i].shift;
 		return 0;
 	}
-	return -EINVAL;
+	return size_unit_like(end) ? -EBADMSG : -EINVAL;
+}
+
+/* *@v = *@v * 10 + digit @c; -ERANGE on overflow */
+static int add_digit(__u64 *v, char c)
+{
+	__u64 d = (__u64)(c - '0');
+
+	if (*v > (UINT64_MAX - d) / 10)
+		return -ERANGE;
+	*v = *v * 10 + d;
+	return 0;
+}
+
+/**
+ * parse_count() - a count such as --samples: decimal ("100000"), hex
+ * ("0x186a0"), with a decimal suffix k or K (10^3), M (10^6) or G (10^9)
+ * ("100k", "1.5M"), or with an exponent ("1e6", "2.5e5").  Counts are
+ * decimal: 1M is 1000000, not 2^20.  The value must be a whole number:
+ * "1.5" is -EINVAL, "1.5k" is 1500.
+ */
+int parse_count(const char *s, __u64 *out)
+{
+	static const struct {
+		const char *suffix;
+		unsigned int exp;
+	} units[] = {
+		{ "", 0 }, { "k", 3 }, { "K", 3 }, { "M", 6 }, { "G", 9 },
+	};
+	const char *p = s, *frac = NULL;
+	unsigned int exp = 0, nfrac = 0, i;
+	__u64 v = 0;
+	bool digits = false, has_exp = false;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return parse_u64(s, out);
+	for (; isdigit((unsigned char)*p); p++, digits = true)
+		if (add_digit(&v, *p))
+			return -ERANGE;
+	if (*p == '.') {
+		frac = ++p;
+		for (; isdigit((unsigned char)*p); p++, digits = true, nfrac++)
+			if (add_digit(&v, *p))
+				return -ERANGE;
+	}
+	if (!digits || (frac && !nfrac))
+		return -EINVAL;
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+')
+			p++;
+		if (!isdigit((unsigned char)*p))
+			return -EINVAL;
+		for (; isdigit((unsigned char)*p); p++) {
+			exp = exp * 10 + (unsigned int)(*p - '0');
+			if (exp > 100)
+				return -ERANGE;
+		}
+		has_exp = true;
+	}
+	for (i = 0; i < ARRAY_SIZE(units); i++)
+		if (!strcmp(p, units[i].suffix))
+			break;
+	if (i == ARRAY_SIZE(units) || (has_exp && units[i].exp))
+		return -EINVAL;
+	exp += units[i].exp;
+	/* drop the fraction's digits against the exponent: what is left
+	 * after the point must be zeros */
+	for (; nfrac > exp; nfrac--) {
+		if (v % 10)
+			return -EINVAL;
+		v /= 10;
+	}
+	for (exp -= nfrac; exp; exp--) {
+		if (v > UINT64_MAX / 10)
+			return -ERANGE;
+		v *= 10;
+	}
+	*out = v;
+	return 0;
 }
 
 /** parse_line_size() - a size that is a non-zero multiple of 64 bytes */
@@ -518,6 +621,10 @@ const char *parse_strerror(int rc)
 		return "out of range";
 	case -EDOM:
 		return "not a multiple of 64 bytes";
+	case -EBADMSG:
+		return "not a size unit: sizes are binary, say K or KiB (1024 "
+		       "bytes), M or MiB, G or GiB, T or TiB (KB, MB, GB and "
+		       "lowercase units are refused: 1000 or 1024?)";
 	default:
 		return "invalid value";
 	}

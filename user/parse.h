@@ -5,7 +5,8 @@
  *
  * Parsers store into *out only on success and return 0 or a negative errno:
  * -EINVAL for a malformed string, -ERANGE for a value that overflows or is
- * out of range, -EDOM for a size that is not a multiple of 64 bytes.
+ * out of range, -EDOM for a size that is not a multiple of 64 bytes,
+ * -EBADMSG for a size whose unit is not binary (KB, MB: say K or KiB).
  * parse_strerror() turns those into words for a message.
  */
 #ifndef _LATT_PARSE_H
@@ -19,6 +20,7 @@
 int parse_u64(const char *s, __u64 *out);
 int parse_u32(const char *s, __u32 *out);
 int parse_size(const char *s, __u64 *out);
+int parse_count(const char *s, __u64 *out);
 int parse_line_size(const char *s, __u64 *out);
 int parse_op(const char *s, __u32 *op);
 int parse_fence(const char *s, __u32 *fence);

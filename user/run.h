@@ -69,6 +69,7 @@ enum run_opt_id {
 	OPT_SPLIT,
 	OPT_TIMER,
 	OPT_TLB_LOCALITY,
+	OPT_HIST_FORMAT,
 	OPT_RUN_LAST,		/* sweep's own options follow */
 };
 
@@ -97,6 +98,7 @@ struct run_opts {
 	struct threshold_spec thr;
 	const char *json;
 	const char *hist;
+	const char *hist_format;	/* --hist-format: "gnuplot", "hgrm" */
 	const char *outliers;
 	bool quiet;
 	bool force;
@@ -194,6 +196,7 @@ void report_print(FILE *f, const struct run_report *r);
 const char *report_timer_name(const struct run_report *r);
 int report_tsc_stable(const struct run_report *r);
 int report_write_hist(const char *path, const struct run_report *r);
+int report_write_hgrm(const char *path, const struct run_report *r);
 int report_write_json(const char *path, const struct run_report *r);
 int report_write_outliers_csv(const char *path, const struct run_report *r);
 int report_write_outliers_json(const char *path, const struct run_report *r);

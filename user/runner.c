@@ -41,6 +41,7 @@
 #include "host.h"
 #include "lib.h"
 #include "log.h"
+#include "map.h"
 #include "run.h"
 #include "engine-user.h"
 
@@ -99,10 +100,20 @@ static bool is_pmem(const struct run_opts *o)
 	return o->spec.kind != TARGET_DRAM;
 }
 
+/*
+ * A --target as written: dram[:NODE], namespaceX.Y, a path with a '/', or
+ * the name of an existing file or device without one ("data" for
+ * "./data"): a path is what --help promises.
+ */
 static int set_target(struct run_opts *o, const char *v)
 {
 	int rc = parse_target(v, &o->spec);
+	struct stat st;
 
+	if (rc == -EINVAL && !stat(v, &st)) {
+		o->spec = (struct target_spec){ TARGET_PATH, LATT_NODE_LOCAL, v };
+		rc = 0;
+	}
 	if (rc)
 		return rc;
 	if (strlen(v) >= sizeof(o->target))
@@ -141,7 +152,7 @@ int run_set_option(struct run_opts *o, int id, const char *v)
 		return rc;
 	case OPT_SIZE:		return parse_line_size(v, &c->size);
 	case OPT_SAMPLES:	o->th.samples_set = true;
-				return parse_u64(v, &c->samples);
+				return parse_count(v, &c->samples);
 	case OPT_REGION:	o->region_set = true;
 				return parse_size(v, &c->region);
 	case OPT_OFFSET:	o->offset_set = true;
@@ -156,6 +167,11 @@ int run_set_option(struct run_opts *o, int id, const char *v)
 	case OPT_WARM:		c->flags |= LATT_CFG_WARM; return 0;
 	case OPT_JSON:		o->json = v; return 0;
 	case OPT_HIST:		o->hist = v; return 0;
+	case OPT_HIST_FORMAT:
+		if (strcmp(v, "gnuplot") && strcmp(v, "hgrm"))
+			return -EINVAL;
+		o->hist_format = v;
+		return 0;
 	case OPT_OUTLIERS:	o->outliers = v; return 0;
 	case OPT_QUIET:		o->quiet = true; return 0;
 	case OPT_HUGEPAGES:	o->hugepages = true; return 0;
@@ -397,9 +413,13 @@ static int fit_region(struct run_opts *o, const char *what)
 		c->region = avail >= PMEM_ALIGN ? avail & ~(PMEM_ALIGN - 1) :
 			    avail & ~(LATT_PAGE - 1);
 		if (c->region < c->size) {
+			/* a file is named once: it is the --target */
 			fmt_bytes(b1, sizeof(b1), c->size);
-			log_err("%s: %s has only %s%s, less than one access of "
-				"--size %s", o->target, what, b3, b2, b1);
+			log_err("%s: %s has only %s%s, less than %s%s", o->target,
+				t->file[0] ? "the file" : what, b3, b2,
+				avail >= c->size ? "a page (4 KiB), the default "
+				"--region's unit; give --region, at least --size " :
+				"one access of --size ", b1);
 			return 1;
 		}
 	} else if (c->region > avail) {
@@ -475,7 +495,11 @@ static int check_pmem(struct run_opts *o)
 			o->target, what, t->phys_start);
 		return 1;
 	}
-	if (fit_region(o, what) || refuse_writes(o, what))
+	/* a file that can't be measured at all says so before --force is
+	 * asked for */
+	if (fit_region(o, what) ||
+	    (o->user_engine && t->file[0] && map_check_dax_file(o->target, t)) ||
+	    refuse_writes(o, what))
 		return 1;
 	snprintf(o->tgt.kind, sizeof(o->tgt.kind), "%s", t->kind);
 	c->target = LATT_TARGET_PMEM;

@@ -2,6 +2,7 @@
 /*
  * stats.c - see stats.h.  No I/O: the unit test links this file.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include <lattester/hist.h>
@@ -40,6 +41,78 @@ __u32 latt_chain(const struct latt_config *cfg)
 	return cfg->chain;
 }
 
+/**
+ * latt_pct_min_samples() - samples percentile @ppm (parts per million)
+ * needs: LATT_PCT_BEYOND / (1 - q), rounded up; 1 for the min and the max
+ */
+__u64 latt_pct_min_samples(__u64 ppm)
+{
+	if (!ppm || ppm >= 1000000)
+		return 1;
+	return (LATT_PCT_BEYOND * 1000000ULL + (1000000 - ppm) - 1) /
+	       (1000000 - ppm);
+}
+
+/** latt_pct_supported() - do @count samples support percentile @ppm? */
+bool latt_pct_supported(__u64 count, __u64 ppm)
+{
+	return count >= latt_pct_min_samples(ppm);
+}
+
+/** latt_stat_supported() - latt_pct_supported() of a row; min, max and
+ * mean always are */
+bool latt_stat_supported(__u64 count, enum latt_stat i)
+{
+	if (i == STAT_MIN || i == STAT_MAX || i == STAT_MEAN)
+		return true;
+	return latt_pct_supported(count, latt_stats[i].ppm);
+}
+
+/**
+ * latt_unsupported_note() - why the unsupported percentiles of @s are
+ * left out, in a sentence: "3000 samples are too few for p99.9 (10000
+ * needed) and p99.99 (100000): a percentile q needs 10/(1-q), 10 samples
+ * beyond it; with fewer it is one of the few largest samples"
+ * @table_only: name only the rows of the text table
+ *
+ * Returns the length, 0 (and "") when every percentile is supported.
+ */
+int latt_unsupported_note(char *buf, size_t len,
+			  const struct latt_summary *s, bool table_only)
+{
+	size_t n = 0;
+	int i, k = 0, total = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < STAT_MEAN; i++)
+		if (!s->supported[i] && (!table_only || latt_stats[i].in_table))
+			total++;
+	if (!total || !len)
+		return 0;
+	n += (size_t)snprintf(buf, len, "%llu sample%s %s too few for ",
+			      (unsigned long long)s->count,
+			      s->count == 1 ? "" : "s",
+			      s->count == 1 ? "is" : "are");
+	for (i = 0; i < STAT_MEAN && n < len; i++) {
+		if (s->supported[i] || (table_only && !latt_stats[i].in_table))
+			continue;
+		k++;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s (%llu%s)",
+				      k == 1 ? "" : k == total ? " and " : ", ",
+				      latt_stats[i].name,
+				      (unsigned long long)
+				      latt_pct_min_samples(latt_stats[i].ppm),
+				      k == 1 ? " needed" : "");
+	}
+	if (n < len)
+		n += (size_t)snprintf(buf + n, len - n, ": a percentile q "
+				      "needs %d/(1-q) samples, %d beyond it; "
+				      "with fewer it is one of the few "
+				      "largest samples", LATT_PCT_BEYOND,
+				      LATT_PCT_BEYOND);
+	return n < len ? (int)n : (int)len - 1;
+}
+
 static __u64 raw_stat(const struct latt_result *r, const __u64 *hist,
 		      enum latt_stat i)
 {
@@ -60,7 +133,8 @@ static __u64 raw_stat(const struct latt_result *r, const __u64 *hist,
  * Percentiles come from the histogram, min and max are exact; percentile
  * cycles per load are corrected / chain rounded down, the ns columns use the
  * exact quotient.  The mean uses the module's exact sums.  All zero if the
- * run took no sample.
+ * run took no sample.  @s->supported says which percentiles the count
+ * supports (latt_stat_supported()); the others are computed all the same.
  */
 void latt_summarize(struct latt_summary *s, const struct latt_result *r,
 		    const __u64 *hist, __u64 tsc_khz)
@@ -69,8 +143,13 @@ void latt_summarize(struct latt_summary *s, const struct latt_result *r,
 
 	memset(s, 0, sizeof(*s));
 	s->overhead = r->overhead;
+	s->count = r->count;
 	s->chain = latt_chain(&r->config);
 	s->per_load = s->chain > 1;
+	for (i = 0; i < NR_STATS; i++) {
+		s->supported[i] = latt_stat_supported(r->count, i);
+		s->nr_unsupported += !s->supported[i];
+	}
 	if (!r->count)
 		return;
 	for (i = 0; i < STAT_MEAN; i++) {

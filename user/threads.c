@@ -361,6 +361,7 @@ void threads_print(FILE *f, const struct run_report *r)
 	const struct latt_config *c = &r->res.config;
 	const __u64 khz = r->info->tsc_khz;
 	struct run_bandwidth b;
+	bool few = false;	/* a thread has too few samples for p99 */
 	__u32 i;
 
 	if (!r->trep.n)
@@ -378,11 +379,21 @@ void threads_print(FILE *f, const struct run_report *r)
 		"read GB/s", "write GB/s");
 	for (i = 0; i < r->trep.n; i++) {
 		const struct latt_thread_stats *s = &r->trep.st[i];
+		char p50[32] = "-", p99[32] = "-";
 
-		fprintf(f, "%-4u %5u %5u %-8s %10llu %10.1f %10.1f %10.2f "
+		/* a thread that timed samples, but too few for the
+		 * percentile, gets "-" (the latency table's rule) */
+		if (!s->count || latt_pct_supported(s->count, 500000))
+			snprintf(p50, sizeof(p50), "%.1f",
+				 thread_ns(r, i, 500000));
+		if (!s->count || latt_pct_supported(s->count, 990000))
+			snprintf(p99, sizeof(p99), "%.1f",
+				 thread_ns(r, i, 990000));
+		else
+			few = true;
+		fprintf(f, "%-4u %5u %5u %-8s %10llu %10s %10s %10.2f "
 			"%10.2f\n", i, s->cpu, s->node, role_name(s->role),
-			(unsigned long long)s->count, thread_ns(r, i, 500000),
-			thread_ns(r, i, 990000),
+			(unsigned long long)s->count, p50, p99,
 			threads_gbps(s->bytes_read, span(r, s), khz),
 			threads_gbps(s->bytes_written, span(r, s), khz));
 	}
@@ -393,6 +404,13 @@ void threads_print(FILE *f, const struct run_report *r)
 			"", "", "", b.read_gbps, b.write_gbps,
 			b.read_gbps + b.write_gbps,
 			latt_ns((double)b.cycles, khz) / 1e9);
+	if (few)
+		fprintf(f, "-: too few samples for that percentile: p50 needs "
+			"%llu, p99 %llu (a percentile q needs %d/(1-q) samples, "
+			"%d beyond it)\n",
+			(unsigned long long)latt_pct_min_samples(500000),
+			(unsigned long long)latt_pct_min_samples(990000),
+			LATT_PCT_BEYOND, LATT_PCT_BEYOND);
 }
 
 static struct json_object *thread_json(const struct run_report *r, __u32 i)
@@ -401,6 +419,7 @@ static struct json_object *thread_json(const struct run_report *r, __u32 i)
 	const __u64 khz = r->info->tsc_khz;
 	struct json_object *o = json_object_new_object();
 	struct json_object *ns = json_object_new_object();
+	struct json_object *un = json_object_new_array();
 	static const struct { const char *name; __u64 ppm; } pct[] = {
 		{ "p50", 500000 }, { "p90", 900000 }, { "p99", 990000 },
 		{ "p99.9", 999000 }, { "max", 1000000 },
@@ -416,11 +435,17 @@ static struct json_object *thread_json(const struct run_report *r, __u32 i)
 	json_add_u64(o, "part_bytes", s->part_bytes);
 	json_add_u64(o, "samples", s->count);
 	json_add_u64(o, "overhead_cycles", s->overhead);
-	for (k = 0; k < sizeof(pct) / sizeof(pct[0]); k++)
+	for (k = 0; k < sizeof(pct) / sizeof(pct[0]); k++) {
 		json_add_double(ns, pct[k].name, thread_ns(r, i, pct[k].ppm));
+		if (s->count && !latt_pct_supported(s->count, pct[k].ppm))
+			json_object_array_add(un,
+				json_object_new_string(pct[k].name));
+	}
 	json_object_object_add(o, "latency_ns", s->count ? ns : NULL);
 	if (!s->count)
 		json_object_put(ns);
+	/* as the run's latency.unsupported: too few samples for these */
+	json_object_object_add(o, "latency_unsupported", un);
 	json_add_u64(o, "accesses", s->accesses);
 	json_add_u64(o, "bytes_read", s->bytes_read);
 	json_add_u64(o, "bytes_written", s->bytes_written);

@@ -13,7 +13,9 @@
  *   FAKE_START_ERR=N	START fails with errno N
  *   FAKE_HANG=1	the run keeps running until ABORT
  *   FAKE_ABI=N		abi_version to report
- *   FAKE_FEATURES=N	features to report (default: all)
+ *   FAKE_FEATURES=N	features to report (default: those of ABI 1.0); with
+ *			LATT_FEAT_THREADS (1 << 13), THREADS answers too:
+ *			every thread with the run's samples
  *   FAKE_REALISTIC=1	samples that depend on op, pattern and size, with
  *			noise, a slow tail, rare outliers (more of them in
  *			small hotspots) and a periodic spike, as fixtures for
@@ -25,6 +27,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -39,6 +42,8 @@
 static struct latt_config run;
 static __u32 state = LATT_STATE_IDLE;
 static int polls;
+static __u32 run_cpus[64];	/* the threads' CPUs (ABI 1.2) */
+static __u32 run_threads;	/* 1 without threads */
 
 static __u64 env_u64(const char *name, __u64 def)
 {
@@ -90,6 +95,16 @@ static int fake_start(const struct latt_config *c)
 	    !c->size || c->size % LATT_LINE || !c->samples)
 		return -EINVAL;
 	run = *c;
+	run_threads = c->nr_threads > 1 ? c->nr_threads : 1;
+	if (run_threads > sizeof(run_cpus) / sizeof(run_cpus[0]))
+		return -EINVAL;
+	if (c->nr_threads > 1 && !c->cpus_ptr)
+		return -EINVAL;
+	if (c->nr_threads > 1)
+		memcpy(run_cpus, (const void *)(uintptr_t)c->cpus_ptr,
+		       run_threads * sizeof(run_cpus[0]));
+	else
+		run_cpus[0] = c->cpu;
 	if (run.node == LATT_NODE_LOCAL)
 		run.node = 0;
 	if (run.fence == LATT_FENCE_DEFAULT)
@@ -247,6 +262,64 @@ static int fake_result(struct latt_result *r)
 	return 0;
 }
 
+/*
+ * LATT_IOC_THREADS (ABI 1.2; with FAKE_FEATURES including LATT_FEAT_THREADS):
+ * every thread of the run as the merged result: the same samples, each
+ * thread on its CPU; in a loaded run thread 0 times, the others stream.
+ */
+static int fake_threads(struct latt_threads *a)
+{
+	struct latt_thread_stats *st =
+		(struct latt_thread_stats *)(uintptr_t)a->stats_ptr;
+	__u64 *hist = (__u64 *)(uintptr_t)a->hist_ptr;
+	__u64 n, k, v;
+	__u32 i;
+
+	if (state == LATT_STATE_RUNNING || state == LATT_STATE_IDLE)
+		return -ENOENT;
+	if (!all_zero(a->reserved, sizeof(a->reserved)))
+		return -EINVAL;
+	n = state == LATT_STATE_DONE ? run.samples : run.samples / 2;
+	if (st && a->len >= run_threads) {
+		memset(st, 0, run_threads * sizeof(*st));
+		for (i = 0; i < run_threads; i++) {
+			bool times = run.mode != LATT_MODE_LOADED || !i;
+
+			st[i].cpu = run_cpus[i];
+			st[i].role = times ? LATT_ROLE_LATENCY :
+				     LATT_ROLE_STREAM;
+			st[i].overhead = FAKE_OVERHEAD;
+			st[i].tsc_start = 1000;
+			st[i].tsc_end = 1000 + n * 1000;
+			st[i].windows = n / 1000 + 1;
+			if (!times)
+				continue;
+			st[i].count = n;
+			st[i].min = ~0ULL;
+			if (hist)
+				memset(hist + (size_t)i * LATT_HIST_BUCKETS, 0,
+				       LATT_HIST_BUCKETS * sizeof(*hist));
+			for (k = 0; k < n; k++) {
+				v = sample_cycles(k);
+				st[i].min = v < st[i].min ? v : st[i].min;
+				st[i].max = v > st[i].max ? v : st[i].max;
+				st[i].sum += v;
+				st[i].sum_corrected += v - FAKE_OVERHEAD;
+				if (hist)
+					hist[(size_t)i * LATT_HIST_BUCKETS +
+					     latt_hist_index(v)]++;
+			}
+			if (!n)
+				st[i].min = 0;
+		}
+	}
+	a->len = run_threads;
+	a->series_len = 0;
+	a->series_cycles = 0;
+	a->tsc_go = 1000;
+	return 0;
+}
+
 static int fake_ioctl(unsigned long req, void *arg)
 {
 	switch (req) {
@@ -263,6 +336,10 @@ static int fake_ioctl(unsigned long req, void *arg)
 		return 0;
 	case LATT_IOC_RESULT:
 		return fake_result(arg);
+	case LATT_IOC_THREADS:
+		if (!(env_u64("FAKE_FEATURES", 0) & LATT_FEAT_THREADS))
+			return -ENOTTY;
+		return fake_threads(arg);
 	}
 	return -ENOTTY;
 }

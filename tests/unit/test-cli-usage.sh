@@ -9,8 +9,18 @@
 #    plot and compare and their Documentation/lattester-ctl-CMD.md;
 #  - list works without the module and without pmem (empty lists);
 #  - pmem targets that aren't pmem are refused with exit 1;
-#  - usage errors exit 2, a missing module exits 1 with the insmod hint,
-#    info still prints the host, a write error on stdout exits 1;
+#  - usage errors exit 2, a missing module exits 1 with the insmod hint;
+#    info without the module prints the host (tsc_khz and its source, the
+#    user engine's features and widths, page sizes) and the module's status
+#    and exits 0, exits 1 for a device that answers but can't be used (ABI
+#    mismatch, not lattester); a write error on stdout exits 1;
+#  - --samples takes decimal counts (10k, 1.5M, 1e4), sizes refuse KB/MB
+#    naming K/KiB; output files are checked before anything is measured;
+#  - percentiles too few samples support: "-" in the table and the
+#    per-thread table, with the reason, and named in the JSON;
+#  - --hist FILE.hgrm (or --hist-format hgrm): HdrHistogram's percentile
+#    distribution, read back and checked against the run's JSON
+#    (check-hgrm.py);
 #  - with user/test-cli-fake.so (LD_PRELOAD, answers the ioctls like the
 #    module) the whole run path: table, JSON, histogram file, module errors,
 #    SIGINT -> ABORT -> partial result, exit 130; outlier files and
@@ -176,6 +186,29 @@ expect 2 "run --size 8M (above 4 MiB)" "$ctl" run --size 8M
 expect 2 "run --size 99999999999999999999G" "$ctl" run --size 99999999999999999999G
 expect 2 "run --samples 0" "$ctl" run --samples 0
 expect 2 "run --samples 1x" "$ctl" run --samples 1x
+has "$tmp/err" "--samples: '1x': invalid value \(expected a count such as 100000, 100k, 1.5M, 1e6 or 0x186a0; k, M and G are decimal: 1M = 1000000\)" \
+	"--samples 1x: the count forms named, decimal said"
+for bad in 1.5 1KiB 1Ki 1e3k 1e 1.k 2T -1 10k5; do
+	expect 2 "run --samples $bad" "$ctl" run --samples "$bad"
+done
+expect 2 "run --samples 2e12 (beyond 2^40)" "$ctl" run --samples 2e12
+has "$tmp/err" "--samples: 2000000000000 is out of range" "--samples 2e12: the value named"
+expect 2 "run --size 4KB" "$ctl" run --size 4KB
+has "$tmp/err" "--size: '4KB': not a size unit: sizes are binary, say K or KiB \(1024 bytes\)" \
+	"--size 4KB: refused, K and KiB named"
+expect 2 "run --region 16MB" "$ctl" run --region 16MB
+has "$tmp/err" "--region: '16MB': not a size unit.*KB, MB, GB and lowercase units are refused" \
+	"--region 16MB: refused, why said"
+expect 2 "run --pattern stride:4kb" "$ctl" run --pattern stride:4kb
+has "$tmp/err" "say K or KiB" "--pattern stride:4kb: K or KiB named"
+expect 2 "run --hist-format bogus" "$ctl" run --hist-format bogus --hist x
+has "$tmp/err" "--hist-format: 'bogus': invalid value \(expected gnuplot\|hgrm\)" \
+	"--hist-format bogus: the formats named"
+expect 2 "run --hist-format hgrm without --hist" "$ctl" run --hist-format hgrm
+has "$tmp/err" "--hist-format needs --hist" "--hist-format without --hist: said"
+expect 2 "run --json and --hist on one file" "$ctl" run --json "$tmp/same" \
+	--hist "$tmp/same"
+has "$tmp/err" "--json and --hist both write '$tmp/same'" "one file for two outputs: named"
 expect 2 "run --pattern stride:" "$ctl" run --pattern stride:
 expect 2 "run --pattern stride:100" "$ctl" run --pattern stride:100
 expect 2 "run --pattern stride:2G (beyond the region)" \
@@ -329,18 +362,60 @@ else
 		skip "no jq"
 	fi
 fi
-expect 1 "info without the module" "$ctl" info
+expect 0 "info without the module" "$ctl" info
 has "$tmp/out" "cpu model:" "info prints the CPU model"
 has "$tmp/out" "node [0-9]+ +cpus" "info prints the NUMA nodes"
-has "$tmp/err" "module not loaded" "info: insmod hint"
-expect 1 "info --json without the module" "$ctl" info --json
+has "$tmp/out" "^  tsc_khz: +[1-9][0-9]* \((the kernel's, /sys/devices/system/cpu/cpu0/tsc_freq_khz|calibrated for 100 ms against CLOCK_MONOTONIC_RAW: the kernel exports no tsc_freq_khz)\)$" \
+	"info: tsc_khz and its source"
+if [ -r /sys/devices/system/cpu/cpu0/tsc_freq_khz ]; then
+	has "$tmp/out" "^  tsc_khz: +$(cat /sys/devices/system/cpu/cpu0/tsc_freq_khz) \(the kernel's" \
+		"info: tsc_khz is the kernel's tsc_freq_khz"
+else
+	has "$tmp/out" "^  tsc_khz: .*calibrated" \
+		"info: no tsc_freq_khz here: tsc_khz calibrated, said"
+fi
+has "$tmp/out" "^  features: +.*clflush.* \(--engine user\)$" \
+	"info: the user engine's features"
+has "$tmp/out" "^  widths: +8( 16)?( 32)?( 64)? bytes \(--engine user\)$" \
+	"info: the user engine's widths"
+thp=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
+has "$tmp/out" "^  pages: +4 KiB; transparent huge pages ${thp:-unknown}" \
+	"info: 4 KiB pages and THP's mode (${thp:-unknown})"
+if [ -d /sys/kernel/mm/hugepages/hugepages-2048kB ]; then
+	has "$tmp/out" "^  pages: .*hugetlb .*2 MiB \([0-9]+ in the pool, [0-9]+ free\)" \
+		"info: the hugetlb sizes and their pools"
+else
+	has "$tmp/out" "^  pages: .*no hugetlb sizes" "info: no hugetlb sizes, said"
+fi
+has "$tmp/out" "^  status: +module not loaded: run 'insmod kmod/lattester.ko' .*'run --engine user' measures without it$" \
+	"info: the module's status, why, and the way without it"
+[ ! -s "$tmp/err" ]
+report $? "info without the module: nothing on stderr"
+LATTESTER_HWCAPS=-avx512f,-avx,-clwb run "$ctl" info
+has "$tmp/out" "^  widths: +8 16 bytes \(--engine user\)$" \
+	"info: LATTESTER_HWCAPS=-avx512f,-avx: widths 8 16"
+! grep -E "^  features: .* clwb " "$tmp/out" >/dev/null
+report $? "info: LATTESTER_HWCAPS=-clwb: no clwb"
+expect 0 "info --json without the module" "$ctl" info --json
 if command -v jq >/dev/null; then
 	jq -e '.schema == "lattester-info/1" and .module == null and
-	       (.host.nodes | length) >= 1' "$tmp/out" >/dev/null
-	report $? "info --json: valid, module null, nodes listed"
+	       .module_status == "not-loaded" and
+	       (.module_error | test("^module not loaded")) and
+	       (.host.nodes | length) >= 1 and .host.tsc_khz > 0 and
+	       (.host.tsc_khz_source == "kernel" or
+	        .host.tsc_khz_source == "calibrated") and
+	       (.host.features | index("clflush")) != null and
+	       (.host.widths | index(8)) != null and
+	       .host.pages.base == 4096 and
+	       (.host.pages.hugetlb | type) == "array"' "$tmp/out" >/dev/null
+	report $? "info --json: valid, module null, status, tsc_khz, features, pages"
 else
 	skip "no jq"
 fi
+expect 1 "info on a device that isn't lattester" env LATTESTER_DEV=/dev/null \
+	"$ctl" info
+has "$tmp/out" "^  status: +not a lattester device" "info: not lattester, said"
+has "$tmp/err" "/dev/null: not a lattester device" "info: not lattester, on stderr"
 expect 1 "run on a device that isn't lattester" \
 	env LATTESTER_DEV=/dev/null "$ctl" run
 has "$tmp/err" "not a lattester device" "ENOTTY explained"
@@ -377,10 +452,14 @@ else
 	has "$tmp/err" "times only with rdtscp, which this CPU lacks.*needs ABI 1.3" \
 		"fake: ... the missing timer and ABI named"
 	expect 0 "fake: run" f "$ctl" run --samples 10000
-	for row in min p50 p90 p99 p99.9 p99.99 max mean; do
+	for row in min p50 p90 p99 p99.9 max mean; do
 		has "$tmp/out" "^$row +[0-9.]+ +[0-9.]+ +[0-9.]+$" \
 			"fake: table row $row"
 	done
+	# 10000 samples: p99.99 needs 100000
+	has "$tmp/out" "^p99.99 +- +- +-$" "fake: p99.99 of 10000 samples: -"
+	has "$tmp/out" "^-: 10000 samples are too few for p99.99 \(100000 needed\): a percentile q needs 10/\(1-q\) samples" \
+		"fake: why p99.99 is -, said once"
 	has "$tmp/out" "^p50 +180 +90.0 +200$" \
 		"fake: p50 corrected 180 cycles, 90 ns, raw 200"
 	has "$tmp/out" "^seed: +0x1a77e57e$" "fake: default seed printed"
@@ -388,6 +467,19 @@ else
 		"fake: overhead line"
 	[ ! -s "$tmp/err" ]
 	report $? "fake: nothing on stderr (not a terminal)"
+	expect 0 "fake: run --samples 100k" f "$ctl" run --samples 100k
+	has "$tmp/out" "^samples: +100000 of 100000$" "fake: --samples 100k is 100000"
+	has "$tmp/out" "^p99.99 +4980 +2490.0 +5000$" "fake: p99.99 of 100000 samples"
+	! grep -q "^-: " "$tmp/out"
+	report $? "fake: 100000 samples: no '-' note"
+	for spec in "1e4 10000" "1.5k 1500" "10K 10000" "0x2710 10000" "2.5e3 2500"; do
+		set -- $spec
+		run f "$ctl" run --samples "$1"
+		grep -q "^samples: *$2 of $2$" "$tmp/out"
+		report $? "fake: --samples $1 is $2"
+	done
+	expect 0 "fake: sweep --samples 2k" f "$ctl" sweep --dry-run --samples 2k
+	has "$tmp/out" ";samples=2000;" "fake: sweep takes --samples 2k as 2000 (run's parser)"
 
 	expect 0 "fake: run --json --hist" f "$ctl" run --samples 10000 \
 		--threshold 500 --max-outliers 5 --seed 0x10 --json "$j" \
@@ -416,11 +508,42 @@ else
 	     END { exit !(rows == 4 && !bad && last == 1) }' "$tmp/h" 2>/dev/null
 	report $? "fake: histogram rows, cumulative fraction ends at 1"
 
-	expect 1 "fake: unwritable --json file" f "$ctl" run --samples 1000 \
-		--json "$tmp/no/such/dir.json"
-	has "$tmp/err" "no/such/dir.json: No such file or directory" \
-		"fake: --json write error named"
-	has "$tmp/out" "^p50 " "fake: the table is still printed"
+	# outputs are checked before the run: nothing is measured in vain
+	expect 1 "fake: --json in a folder that doesn't exist" f "$ctl" run \
+		--samples 1000 --json "$tmp/no/such/dir.json"
+	has "$tmp/err" "^lattester-ctl run: --json: cannot write $tmp/no/such/dir.json: its folder $tmp/no/such: No such file or directory; nothing was measured$" \
+		"fake: --json: the path and the folder named, one line"
+	[ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ]
+	report $? "fake: nothing measured, no table"
+	mkdir -p "$tmp/adir"
+	expect 1 "fake: --hist is a directory" f "$ctl" run --samples 1000 \
+		--hist "$tmp/adir"
+	has "$tmp/err" "^lattester-ctl run: --hist: cannot write $tmp/adir: Is a directory; nothing was measured$" \
+		"fake: --hist directory named"
+	: >"$tmp/plainfile"
+	expect 1 "fake: --outliers under a file" f "$ctl" run --samples 1000 \
+		--threshold 500 --outliers "$tmp/plainfile/o.csv"
+	has "$tmp/err" "--outliers: cannot write $tmp/plainfile/o.csv: .*Not a directory; nothing was measured$" \
+		"fake: --outliers under a file named"
+	if [ "$(id -u)" != 0 ]; then
+		mkdir -p "$tmp/ro" && chmod 555 "$tmp/ro"
+		expect 1 "fake: --json in a read-only folder" f "$ctl" run \
+			--samples 1000 --json "$tmp/ro/x.json"
+		has "$tmp/err" "--json: cannot write $tmp/ro/x.json: no file can be created in $tmp/ro: Permission denied" \
+			"fake: read-only folder named"
+	else
+		skip "a read-only folder: root writes anyway"
+	fi
+	if [ -w /dev/full ]; then
+		# a write that fails after the run (the disk full) is still said
+		expect 1 "fake: --json to a full disk" f "$ctl" run \
+			--samples 1000 --json /dev/full
+		has "$tmp/err" "/dev/full: No space left on device" \
+			"fake: a write error after the run named"
+		has "$tmp/out" "^p50 " "fake: the table is still printed"
+	else
+		skip "no /dev/full"
+	fi
 
 	expect 0 "fake: run --json -" f "$ctl" run --samples 1000 --json -
 	jq -e '.result.state == "done"' "$tmp/out" >/dev/null
@@ -454,6 +577,70 @@ else
 	has "$tmp/err" "module ABI 2.0" "fake: mismatch named"
 	expect 0 "fake: info" f "$ctl" info
 	has "$tmp/out" "^  features: +rdtscp clflush" "fake: info features"
+	has "$tmp/out" "^  status: +usable$" "fake: info: the module is usable"
+	expect 0 "fake: info --json" f "$ctl" info --json
+	jq -e '.module_status == "ok" and .module.tsc_khz == 2000000 and
+	       (has("module_error") | not)' "$tmp/out" >/dev/null 2>&1
+	report $? "fake: info --json: module_status ok, no module_error"
+	expect 1 "fake: info, ABI mismatch" env FAKE_ABI=0x20000 \
+		LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" "$ctl" info
+	has "$tmp/out" "^  status: +ABI mismatch: the module's is 2.0 .* rebuild one of them$" \
+		"fake: info: the mismatch in the status"
+	has "$tmp/out" "^  tsc_khz: " "fake: info: the host part still shown"
+	has "$tmp/err" "ABI mismatch" "fake: info: the mismatch on stderr"
+	expect 1 "fake: info --json, ABI mismatch" env FAKE_ABI=0x20000 \
+		LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" "$ctl" info --json
+	jq -e '.module_status == "abi-mismatch" and
+	       .module.abi_compatible == false and
+	       (.module_error | test("ABI mismatch"))' "$tmp/out" >/dev/null 2>&1
+	report $? "fake: info --json: abi-mismatch, the module block kept"
+
+	# --hist FILE.hgrm: HdrHistogram's percentile distribution
+	expect 0 "fake: --hist run.hgrm" f "$ctl" run --samples 10000 \
+		--hist "$tmp/run.hgrm" --json "$j"
+	python3 "$top/tests/unit/check-hgrm.py" "$tmp/run.hgrm" "$j"
+	report $? "fake: .hgrm read back: layout, levels, figures as the JSON's"
+	has "$tmp/run.hgrm" "^      90.000 0.500000000000       9000           2.00$" \
+		"fake: .hgrm: p50 90 ns at 0.5, 9000 samples up to it"
+	has "$tmp/run.hgrm" "^    2490.000 1.000000000000      10000$" \
+		"fake: .hgrm: the max row, 100%, no 1/(1-Percentile)"
+	has "$tmp/run.hgrm" "^#\[Max     = +2490.000, Total count    = +10000\]$" \
+		"fake: .hgrm footer: max and count"
+	expect 0 "fake: --hist - --hist-format hgrm" f "$ctl" run --samples 1000 \
+		--hist - --hist-format hgrm
+	head -1 "$tmp/out" | grep -q "^       Value     Percentile TotalCount 1/(1-Percentile)$"
+	report $? "fake: --hist-format hgrm to stdout: the .hgrm header first"
+	expect 0 "fake: --hist x.hgrm --hist-format gnuplot" f "$ctl" run \
+		--samples 1000 --hist "$tmp/cols.hgrm" --hist-format gnuplot
+	has "$tmp/cols.hgrm" "^# lo_cycles hi_cycles count" \
+		"fake: --hist-format gnuplot wins over the extension"
+	expect 0 "fake: --pattern chase --chain 4 --hist c.hgrm" f "$ctl" run \
+		--pattern chase --chain 4 --samples 10000 --hist "$tmp/c.hgrm" \
+		--json "$j"
+	python3 "$top/tests/unit/check-hgrm.py" "$tmp/c.hgrm" "$j" &&
+		grep -q "^# Value: ns per load" "$tmp/c.hgrm"
+	report $? "fake: chain 4: .hgrm per load, as the JSON"
+
+	# per-thread p99 of too few samples (a module with threads, ABI 1.2)
+	F=$(( (1 << 12) - 1 | 1 << 13 ))
+	expect 0 "fake: --threads 2 --samples 500" env FAKE_FEATURES=$F \
+		LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" "$ctl" run \
+		--threads 2 --samples 500 --json "$j"
+	has "$tmp/out" "^0 +[0-9]+ +[0-9]+ latency +500 +90.0 +- " \
+		"fake: threads: p99 of 500 samples is -"
+	has "$tmp/out" "^-: too few samples for that percentile: p50 needs 20, p99 1000" \
+		"fake: threads: why, said once"
+	jq -e '.threads.threads[0].latency_unsupported == ["p99", "p99.9"] and
+	       .latency.unsupported == ["p99", "p99.9", "p99.99", "p99.999",
+	                                "p99.9999"] and
+	       (.latency.unsupported_reason | test("^500 samples are too few for p99 \\(1000 needed\\)"))' \
+		"$j" >/dev/null 2>&1
+	report $? "fake: JSON names the unsupported percentiles, run and threads"
+	expect 0 "fake: --threads 2 --samples 2000" env FAKE_FEATURES=$F \
+		LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" "$ctl" run \
+		--threads 2 --samples 2000
+	has "$tmp/out" "^1 +[0-9]+ +[0-9]+ latency +2000 +90.0 +140.0 " \
+		"fake: threads: p99 of 2000 samples"
 
 	FAKE_HANG=1 LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" \
 		"$ctl" run --samples 1000 --json "$j" >"$tmp/out" 2>"$tmp/err" &

@@ -80,8 +80,19 @@ static void test_sizes(void)
 	t_u64("size", parse_size, "16777216T", -ERANGE, 0);
 	t_u64("size", parse_size, "17179869184G", -ERANGE, 0);
 	t_u64("size", parse_size, "99999999999999999999", -ERANGE, 0);
-	t_u64("size", parse_size, "4KB", -EINVAL, 0);
-	t_u64("size", parse_size, "4k", -EINVAL, 0);
+	/* not binary, or not the case written: refused, saying K or KiB */
+	t_u64("size", parse_size, "4KB", -EBADMSG, 0);
+	t_u64("size", parse_size, "4k", -EBADMSG, 0);
+	t_u64("size", parse_size, "16MB", -EBADMSG, 0);
+	t_u64("size", parse_size, "1gb", -EBADMSG, 0);
+	t_u64("size", parse_size, "2TB", -EBADMSG, 0);
+	t_u64("size", parse_size, "4kib", -EBADMSG, 0);
+	t_u64("size", parse_size, "4Kb", -EBADMSG, 0);
+	t_u64("size", parse_size, "4X", -EINVAL, 0);
+	t_u64("size", parse_size, "4KiBs", -EINVAL, 0);
+	check(strstr(parse_strerror(-EBADMSG), "K or KiB") != NULL,
+	      "a size unit that isn't binary: the message names K or KiB");
+	t_u64("line size", parse_line_size, "4KB", -EBADMSG, 0);
 	t_u64("size", parse_size, "4 K", -EINVAL, 0);
 	t_u64("size", parse_size, "K", -EINVAL, 0);
 	t_u64("size", parse_size, "-4K", -EINVAL, 0);
@@ -95,6 +106,48 @@ static void test_sizes(void)
 	t_u64("line size", parse_line_size, "65", -EDOM, 0);
 	t_u64("line size", parse_line_size, "bogus", -EINVAL, 0);
 	t_u64("line size", parse_line_size, "16777216T", -ERANGE, 0);
+}
+
+static void test_counts(void)
+{
+	t_u64("count", parse_count, "100000", 0, 100000);
+	t_u64("count", parse_count, "0", 0, 0);
+	t_u64("count", parse_count, "100k", 0, 100000);
+	t_u64("count", parse_count, "10K", 0, 10000);
+	t_u64("count", parse_count, "1M", 0, 1000000);
+	t_u64("count", parse_count, "2G", 0, 2000000000ULL);
+	t_u64("count", parse_count, "1.5M", 0, 1500000);
+	t_u64("count", parse_count, "1.5k", 0, 1500);
+	t_u64("count", parse_count, "0.5k", 0, 500);
+	t_u64("count", parse_count, "1.000", 0, 1);
+	t_u64("count", parse_count, "1e6", 0, 1000000);
+	t_u64("count", parse_count, "1E6", 0, 1000000);
+	t_u64("count", parse_count, "1e+3", 0, 1000);
+	t_u64("count", parse_count, "2.5e5", 0, 250000);
+	t_u64("count", parse_count, "1e0", 0, 1);
+	t_u64("count", parse_count, "0x186a0", 0, 100000);
+	t_u64("count", parse_count, "18446744073709551615", 0, ~0ULL);
+	t_u64("count", parse_count, "18446744073709551616", -ERANGE, 0);
+	t_u64("count", parse_count, "18446744073709551615k", -ERANGE, 0);
+	t_u64("count", parse_count, "1e20", -ERANGE, 0);
+	t_u64("count", parse_count, "1e999", -ERANGE, 0);
+	t_u64("count", parse_count, "1.5", -EINVAL, 0);
+	t_u64("count", parse_count, "1.2345k", -EINVAL, 0);
+	t_u64("count", parse_count, "1e-3", -EINVAL, 0);
+	t_u64("count", parse_count, "1e3k", -EINVAL, 0);
+	t_u64("count", parse_count, "1e", -EINVAL, 0);
+	t_u64("count", parse_count, "1.k", -EINVAL, 0);
+	t_u64("count", parse_count, ".5k", 0, 500);
+	t_u64("count", parse_count, "1844674407370955161.5", -EINVAL, 0);
+	t_u64("count", parse_count, "1KiB", -EINVAL, 0);
+	t_u64("count", parse_count, "1Ki", -EINVAL, 0);
+	t_u64("count", parse_count, "1m", -EINVAL, 0);
+	t_u64("count", parse_count, "1T", -EINVAL, 0);
+	t_u64("count", parse_count, "k", -EINVAL, 0);
+	t_u64("count", parse_count, "", -EINVAL, 0);
+	t_u64("count", parse_count, "-1", -EINVAL, 0);
+	t_u64("count", parse_count, " 1", -EINVAL, 0);
+	t_u64("count", parse_count, "1 k", -EINVAL, 0);
 }
 
 static void t_name(const char *what, int (*fn)(const char *, __u32 *),
@@ -256,7 +309,7 @@ static void test_offsets(void)
 	t_u64("offset", parse_offset, "6K", -EDOM, 0);
 	t_u64("offset", parse_offset, "0x1000", -EINVAL, 0);
 	t_u64("offset", parse_offset, "-4K", -EINVAL, 0);
-	t_u64("offset", parse_offset, "4k", -EINVAL, 0);
+	t_u64("offset", parse_offset, "4k", -EBADMSG, 0);
 	t_u64("offset", parse_offset, "", -EINVAL, 0);
 	t_u64("offset", parse_offset, "16777216T", -ERANGE, 0);
 	check(!strcmp(latt_name(NAMES_FEATURE, 13), "threads") &&
@@ -402,6 +455,66 @@ static void test_stats(void)
 	latt_summarize(&s, &r, hist, 2000000);
 	check(s.raw[STAT_P50] == 0 && s.cycles[STAT_MEAN] == 0,
 	      "no samples: all zero");
+}
+
+/* Percentiles the sample count supports: 10/(1-q) samples at least. */
+static void test_supported(void)
+{
+	static __u64 hist[LATT_HIST_BUCKETS];
+	static const struct { enum latt_stat i; __u64 need; } need[] = {
+		{ STAT_P50, 20 }, { STAT_P90, 100 }, { STAT_P99, 1000 },
+		{ STAT_P999, 10000 }, { STAT_P9999, 100000 },
+		{ STAT_P99999, 1000000 }, { STAT_P999999, 10000000 },
+	};
+	struct latt_summary s;
+	struct latt_result r;
+	char note[512];
+	size_t k;
+
+	for (k = 0; k < sizeof(need) / sizeof(need[0]); k++) {
+		enum latt_stat i = need[k].i;
+
+		check(latt_pct_min_samples(latt_stats[i].ppm) == need[k].need &&
+		      latt_stat_supported(need[k].need, i) &&
+		      !latt_stat_supported(need[k].need - 1, i),
+		      "%s needs %llu samples", latt_stats[i].name,
+		      (unsigned long long)need[k].need);
+	}
+	check(latt_stat_supported(1, STAT_MIN) && latt_stat_supported(1, STAT_MAX) &&
+	      latt_stat_supported(1, STAT_MEAN), "min, max, mean: always");
+	check(latt_pct_min_samples(0) == 1 && latt_pct_min_samples(1000000) == 1,
+	      "the 0th and 100th percentile need one sample");
+	check(latt_pct_min_samples(950000) == 200 &&
+	      latt_pct_min_samples(999999) == 10000000,
+	      "p95 needs 200, p99.9999 10^7");
+
+	fill(&r, hist, LATT_PAT_RAND, 1);	/* 100 samples */
+	latt_summarize(&s, &r, hist, 2000000);
+	check(s.count == 100 && s.supported[STAT_P50] && s.supported[STAT_P90] &&
+	      !s.supported[STAT_P99] && !s.supported[STAT_P999999] &&
+	      s.supported[STAT_MAX] && s.supported[STAT_MEAN] &&
+	      s.nr_unsupported == 5, "100 samples: p50, p90 supported, not "
+	      "p99 and beyond (%u unsupported)", s.nr_unsupported);
+	check(s.raw[STAT_P99] == 300, "an unsupported figure is still computed");
+	latt_unsupported_note(note, sizeof(note), &s, true);
+	check(!strcmp(note, "100 samples are too few for p99 (1000 needed), "
+		      "p99.9 (10000) and p99.99 (100000): a percentile q needs "
+		      "10/(1-q) samples, 10 beyond it; with fewer it is one of "
+		      "the few largest samples"), "the table's note: %s", note);
+	latt_unsupported_note(note, sizeof(note), &s, false);
+	check(strstr(note, "p99.99 (100000), p99.999 (1000000) and p99.9999 "
+		     "(10000000): ") != NULL, "the JSON's note names all: %s",
+	      note);
+	r.count = 1000000;
+	hist[latt_hist_index(200)] = 1000000 - 10;
+	latt_summarize(&s, &r, hist, 2000000);
+	check(s.supported[STAT_P99999] && !s.supported[STAT_P999999] &&
+	      s.nr_unsupported == 1 &&
+	      latt_unsupported_note(note, sizeof(note), &s, true) == 0 &&
+	      !note[0], "10^6 samples: only p99.9999 unsupported, not in the "
+	      "table: no note");
+	check(latt_unsupported_note(note, 40, &s, false) < 40,
+	      "the note fits a short buffer");
 }
 
 
@@ -764,12 +877,14 @@ int main(void)
 {
 	test_numbers();
 	test_sizes();
+	test_counts();
 	test_names();
 	test_patterns_targets();
 	test_offsets();
 	test_cpulist();
 	test_thread_opts();
 	test_stats();
+	test_supported();
 	test_thresholds();
 	test_outliers();
 	test_grid();

@@ -10,7 +10,10 @@
 #    fence, size and threshold_cycles, '-' for a missing outlier rate;
 #  - units: cycles where no result has tsc_khz, refused where some lack
 #    it (unless --unit cycles, with a warning), a warning for cycles of
-#    different TSC frequencies, --unit raw;
+#    different TSC frequencies (more than 0.1% apart: not for the noise of
+#    a calibrated tsc_khz), --unit raw;
+#  - percentiles a run's samples can't support (latency.unsupported):
+#    '-' and no ratio, null in --json;
 #  - sweeps point by point: matched by key without target and engine, a
 #    point missing ('-') and one unmatched, a line cut short, a sweep
 #    that differs in samples warned about;
@@ -133,12 +136,25 @@ has "$tmp/out" "^warning: nokhz.json has no TSC frequency: its cycles may not be
 	"--unit cycles: warned"
 cmp_run 1 "--unit ns without tsc_khz" --unit ns nokhz.json nokhz.json
 cmp_run 0 "--unit cycles, different TSCs" --unit cycles --stat p50 kernel.json fast.json
-has "$tmp/out" "^warning: the results' TSCs run at different frequencies: their cycles are not the same unit \(--unit ns converts\)$" \
+has "$tmp/out" "^warning: the results' TSCs run at different frequencies \(2000000 to 3000000 kHz, more than 0.1% apart\): their cycles are not the same unit \(--unit ns converts\)$" \
 	"different TSC frequencies: warned"
 has "$tmp/out" "^p50 +200 +300 +1.500$" "different TSC frequencies: cycles as recorded"
 cmp_run 0 "different TSCs in ns: no warning" --stat p50 kernel.json fast.json
 ! grep -q warning "$tmp/out"
 report $? "different TSCs in ns: no warning"
+# one machine, tsc_khz calibrated twice (the user engine without the
+# kernel's tsc_freq_khz): 2096008 and 2096010 kHz are one frequency
+sed 's/"tsc_khz": 2000000/"tsc_khz": 2096008/' "$fix/kernel.json" >"$tmp/cal1.json"
+sed 's/"tsc_khz": 2000000/"tsc_khz": 2096010/' "$fix/user.json" >"$tmp/cal2.json"
+sed 's/"tsc_khz": 2000000/"tsc_khz": 2098105/' "$fix/user.json" >"$tmp/cal3.json"
+cmp_run 0 "--unit cycles, TSCs 2096008 and 2096010 kHz" --unit cycles \
+	--stat p50 "$tmp/cal1.json" "$tmp/cal2.json"
+! grep -q "different frequencies" "$tmp/out"
+report $? "calibration noise (2 kHz of 2 GHz): no TSC warning"
+cmp_run 0 "--unit cycles, TSCs 0.1% apart and a little more" --unit cycles \
+	--stat p50 "$tmp/cal1.json" "$tmp/cal3.json"
+has "$tmp/out" "^warning: the results' TSCs run at different frequencies \(2096008 to 2098105 kHz, more than 0.1% apart\)" \
+	"2096008 and 2098105 kHz (0.1% + 1 kHz apart): warned"
 
 # ---- sweeps ----
 cmp_run 0 "two sweeps" sweep-kernel.jsonl sweep-user.jsonl
@@ -287,6 +303,27 @@ sed 's|"state": "done"|"state": "aborted"|' "$fix/user.json" >"$tmp/aborted.json
 cmp_run 0 "an aborted run: compared" --stat p50 kernel.json "$tmp/aborted.json"
 has "$tmp/out" "^warning: \[2\] .*aborted.json: the run ended aborted: its figures are of the samples taken$" \
 	"an aborted run: warned"
+
+# ---- percentiles the samples can't support ----
+# run's JSON names them in latency.unsupported (run's table prints "-"):
+# compare shows "-" and no ratio, null in --json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
+d["latency"]["unsupported"]=["p99.99","p99.999","p99.9999"]; print(json.dumps(d))' \
+	"$fix/user.json" >"$tmp/few.json"
+cmp_run 0 "a run with unsupported percentiles" kernel.json "$tmp/few.json"
+has "$tmp/out" "^p99.9 +400.0 +1200.0 +3.000$" "supported percentiles compared as before"
+has "$tmp/out" "^p99.99 +1000.0 +- +-$" "unsupported p99.99: '-', no ratio"
+has "$tmp/out" "^max +2000.0 +10000.0 +5.000$" "max still compared"
+# a figure written as null (as a reader may expect one day): '-' too
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
+d["latency"]["ns"]["p99.9"]=None; print(json.dumps(d))' "$fix/user.json" >"$tmp/null.json"
+cmp_run 0 "a run with a null percentile" --stat p99,p99.9 kernel.json "$tmp/null.json"
+has "$tmp/out" "^p99.9 +400.0 +- +-$" "a null percentile: '-', no ratio"
+cmp_run 0 "--json with unsupported percentiles" --json --stat p99.99 kernel.json "$tmp/few.json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+s=d["points"][0]["stats"]["p99.99"]
+sys.exit(not (s["values"] == [1000, None] and s["ratios"][1] is None))' "$tmp/out"
+report $? "--json: the unsupported figure and its ratio are null"
 
 # ---- usage ----
 cmp_run 2 "one file" kernel.json

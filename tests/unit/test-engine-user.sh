@@ -15,11 +15,16 @@
 #  - --threshold: outlier records, and their count matches the summary;
 #  - the table, --hist and --outliers work; an op the CPU lacks (if any)
 #    is refused by name; without the module and without --engine, the
-#    error names both ways forward;
+#    error names both ways forward; the nmi line and field say the user
+#    engine can't see NMIs; percentiles too few samples support are "-";
+#  - --hist FILE.hgrm: HdrHistogram's percentile distribution of a real
+#    run, read back and checked against its JSON (check-hgrm.py);
 #  - a file target on this host's filesystem (no DAX): refused with a
-#    clear message (MAP_SYNC not granted), and so are stores without
-#    --force, a region beyond the file's end and --hugepages; the file is
-#    unchanged.  (Device-DAX and DAX files for real: tests/vm/cases-pmem.)
+#    clear message (MAP_SYNC not granted), stores too, with or without
+#    --force (the real reason first, no "add --force"), named without a
+#    '/' too; a region beyond the file's end, a file too small (its path
+#    said once) and --hugepages are refused; the file is unchanged.
+#    (Device-DAX and DAX files for real: tests/vm/cases-pmem.)
 #
 #   make -C user && bash tests/unit/test-engine-user.sh
 #
@@ -75,6 +80,13 @@ if why:
     print("#  " + "; ".join(why))
     sys.exit(1)
 EOF
+}
+
+# jget NAME EXPR: a Python expression over the document d of $tmp/NAME.json
+jget()
+{
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' \
+		"$tmp/$1.json" "$2" 2>/dev/null
 }
 
 # runjson NAME ARGS...: run --engine user with ARGS into $tmp/NAME.json
@@ -144,6 +156,19 @@ report $? "the table has percentiles and says the windows are bookkeeping"
 "$ctl" run --engine user --quiet --samples 1000 --region 16M --hist "$tmp/h.dat" >/dev/null 2>&1 &&
 	[ -s "$tmp/h.dat" ]
 report $? "--hist writes a histogram"
+"$ctl" run --engine user --quiet --samples 3k --region 16M >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q "^samples: *3000 of 3000$" "$tmp/out" &&
+	grep -qE "^p99 +[0-9]+ +[0-9.]+ +[0-9]+$" "$tmp/out" &&
+	grep -qE "^p99.9 +- +- +-$" "$tmp/out" &&
+	grep -qE "^p99.99 +- +- +-$" "$tmp/out" &&
+	grep -q "^-: 3000 samples are too few for p99.9 (10000 needed) and p99.99 (100000)" "$tmp/out"
+report $? "--samples 3k: p99 shown, p99.9 and p99.99 '-', why said"
+
+# ---- --hist FILE.hgrm: HdrHistogram's percentile distribution ----
+runjson hgrm --samples 20k --region 16M --hist "$tmp/run.hgrm"
+report $? "--hist run.hgrm runs"
+python3 "$top/tests/unit/check-hgrm.py" "$tmp/run.hgrm" "$tmp/hgrm.json"
+report $? "run.hgrm read back: HdrHistogram's layout, percentiles as the JSON's"
 
 # ---- --threshold: outlier records ----
 runjson thr --samples 2000 --region 16M --threshold 100 \
@@ -164,6 +189,13 @@ if not ok:
 sys.exit(not ok)
 EOF
 report $? "--threshold: outlier records match the counts, all above it"
+grep -q "^# outliers [0-9]* recorded [0-9]* dropped [0-9]* rate [0-9.]* nmi unavailable (user engine)$" "$tmp/out.csv" &&
+	[ "$(jget thr 'd["outlier_summary"]["nmi"]')" = None ]
+report $? "--threshold: NMIs unavailable in the CSV, nmi null in the JSON"
+"$ctl" run --engine user --quiet --samples 2000 --region 16M --threshold 100 \
+	>"$tmp/out" 2>"$tmp/err"
+grep -q "^nmi: *unavailable (user engine)$" "$tmp/out"
+report $? "--threshold: the table's nmi line: unavailable (user engine)"
 runjson thrmax --samples 2000 --region 16M --threshold 1 --max-outliers 10
 python3 -c '
 import json, sys
@@ -272,10 +304,30 @@ refused()
 refused 1 "$tmp/file: not a DAX file: mmap with MAP_SYNC refused .*page cache" \
 	--target "$tmp/file"
 refused 1 "$tmp/file: not a DAX file" --target "$tmp/file" --op store --force
-refused 1 "store-clwb would overwrite 4 MiB of $tmp/file \(a file\); add --force" \
-	--target "$tmp/file" --op store-clwb
-refused 1 "--pattern chase writes its pointers .* add --force" \
-	--target "$tmp/file" --pattern chase
+# the real reason first: not "add --force", then refused again with it
+for w in "--op store" "--op store-clwb" "--pattern chase"; do
+	refused 1 "^lattester-ctl run: $tmp/file: not a DAX file: mmap with MAP_SYNC refused" \
+		--target "$tmp/file" $w
+	! grep -q -- "--force" "$tmp/err"
+	report $? "$w on a file that isn't DAX: no '--force' asked for"
+done
+# a file named without a '/' is a path too (--help says a path is taken)
+(cd "$tmp" && "$ctl" run --engine user --samples 10 --target file) \
+	>/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "^lattester-ctl run: file: not a DAX file" "$tmp/err"
+report $? "--target file (no '/', in the current folder): taken as a path"
+(cd "$tmp" && "$ctl" run --engine user --samples 10 --target nosuchfile) \
+	>/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "^lattester-ctl run: --target: 'nosuchfile': not dram\[:NODE\] or namespaceX.Y, and no file or device of that name exists" "$tmp/err"
+report $? "--target nosuchfile: a usage error that says no such file"
+head -c 100 /dev/urandom >"$tmp/tiny"
+head -c 40 /dev/urandom >"$tmp/tinier"
+refused 1 "^lattester-ctl run: $tmp/tiny: the file has only 100 B, less than a page \(4 KiB\), the default --region's unit; give --region, at least --size 64 B$" \
+	--target "$tmp/tiny"
+[ "$(grep -o "$tmp/tiny" "$tmp/err" | wc -l)" -eq 1 ]
+report $? "a file too small: its path said once"
+refused 1 "^lattester-ctl run: $tmp/tinier: the file has only 40 B, less than one access of --size 64 B$" \
+	--target "$tmp/tinier"
 refused 1 "--region 8 MiB exceeds the 4 MiB of $tmp/file" --target "$tmp/file" \
 	--region 8M
 refused 1 "--offset 4 MiB is beyond the 4 MiB of $tmp/file" \
@@ -305,12 +357,6 @@ report $? "--hugepages without --engine user: a usage error"
 report $? "chase with --width 16: refused"
 
 # ---- ABI 1.3: the timer, its fallback, the fields, the rule book ----
-# jget NAME EXPR: a Python expression over the document d of $tmp/NAME.json
-jget()
-{
-	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' \
-		"$tmp/$1.json" "$2" 2>/dev/null
-}
 
 runjson t13 --samples 2000 --region 16M
 [ $? -eq 0 ] && [ "$(jget t13 'd["result"]["timer"]["name"]')" = \

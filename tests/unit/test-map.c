@@ -10,7 +10,8 @@
  *  - map_prefault(): reads and locked writes leave every byte as it was;
  *  - map_devdax_align() of a file and of /dev/null: refused;
  *  - map_target(): a file on a filesystem without DAX is refused (MAP_SYNC
- *    is not granted), and so is a region beyond the file's end.
+ *    is not granted), and so is a region beyond the file's end;
+ *    map_check_dax_file() refuses the file first, read-only.
  * The mapping of a real device-DAX device or DAX file is tested in the VM
  * (tests/vm/cases-pmem/70-*, 71-*).
  *
@@ -174,7 +175,9 @@ static int map_caught(struct pmem_target *t, int fd, __u64 len,
 	fflush(stderr);
 	if (tmp && saved >= 0)
 		dup2(fileno(tmp), 2);
-	rc = map_target("test", t, fd, 0, len, false, m);
+	/* no fd: map_check_dax_file() of the file, as the runner asks */
+	rc = fd < 0 ? map_check_dax_file("test", t) :
+	     map_target("test", t, fd, 0, len, false, m);
 	fflush(stderr);
 	if (saved >= 0) {
 		dup2(saved, 2);
@@ -247,6 +250,14 @@ static void test_refusals(void)
 	check(map_caught(&t, fd, 512 * KiB, &m, msg, sizeof(msg)) == 1 &&
 	      !m.map && strstr(msg, "no longer holds"),
 	      "map_target: a region beyond the file's end refused, for that");
+	check(map_caught(&t, -1, 0, &m, msg, sizeof(msg)) == 1 &&
+	      strstr(msg, "test: not a DAX file: mmap with MAP_SYNC refused"),
+	      "map_check_dax_file: a file without DAX refused, before any "
+	      "--force, saying so");
+	snprintf(t.file, sizeof(t.file), "%s/no-such-file", dir);
+	check(map_caught(&t, -1, 0, &m, msg, sizeof(msg)) == 1 &&
+	      strstr(msg, "cannot open") && strstr(msg, "No such file"),
+	      "map_check_dax_file: a file that isn't there: said");
 	close(fd);
 	fd = open("/dev/null", O_RDONLY);
 	check(fd >= 0 && map_devdax_align(fd, &align) < 0,
