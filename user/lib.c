@@ -51,6 +51,14 @@ int latt_dev_open(struct latt_dev *d)
 	if (d->fd < 0)
 		return -errno;
 	rc = latt_ioctl(d, LATT_IOC_GET_INFO, &d->info);
+	/*
+	 * a module of ABI 1.x answers its own magic only: its GET_INFO says
+	 * which it is, and latt_abi_compatible() then names the mismatch
+	 */
+	if (rc == -ENOTTY &&
+	    !latt_ioctl(d, LATT_IOC_GET_INFO_V1, &d->info) &&
+	    d->info.abi_version >> 16 == 1)
+		rc = 0;
 	if (rc)
 		latt_dev_close(d);
 	return rc;

@@ -558,6 +558,15 @@ static int check_module(const struct run_opts *o, const struct latt_info *in)
 			~in->features;
 	size_t i;
 
+	if (in->abi_version >> 16 == 1 && LATT_ABI_MAJOR == 2) {
+		log_err("this lattester module speaks ABI %u.%u (ioctl magic "
+			"%#x); lattester-ctl speaks %d.%d (%#x): load the module "
+			"of this release (make install, or make dkms-install)",
+			in->abi_version >> 16, in->abi_version & 0xffff,
+			LATT_IOC_MAGIC_V1, LATT_ABI_MAJOR, LATT_ABI_MINOR,
+			LATT_IOC_MAGIC);
+		return 1;
+	}
 	if (!latt_abi_compatible(in)) {
 		log_err("module ABI %u.%u (%u buckets) does not match the tool's "
 			"%d.%d (%u buckets): rebuild one of them",
@@ -566,10 +575,10 @@ static int check_module(const struct run_opts *o, const struct latt_info *in)
 			LATT_HIST_BUCKETS);
 		return 1;
 	}
-	if (c->target == LATT_TARGET_PMEM &&
-	    ((in->abi_version & 0xffff) < 1 || !(in->features & LATT_FEAT_PMEM))) {
+	/* a module of this major always has it; the bits say so (ABI 1.1+) */
+	if (c->target == LATT_TARGET_PMEM && !(in->features & LATT_FEAT_PMEM)) {
 		log_err("%s: this lattester module (ABI %u.%u) cannot measure "
-			"persistent memory: it needs ABI 1.1 with the pmem "
+			"persistent memory: it needs the module's 'pmem' "
 			"feature", o->target, in->abi_version >> 16,
 			in->abi_version & 0xffff);
 		return 1;
@@ -577,8 +586,8 @@ static int check_module(const struct run_opts *o, const struct latt_info *in)
 	if (threads_used(c) && !(in->features & LATT_FEAT_THREADS)) {
 		log_err("this lattester module (ABI %u.%u) runs one thread in "
 			"latency mode: --threads, --cpus, --mode and --split "
-			"need ABI 1.2", in->abi_version >> 16,
-			in->abi_version & 0xffff);
+			"need the module's 'threads' feature",
+			in->abi_version >> 16, in->abi_version & 0xffff);
 		return 1;
 	}
 	if (missing) {
@@ -600,7 +609,8 @@ static int check_module(const struct run_opts *o, const struct latt_info *in)
 	if (((c->flags & LATT_CFG_RDTSC) || !(in->features & LATT_FEAT_RDTSCP)) &&
 	    !(in->features & LATT_FEAT_TIMER_RDTSC)) {
 		log_err("this lattester module (ABI %u.%u) times only with "
-			"rdtscp, which %s: it needs ABI 1.3",
+			"rdtscp, which %s: it needs the module's 'timer_rdtsc' "
+			"feature",
 			in->abi_version >> 16, in->abi_version & 0xffff,
 			(c->flags & LATT_CFG_RDTSC) ? "--timer rdtsc avoids" :
 			"this CPU lacks (or its CPUID hides)");

@@ -18,8 +18,8 @@
 #include <linux/types.h>
 #include <linux/ioctl.h>
 
-#define LATT_ABI_MAJOR		1
-#define LATT_ABI_MINOR		3
+#define LATT_ABI_MAJOR		2
+#define LATT_ABI_MINOR		0
 #define LATT_ABI_VERSION	((LATT_ABI_MAJOR << 16) | LATT_ABI_MINOR)
 
 #define LATT_DEVICE_NAME	"lattester"
@@ -383,7 +383,17 @@ struct latt_threads {
 	__u64 reserved[4];	/* must be zero */
 };
 
-#define LATT_IOC_MAGIC		0xB7
+/*
+ * ABI 2.0 took a magic of its own: 0xB7, ABI 1.x's, is nsfs's (its
+ * NS_GET_NSTYPE is bit for bit 1.x's ABORT).  0xBC is free in the 6.12
+ * kernel's uapi headers and in Documentation/userspace-api/ioctl/
+ * ioctl-number.rst (Documentation/ioctl.md has the line for that file).
+ * The structures are 1.3's, unchanged.
+ */
+#define LATT_IOC_MAGIC		0xBC
+/* ABI 1.x's GET_INFO, only to name an old module for what it is */
+#define LATT_IOC_MAGIC_V1	0xB7
+#define LATT_IOC_GET_INFO_V1	_IOR(LATT_IOC_MAGIC_V1, 0x00, struct latt_info)
 
 #define LATT_IOC_GET_INFO	_IOR(LATT_IOC_MAGIC, 0x00, struct latt_info)
 #define LATT_IOC_START		_IOW(LATT_IOC_MAGIC, 0x01, struct latt_config)

@@ -12,7 +12,9 @@
  * tool that forgets to clear them fails here too.  Environment:
  *   FAKE_START_ERR=N	START fails with errno N
  *   FAKE_HANG=1	the run keeps running until ABORT
- *   FAKE_ABI=N		abi_version to report
+ *   FAKE_ABI=N		abi_version to report; a major of 1 answers only
+ *			ABI 1.x's GET_INFO (its own magic), as such a module
+ *			would
  *   FAKE_FEATURES=N	features to report (default: those of ABI 1.0); with
  *			LATT_FEAT_THREADS (1 << 13), THREADS answers too:
  *			every thread with the run's samples
@@ -322,6 +324,10 @@ static int fake_threads(struct latt_threads *a)
 
 static int fake_ioctl(unsigned long req, void *arg)
 {
+	int v1 = env_u64("FAKE_ABI", LATT_ABI_VERSION) >> 16 == 1;
+
+	if (v1)		/* a module of ABI 1.x: its GET_INFO, nothing else */
+		return req == LATT_IOC_GET_INFO_V1 ? fake_info(arg) : -ENOTTY;
 	switch (req) {
 	case LATT_IOC_GET_INFO:
 		return fake_info(arg);
@@ -354,7 +360,8 @@ int ioctl(int fd, unsigned long req, ...)
 	va_start(ap, req);
 	arg = va_arg(ap, void *);
 	va_end(ap);
-	if (_IOC_TYPE(req) == LATT_IOC_MAGIC) {
+	if (_IOC_TYPE(req) == LATT_IOC_MAGIC ||
+	    _IOC_TYPE(req) == LATT_IOC_MAGIC_V1) {
 		rc = fake_ioctl(req, arg);
 		if (rc < 0) {
 			errno = -rc;

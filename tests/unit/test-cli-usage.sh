@@ -324,7 +324,7 @@ expect 2 "plot without a kind" "$ctl" plot --in x
 expect 2 "plot hist without --in" "$ctl" plot hist
 expect 2 "plot --canvas 10x10" "$ctl" plot hist --in x --canvas 10x10
 expect 2 "plot --stat p42" "$ctl" plot sweep --in x --stat p42
-expect 2 "plot --x region" "$ctl" plot sweep --in x --x region
+expect 2 "plot --x threads" "$ctl" plot sweep --in x --x threads
 
 # ---- no module ----
 
@@ -430,11 +430,18 @@ else
 	f() { env LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" "$@"; }
 	j=$tmp/run.json
 
-	# the fake has no LATT_FEAT_THREADS, as an ABI 1.1 module
+	# the fake has no LATT_FEAT_THREADS by default
 	expect 1 "fake: --mode bandwidth on a module without threads" \
-		env FAKE_ABI=65537 LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" \
-		"$ctl" run --mode bandwidth --duration 10ms
-	has "$tmp/err" "need ABI 1.2" "fake: an old module named as such"
+		f "$ctl" run --mode bandwidth --duration 10ms
+	has "$tmp/err" "need the module's 'threads' feature" \
+		"fake: the missing feature named"
+	# ABI 2.0 has a magic of its own: a 1.x module answers only its old
+	# GET_INFO, and is named for what it is
+	expect 1 "fake: a module of ABI 1.3 (magic 0xb7)" \
+		env FAKE_ABI=65539 LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" \
+		"$ctl" run --samples 10
+	has "$tmp/err" "this lattester module speaks ABI 1.3 \(ioctl magic 0xb7\); lattester-ctl speaks 2.0 \(0xbc\): load the module of this release" \
+		"fake: ... the old ABI and both magics named"
 	# one rule book (rules.h): the kernel engine refuses before START, in
 	# the very words of the user engine
 	for bad in "--op store" "--warm" "--fence mfence"; do
@@ -446,10 +453,10 @@ else
 		[ -s "$tmp/err" ] && cmp -s "$tmp/err" "$tmp/err.kernel"
 		report $? "chase with $bad: both engines say the same"
 	done
-	expect 1 "fake: no rdtscp, a module before ABI 1.3: refused" \
-		env FAKE_ABI=65538 FAKE_FEATURES=$(((1 << 12) - 2)) \
+	expect 1 "fake: no rdtscp, a module without timer_rdtsc: refused" \
+		env FAKE_FEATURES=$(((1 << 12) - 2)) \
 		LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" "$ctl" run --samples 10
-	has "$tmp/err" "times only with rdtscp, which this CPU lacks.*needs ABI 1.3" \
+	has "$tmp/err" "times only with rdtscp, which this CPU lacks.*timer_rdtsc" \
 		"fake: ... the missing timer and ABI named"
 	expect 0 "fake: run" f "$ctl" run --samples 10000
 	for row in min p50 p90 p99 p99.9 max mean; do
@@ -572,9 +579,9 @@ else
 	expect 1 "fake: CPU lacks SSE4.1" env FAKE_FEATURES=0 \
 		LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" "$ctl" run --op nt-load
 	has "$tmp/err" "nt-load needs the sse4_1 instruction" "fake: feature named"
-	expect 1 "fake: ABI mismatch" env FAKE_ABI=0x20000 \
+	expect 1 "fake: ABI mismatch" env FAKE_ABI=0x30000 \
 		LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" "$ctl" run
-	has "$tmp/err" "module ABI 2.0" "fake: mismatch named"
+	has "$tmp/err" "module ABI 3.0" "fake: mismatch named"
 	expect 0 "fake: info" f "$ctl" info
 	has "$tmp/out" "^  features: +rdtscp clflush" "fake: info features"
 	has "$tmp/out" "^  status: +usable$" "fake: info: the module is usable"
@@ -582,13 +589,13 @@ else
 	jq -e '.module_status == "ok" and .module.tsc_khz == 2000000 and
 	       (has("module_error") | not)' "$tmp/out" >/dev/null 2>&1
 	report $? "fake: info --json: module_status ok, no module_error"
-	expect 1 "fake: info, ABI mismatch" env FAKE_ABI=0x20000 \
+	expect 1 "fake: info, ABI mismatch" env FAKE_ABI=0x30000 \
 		LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" "$ctl" info
-	has "$tmp/out" "^  status: +ABI mismatch: the module's is 2.0 .* rebuild one of them$" \
+	has "$tmp/out" "^  status: +ABI mismatch: the module's is 3.0 .* rebuild one of them$" \
 		"fake: info: the mismatch in the status"
 	has "$tmp/out" "^  tsc_khz: " "fake: info: the host part still shown"
 	has "$tmp/err" "ABI mismatch" "fake: info: the mismatch on stderr"
-	expect 1 "fake: info --json, ABI mismatch" env FAKE_ABI=0x20000 \
+	expect 1 "fake: info --json, ABI mismatch" env FAKE_ABI=0x30000 \
 		LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" "$ctl" info --json
 	jq -e '.module_status == "abi-mismatch" and
 	       .module.abi_compatible == false and
@@ -739,9 +746,10 @@ PY
 	report $? "fake: resume fills each file to 12 rows, no duplicates"
 	[ "$(cut -d, -f1 "$tmp/part.csv" | sort | uniq -d | wc -l)" -eq 0 ]
 	report $? "fake: resume: each point once in the CSV"
-	expect 0 "fake: sweep --resume with --samples changed: new points" \
+	expect 1 "fake: sweep --resume with --samples changed: refused" \
 		f "$ctl" sweep --size 64 --samples 500 --out "$tmp/part.csv" --resume
-	has "$tmp/err" "1 measured, 0 failed, 0 already" "fake: a changed option is a new point"
+	has "$tmp/err" "holds 12 points measured with other options than this sweep's: --samples 1000, not 500" \
+		"fake: the changed option named"
 	expect 1 "fake: sweep --resume of a foreign CSV" f "$ctl" sweep \
 		--out "$tmp/o.csv" --resume
 	has "$tmp/err" "not the header of a lattester-ctl sweep CSV file" "fake: foreign file named"

@@ -433,6 +433,11 @@ static void test_unknown_commands(int fd)
 	      "other magic -> ENOTTY");
 	check(xioctl(fd, _IOR(LATT_IOC_MAGIC, 0x00, __u64), buf) == -ENOTTY,
 	      "GET_INFO with a wrong size -> ENOTTY");
+	/* ABI 2.0: nsfs's magic, ABI 1.x's, is no longer answered */
+	check(xioctl(fd, LATT_IOC_GET_INFO_V1, buf) == -ENOTTY,
+	      "ABI 1.x's GET_INFO (magic 0xb7) -> ENOTTY");
+	check(xioctl(fd, _IO(LATT_IOC_MAGIC_V1, 0x03), buf) == -ENOTTY,
+	      "_IO(0xb7, 3): 1.x's ABORT, nsfs's NS_GET_NSTYPE -> ENOTTY");
 }
 
 static void test_busy_abort(int fd)
