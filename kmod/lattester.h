@@ -32,6 +32,13 @@ struct dax_device;
 #define LATT_DEFAULT_WINDOW_US	500
 #define LATT_CALIB_SAMPLES	1024
 #define LATT_WARMUP_US		10000	/* spin before calibrating */
+/*
+ * A window past max(10 x window_us, this) fails the run (-ETIME): far below
+ * the watchdogs (hard lockup 10 s, soft lockup and RCU stalls 20 s), far
+ * above what a vCPU preempted by its host loses (70 ms were seen under
+ * QEMU TCG with 4 vCPUs on 2 host cores: a run must not fail for that).
+ */
+#define LATT_CEILING_MIN_US	1000000
 
 /* The access a sample times, the traffic a thread streams (access.h). */
 typedef __u64 (*latt_sample_fn)(char *addr, __u64 size);
@@ -114,6 +121,7 @@ struct latt_run {
 	bool dax_checked;		/* from the region, which goes first */
 	u32 width;
 	u64 window_cycles;
+	u64 ceiling_cycles;		/* latt_ceiling() */
 	u64 duration_cycles;
 	u64 series_cycles;
 	u32 series_len;

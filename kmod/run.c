@@ -250,12 +250,30 @@ static void latt_window_done(struct latt_thread *t, u64 cycles, bool nmi,
 	WRITE_ONCE(t->windows, t->windows + 1);
 }
 
+/*
+ * A window longer than this ends the run: run->ceiling_cycles, ten windows
+ * and at least LATT_CEILING_MIN_US.  Interrupts were off all that time.
+ */
+static int latt_ceiling(struct latt_thread *t, u64 cycles)
+{
+	struct latt_run *run = t->run;
+
+	if (likely(cycles <= run->ceiling_cycles))
+		return 0;
+	pr_warn_ratelimited("CPU %u: interrupts were off for %llu us, beyond the ceiling of %llu us (10 x window_us, at least %u us): the run stops; a smaller --size, or a larger --window-us\n",
+			    t->cpu, div_u64(cycles * 1000, tsc_khz),
+			    div_u64(run->ceiling_cycles * 1000, tsc_khz),
+			    LATT_CEILING_MIN_US);
+	return -ETIME;
+}
+
 /**
  * latt_measure() - take a thread's samples, window by window
  * @t: the thread
  * @pat: its address generator, seeded
  *
- * Return: 0 when all were taken, -EINTR when stopped before.
+ * Return: 0 when all were taken, -EINTR when stopped before, -ETIME when a
+ * window ran past the ceiling (one sample longer than ten windows).
  */
 static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 {
@@ -307,6 +325,8 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 		t->count = done - t->backwards;
 		atomic64_set(&t->done, done);
 		latt_window_done(t, now - w0, nmi_seen, first);
+		if (latt_ceiling(t, now - w0))
+			return -ETIME;
 		cond_resched();
 		if (latt_should_stop(run))
 			return done < total ? -EINTR : 0;
@@ -340,8 +360,13 @@ static inline u64 latt_spin(u64 cycles, u64 limit)
  * --mix), each followed by the run's delay.  Bandwidth runs end at the
  * common deadline; the traffic of a loaded run when thread 0 is done.
  * Stores are fenced once a window (mfence: also clflush), not per access.
+ * An access larger than LATT_STREAM_BATCH_BYTES is made in pieces of that
+ * size, with a look at the TSC after each: a window never runs more than
+ * one piece past its end, and an access may go on in the next window.
+ * Bytes are counted as they are moved.
  *
- * Return: 0 when the run's end came, -EINTR when stopped before.
+ * Return: 0 when the run's end came, -EINTR when stopped before, -ETIME
+ * past the ceiling.
  */
 static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 {
@@ -354,59 +379,73 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 	const u32 na = mix ? c->mix_read : 1, nb = mix ? c->mix_write : 0;
 	const u64 size = c->size, delay = c->delay;
 	const u64 end = bw ? run->tsc_go + run->duration_cycles : U64_MAX;
-	u64 w0, now, a, b, bin;
+	const u64 piece_max = min_t(u64, size, LATT_STREAM_BATCH_BYTES);
+	u64 w0, now, n_acc, rd, wr, bin, piece = 0, len;
 	unsigned int nmi;
-	bool nmi_seen;
+	bool nmi_seen, cur_w = false;
 	unsigned long fl;
 	/*
-	 * Between two looks at the TSC: LATT_STREAM_BATCH accesses, fewer
-	 * for big ones (at most LATT_STREAM_BATCH_BYTES), one with a delay.
+	 * Between two looks at the TSC: LATT_STREAM_BATCH pieces, fewer for
+	 * big ones (at most LATT_STREAM_BATCH_BYTES), one with a delay.
 	 */
 	const u32 batch = delay ? 1 :
-		clamp_t(u64, LATT_STREAM_BATCH_BYTES / size, 1,
+		clamp_t(u64, LATT_STREAM_BATCH_BYTES / piece_max, 1,
 			LATT_STREAM_BATCH);
 	u32 k = 0, n;
-	char *addr;
+	char *addr = NULL;
+	int ret;
 
 	for (;;) {
 		if (latt_window_open(t, &fl, &nmi))
 			return -ENODEV;
 		w0 = now = rdtsc();
-		a = b = 0;
+		n_acc = rd = wr = 0;
 		do {
 			for (n = 0; n < batch; n++) {
-				addr = latt_region_addr(&run->region,
-					t->part_offset + latt_pattern_next(pat));
-				if (k < na) {
-					fa(addr, size);
-					a++;
-				} else {
-					run->write_fn(addr, size);
-					b++;
+				if (!piece) {	/* a new access */
+					addr = latt_region_addr(&run->region,
+						t->part_offset +
+						latt_pattern_next(pat));
+					cur_w = k >= na;
+					if (++k == na + nb)
+						k = 0;
 				}
-				if (++k == na + nb)
-					k = 0;
+				len = min(size - piece, piece_max);
+				if (cur_w)
+					run->write_fn(addr + piece, len);
+				else
+					fa(addr + piece, len);
+				if (cur_w || a_writes)
+					wr += len;
+				else
+					rd += len;
+				piece += len;
+				if (piece == size) {
+					piece = 0;
+					n_acc++;
+				}
 			}
-			now = delay ? latt_spin(delay,
-					min(w0 + run->window_cycles, end)) :
-				      rdtsc();
+			now = delay && !piece ?
+			      latt_spin(delay, min(w0 + run->window_cycles,
+						   end)) :
+			      rdtsc();
 		} while (now - w0 < run->window_cycles && now < end);
-		if (a_writes || b)
+		if (wr)
 			mb();
 		nmi_seen = latt_window_close(t, fl, nmi);
 
-		t->accesses += a + b;
-		if (a_writes)
-			t->bytes_written += a * size;
-		else
-			t->bytes_read += a * size;
-		t->bytes_written += b * size;
+		t->accesses += n_acc;
+		t->bytes_read += rd;
+		t->bytes_written += wr;
 		if (t->series) {
 			bin = div64_u64(now - run->tsc_go, run->series_cycles);
 			t->series[min_t(u64, bin, run->series_len - 1)] +=
-				(a + b) * size;
+				rd + wr;
 		}
 		latt_window_done(t, now - w0, nmi_seen, t->nr_outliers);
+		ret = latt_ceiling(t, now - w0);
+		if (ret)
+			return ret;
 		cond_resched();
 		if (bw && now >= end)
 			return 0;
@@ -698,6 +737,9 @@ int latt_run_start(struct latt_run *run)
 
 	run->page_size = latt_page_size(latt_region_addr(&run->region, 0));
 	run->window_cycles = div_u64((u64)c->window_us * tsc_khz, 1000);
+	run->ceiling_cycles = max(10 * run->window_cycles,
+				  div_u64((u64)LATT_CEILING_MIN_US * tsc_khz,
+					  1000));
 	run->duration_cycles = div_u64(c->duration_us * tsc_khz, 1000);
 	if (c->mode == LATT_MODE_BANDWIDTH) {
 		run->series_cycles = max(run->window_cycles,
