@@ -1034,7 +1034,10 @@ int run_exit_status(const struct run_opts *o, const struct run_report *r)
 	case LATT_STATE_DONE:
 		return 0;
 	case LATT_STATE_FAILED:
-		log_err("%s: run failed: %s", o->target, strerror(-s->error));
+		log_err("%s: run failed: %s%s", o->target, strerror(-s->error),
+			s->error == -ETIME ? " (interrupts stayed off past the "
+			"module's ceiling, 10 windows and at least 1 s: see "
+			"dmesg; a smaller --size or a larger --window-us)" : "");
 		return 1;
 	default:
 		log_err("%s: run ended %s", o->target,
