@@ -29,6 +29,7 @@
 #include <linux/kthread.h>
 #include <linux/file.h>
 #include <linux/io.h>
+#include <linux/dax.h>
 #include "lattester.h"
 
 #ifdef MAX_PAGE_ORDER			/* v6.8+: inclusive */
@@ -171,8 +172,22 @@ int latt_chase_build(struct latt_run *run, struct latt_pattern *pat)
 {
 	struct latt_chase ch;
 
+	struct dax_device *dax = run->region.dax;
+	int more = 1, id = 0;
+
 	latt_chase_init(&ch, pat, latt_node, run, !!run->region.map);
-	while (latt_chase_step(&ch, 1 << 16)) {
+	while (more) {
+		/* a device-DAX target: pinned per batch, as a window is */
+		if (dax) {
+			id = dax_read_lock();
+			if (!dax_alive(dax)) {
+				dax_read_unlock(id);
+				return -ENODEV;
+			}
+		}
+		more = latt_chase_step(&ch, 1 << 16);
+		if (dax)
+			dax_read_unlock(id);
 		cond_resched();
 		if (kthread_should_stop() || READ_ONCE(run->halt))
 			return -EINTR;

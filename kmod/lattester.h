@@ -92,6 +92,7 @@ struct latt_thread {
 	u64 overhead, overhead_min, overhead_max, overhead_end;
 	u64 backwards;			/* samples with t1 < t0 */
 	u64 timer_step;			/* latt_timer_step() on its CPU */
+	int dax_id;			/* its window's dax_read_lock() */
 	u64 accesses, bytes_read, bytes_written;
 	u64 windows, nmi_windows, window_cycles_max;
 	u64 outliers_seen, outliers_dropped;

@@ -40,6 +40,7 @@
 #include <linux/log2.h>
 #include <linux/topology.h>
 #include <linux/wait_bit.h>
+#include <linux/dax.h>
 #include <asm/fpu/api.h>
 #include <asm/msr.h>
 #include <asm/tsc.h>
@@ -98,14 +99,31 @@ static inline bool latt_moved(const struct latt_thread *t)
 /*
  * A measuring window on @t's CPU: interrupts off, the CPU's NMI count
  * noted.  -ENODEV (interrupts on again) when the CPU went offline and the
- * scheduler moved the thread.
+ * scheduler moved the thread, or when the run's device-DAX device died.
+ *
+ * A device-DAX target is pinned for the window: each window is a DAX read
+ * section (dax_read_lock(), SRCU) that starts only while the device is
+ * alive, and kill_dax() sets it dead, then waits for every read section
+ * (synchronize_srcu()): a device torn down under a run is gone only once
+ * the current window has ended, and no window touches it after.
  */
 static inline int latt_window_open(struct latt_thread *t, unsigned long *fl,
 				   unsigned int *nmi)
 {
+	struct dax_device *dax = t->run->region.dax;
+
+	if (dax) {
+		t->dax_id = dax_read_lock();
+		if (!dax_alive(dax)) {
+			dax_read_unlock(t->dax_id);
+			return -ENODEV;
+		}
+	}
 	latt_window_enter(t->run, fl);
 	if (latt_moved(t)) {
 		latt_window_leave(t->run, *fl);
+		if (dax)
+			dax_read_unlock(t->dax_id);
 		return -ENODEV;
 	}
 	*nmi = this_cpu_read(irq_stat.__nmi_count);
@@ -119,6 +137,8 @@ static inline bool latt_window_close(struct latt_thread *t, unsigned long fl,
 	bool seen = this_cpu_read(irq_stat.__nmi_count) != nmi;
 
 	latt_window_leave(t->run, fl);
+	if (t->run->region.dax)
+		dax_read_unlock(t->dax_id);
 	return seen;
 }
 

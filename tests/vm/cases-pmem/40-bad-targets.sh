@@ -12,7 +12,7 @@ refused 1 "/etc/passwd: not a pmem or device-DAX device \(a regular file" \
 refused 1 "/tmp: not a pmem or device-DAX device \(a directory" $R --target /tmp
 refused 1 "/dev/lattester: not a device-DAX device" $R --target /dev/lattester
 refused 1 "/dev/pmem99: No such file or directory" $R --target /dev/pmem99
-refused 2 "--target: 'pmem0': invalid value" $R --target pmem0
+refused 2 "--target: 'pmem0': not dram\[:NODE\] or namespaceX.Y, and no file or device of that name exists" $R --target pmem0
 # namespaces that don't exist, are disabled, or are BTT
 refused 1 "namespace0.99: no such namespace" $R --target namespace0.99
 refused 1 "namespace7.0: no such namespace" $R --target namespace7.0
