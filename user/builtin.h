@@ -29,6 +29,7 @@ int cmd_run(int argc, char **argv, const struct cmd_ctx *ctx);
 int cmd_sweep(int argc, char **argv, const struct cmd_ctx *ctx);
 int cmd_plot(int argc, char **argv, const struct cmd_ctx *ctx);
 int cmd_compare(int argc, char **argv, const struct cmd_ctx *ctx);
+int cmd_matrix(int argc, char **argv, const struct cmd_ctx *ctx);
 
 /**
  * struct cmd_opt - one long option: getopt_long's entry and its help line
@@ -73,7 +74,7 @@ struct cmd_usage {
 };
 
 extern const struct cmd_usage info_usage, list_usage, run_usage,
-	sweep_usage, plot_usage, compare_usage;
+	sweep_usage, plot_usage, compare_usage, matrix_usage;
 
 /* main.c's commands table */
 struct command {

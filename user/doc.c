@@ -152,9 +152,9 @@ static void man_main(void)
 		"in place (pmem block devices, device-DAX devices, namespaces), "
 		"and reports the latency distribution, its outliers and "
 		"histograms as tables, JSON, CSV and gnuplot pictures.\n\n"
-		"Commands that talk to the module (run, sweep, info) need it "
-		"loaded (modprobe lattester) and root (run and sweep "
-		"--engine user don't); list, plot and compare need "
+		"Commands that talk to the module (run, sweep, matrix, info) "
+		"need it loaded (modprobe lattester) and root (run, sweep and "
+		"matrix --engine user don't); list, plot and compare need "
 		"neither.  Commands are matched exactly, never by prefix.",
 		true);
 	puts(".SH COMMANDS");

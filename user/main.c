@@ -54,6 +54,7 @@ const struct command commands[] = {
 	{ "sweep",	cmd_sweep,	"run a grid of measurements into CSV / JSON lines", &sweep_usage },
 	{ "plot",	cmd_plot,	"draw a histogram, tail, outlier or sweep plot (gnuplot)", &plot_usage },
 	{ "compare",	cmd_compare,	"show results side by side, with ratios to a baseline", &compare_usage },
+	{ "matrix",	cmd_matrix,	"measure every (CPU node, memory node) pair, as MLC's latency matrix", &matrix_usage },
 	{ "help",	cmd_help,	"show a command's help: help CMD", &help_usage },
 	{ "version",	cmd_version,	"show the tool's version and ABI", &version_usage },
 };
