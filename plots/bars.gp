@@ -11,17 +11,27 @@
 #   stat       the percentile shown, e.g. "p50" (default)
 #   group      what the groups are, e.g. "op" (default)
 #   subtitle   what every point shares (target, cpu, ...)
+#   per, chain "access" (default) or "load" (chase: the mean of chain
+#              dependent loads, 0 if it varies) or "mixed"
+# A bar of 0 would be invisible: it gets a marker on the axis and its
+# value, "0 ns", above it.
 if (!exists("infile")) print "bars.gp: set infile"; exit status 1
 if (!exists("nseries")) nseries = 1
 if (!exists("stat")) stat = "p50"
 if (!exists("group")) group = "op"
 if (!exists("subtitle")) subtitle = ""
+if (!exists("per")) per = "access"
+if (!exists("chain")) chain = 0
 stitle(i) = exists(sprintf("series_%d", i)) ? value(sprintf("series_%d", i)) : sprintf("series %d", i)
 
 set datafile missing "-"
 set title "Latency (" . stat . ") by " . group . \
 	(subtitle eq "" ? "" : "\n" . subtitle)
-set ylabel stat . " latency per access (ns, timer overhead subtracted)"
+per_text = per eq "load" ? (chain > 0 ? sprintf("per load (mean of %d dependent loads)", chain) : \
+	"per load (mean of the chain's dependent loads)") : \
+	per eq "mixed" ? "per access; chase: per load" : "per access"
+set ylabel stat . " latency " . per_text . " (ns, timer overhead subtracted)"
+if (per ne "access") { set label 99 "chase: a sample times a chain of dependent loads; its figure is their mean, and p90 and above are percentiles of such means" at character 1, character 1.2 left font ",9"; set bmargin 5 }
 set xlabel group
 set style data histograms
 set style histogram clustered gap 1
@@ -31,5 +41,12 @@ set yrange [0:*]
 set grid ytics
 set key outside right top
 set xtics nomirror rotate by -20
+# where bar i of a group is: clusters of nseries bars and a gap of 1
+bar_x(g, i) = g + (i - (nseries + 1) / 2.0) / (nseries + 1.0)
+is_zero(v) = v <= 0
 plot for [i=1:nseries] infile using (column(i + 1)):xtic(1) \
-	title (stitle(i) eq "" ? stat : stitle(i))
+	title (stitle(i) eq "" ? stat : stitle(i)), \
+     for [i=1:nseries] infile using (bar_x($0, i)):(is_zero(column(i + 1)) ? 0 : 1/0) \
+	with points pt 9 ps 1.6 lc i notitle, \
+     for [i=1:nseries] infile using (bar_x($0, i)):(is_zero(column(i + 1)) ? 0 : 1/0):("0 ns") \
+	with labels rotate by 90 left offset 0, 1 font ",9" notitle

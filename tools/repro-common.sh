@@ -24,6 +24,11 @@
 #   -d TIME     bandwidth: each point's duration (default 500ms)
 #   -- ...      more sweep options, e.g. -- --force (stores on pmem) or
 #               -- --region 64M; a list option adds values to the grid
+# repro-working-set also takes
+#   -R REGIONS  the regions, a sweep list (default 4K..4Gx2, capped at
+#               what the target's node can hold)
+#   -E ENGINE   user (default: no module needed, and --hugepages) or
+#               kernel
 # The sweep resumes: run the script again to finish an interrupted one;
 # remove DIR for a fresh start.  $LATTESTER_CTL picks the binary (default:
 # lattester-ctl on $PATH, else the one built in this repository).
@@ -50,6 +55,8 @@ repro_init() {	# NAME DEFAULT_SAMPLES "$@"
 	extra_threads=
 	extra_delays=
 	extra_mixes=
+	extra_regions=
+	engine=
 	cpus=
 	duration=500ms
 	while [ $# -gt 0 ]; do
@@ -64,6 +71,8 @@ repro_init() {	# NAME DEFAULT_SAMPLES "$@"
 		-d) [ $# -ge 2 ] || repro_usage; duration=$2; shift 2 ;;
 		-D) [ $# -ge 2 ] || repro_usage; extra_delays=$2; shift 2 ;;
 		-M) [ $# -ge 2 ] || repro_usage; extra_mixes=$2; shift 2 ;;
+		-R) [ $# -ge 2 ] || repro_usage; extra_regions=$2; shift 2 ;;
+		-E) [ $# -ge 2 ] || repro_usage; engine=$2; shift 2 ;;
 		--no-plot) plot=0; shift ;;
 		-h | --help) repro_usage 0 ;;
 		--) shift; break ;;

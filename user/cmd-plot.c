@@ -11,7 +11,13 @@
  *   bw-threads  bandwidth against threads (sweep --mode bandwidth --out X.csv)
  *   bw-size   bandwidth against access size (the same)
  *   loaded    latency against bandwidth (sweep --mode loaded --delay LIST)
+ *   working-set  per-load latency against region size, with the host's
+ *             caches marked (sweep --pattern chase --region LIST)
  *
+ * No point is hidden: a 0 on a log axis is drawn on a floor line with a
+ * marker of its own and a note; rows that no dimension tells apart (two
+ * fences that resolve to one, another --samples) become series of their
+ * own, named by what their keys say.
  * The scripts are plots/KIND.gp, built into the binary (plots.S);
  * $LATTESTER_PLOTS=DIR takes DIR/KIND.gp instead.  The tool reads what the
  * title needs (target, cpu, ...) from the data file's header comments or,
@@ -27,6 +33,7 @@
 
 #include "builtin.h"
 #include "csv.h"
+#include "grid.h"
 #include "log.h"
 #include "parse.h"
 #include "run.h"
@@ -36,11 +43,14 @@
 #define DEFAULT_W	1000
 #define DEFAULT_H	600
 #define MAX_SERIES	64
+#define MAX_CACHES	8
+#define SYSFS_ENV	"LATTESTER_SYSFS"
 #define GNUPLOT_ENV	"LATTESTER_GNUPLOT"
 #define PLOTS_ENV	"LATTESTER_PLOTS"
 
 extern const char plot_gp_hist[], plot_gp_tail[], plot_gp_outliers[],
-	plot_gp_sweep[], plot_gp_bars[], plot_gp_bw[], plot_gp_loaded[];
+	plot_gp_sweep[], plot_gp_bars[], plot_gp_bw[], plot_gp_loaded[],
+	plot_gp_working_set[];
 
 enum plot_input {
 	IN_HIST,
@@ -51,7 +61,8 @@ enum plot_input {
 struct plot;
 struct sweep_csv;
 typedef int prepare_fn(struct plot *p, const struct sweep_csv *c, bool *use);
-static prepare_fn prepare_sweep, prepare_bars, prepare_bw, prepare_loaded;
+static prepare_fn prepare_sweep, prepare_bars, prepare_bw, prepare_loaded,
+	prepare_ws;
 
 /*
  * @gp: the script's name in plots/, if not @name; @script: its built-in
@@ -92,6 +103,10 @@ static const struct plot_kind {
 	{ .name = "loaded", .script = plot_gp_loaded, .input = IN_SWEEP,
 	  .what = "a sweep .csv file of --mode loaded", .mode = "loaded",
 	  .prepare = prepare_loaded, .along = "delay" },
+	{ .name = "working-set", .script = plot_gp_working_set,
+	  .input = IN_SWEEP, .what = "a sweep .csv file with a --region list",
+	  .mode = "!bandwidth", .prepare = prepare_ws, .along = "region",
+	  .stats = "p50 p99" },
 };
 
 #define NR_KINDS	(sizeof(kinds) / sizeof(kinds[0]))
@@ -105,22 +120,24 @@ enum plot_opt_id {
 	OPT_GROUP,
 	OPT_CANVAS,
 	OPT_TITLE,
+	OPT_CACHES,
 };
 
 static const struct cmd_opt plot_options[] = {
 	{ "in", OPT_IN, "FILE",
 	  "the data: a run --hist file (hist, tail), a run --outliers .csv "
 	  "file (outliers), a sweep .csv file (sweep, bars, bw-threads, "
-	  "bw-size, loaded)", -1 },
+	  "bw-size, loaded, working-set)", -1 },
 	{ "out", OPT_OUT, "FILE.png|FILE.svg",
 	  "the picture (default: the input's name without its extension, "
 	  "-KIND.png)", -1 },
-	{ "x", OPT_X, "size|stride|hotspot",
+	{ "x", OPT_X, "size|stride|hotspot|region",
 	  "sweep: the x axis (default: the one that varies most)", -1 },
 	{ "stat", OPT_STAT, "LIST",
-	  "sweep: the percentiles drawn (default: p50,p99); loaded: the "
-	  "same (default: p50); bars: the one shown (default: p50); of min, "
-	  "p50, p90, p99, p99.9, p99.99, p99.999, p99.9999, max, mean", -1 },
+	  "sweep, working-set: the percentiles drawn (default: p50,p99); "
+	  "loaded: the same (default: p50); bars: the one shown (default: "
+	  "p50); of min, p50, p90, p99, p99.9, p99.99, p99.999, p99.9999, "
+	  "max, mean", -1 },
 	{ "gbps", OPT_GBPS, "LIST",
 	  "bw-threads, bw-size: the bandwidths drawn, of total, read, write "
 	  "(default: total)", -1 },
@@ -132,6 +149,9 @@ static const struct cmd_opt plot_options[] = {
 	{ "title", OPT_TITLE, "TEXT",
 	  "the second title line (default: from the data: target, cpu, ...)",
 	  -1 },
+	{ "caches", OPT_CACHES, "LIST",
+	  "working-set: the cache lines drawn, e.g. L1d=48K,L2=2M,L3=32M, or "
+	  "none (default: the measured CPU's caches from sysfs)", -1 },
 	{ NULL, 0, NULL, NULL, -1 }
 };
 
@@ -146,13 +166,15 @@ static const char *const plot_examples[] = {
 	"read and write bandwidth against the number of threads",
 	"lattester-ctl plot loaded --in loaded.csv --stat p50,p99",
 	"loaded latency: two percentiles against the traffic's bandwidth",
+	"lattester-ctl plot working-set --in ws.csv --stat p50,p99.9",
+	"per-load latency against region size, the caches marked",
 	NULL
 };
 
 const struct cmd_usage plot_usage = {
 	.cmd = "plot",
-	.synopsis = "hist|tail|outliers|sweep|bars|bw-threads|bw-size|loaded "
-		    "--in FILE [--out FILE.png|FILE.svg] [OPTIONS]",
+	.synopsis = "hist|tail|outliers|sweep|bars|bw-threads|bw-size|loaded|"
+		    "working-set --in FILE [--out FILE.png|FILE.svg] [OPTIONS]",
 	.about = "Draw a data file of lattester-ctl with gnuplot (gnuplot-nox "
 		 "is enough): hist, the\n"
 		 "histogram; tail, latency against percentile; outliers, "
@@ -161,7 +183,9 @@ const struct cmd_usage plot_usage = {
 		 "grouped bars of a sweep;\n"
 		 "bw-threads and bw-size, bandwidth against threads and "
 		 "against access size;\n"
-		 "loaded, loaded latency against bandwidth.\n"
+		 "loaded, loaded latency against bandwidth; working-set, "
+		 "per-load latency against\n"
+		 "region size with the caches marked.\n"
 		 "Prints the picture's name.  Exit status: 0 drawn, 1 error "
 		 "(no gnuplot, bad data),\n2 usage.",
 	.opts = plot_options,
@@ -175,15 +199,32 @@ const struct cmd_usage plot_usage = {
 		"axis that varies over the rows (target, cpu, op, pattern, "
 		"threads, ...) makes a series; bars groups the rows by --group; "
 		"bw-threads, bw-size and loaded split their lines as sweep "
-		"does, and loaded joins a line's points in order of --delay.\n\n"
+		"does, and loaded joins a line's points in order of --delay.  "
+		"working-set draws the rows of a --region list against region "
+		"size on a log2 axis, the host's L1d, L2 and L3 as labelled "
+		"vertical lines (--caches).\n\n"
+		"No point is hidden: a 0 on a log axis is drawn on a floor line "
+		"marked 0, with a marker of its own and a note; a 0 bar gets a "
+		"marker and its value; rows that no column tells apart (two "
+		"fences that resolve to one, another --samples) are series of "
+		"their own, named from their keys.  Log axes of latency are "
+		"labelled in ns, us, ms and s, with enough marks to read a "
+		"range of one decade.  Chase rows are per load, the mean of the "
+		"chain's K dependent loads, and their tails are of such "
+		"means: the axis and a note say so.  A sweep with --threshold "
+		"draws its outlier rate on a second axis; outliers draws "
+		"NMI-flagged outliers apart only for the kernel engine's "
+		"data.\n\n"
 		"Environment: LATTESTER_GNUPLOT, the gnuplot to run (default: "
 		"gnuplot on PATH); LATTESTER_PLOTS, a directory whose KIND.gp "
 		"(bw.gp for bw-threads and bw-size) replace the built-in "
 		"scripts; LATTESTER_PLOT_KEEP, keep the "
-		"temporary files after an error.",
+		"temporary files after an error; LATTESTER_SYSFS, where "
+		"working-set reads devices/system/cpu (default: /sys).",
 	.examples = plot_examples,
 	.see_also = "gnuplot(1)",
-	.words = "hist|tail|outliers|sweep|bars|bw-threads|bw-size|loaded",
+	.words = "hist|tail|outliers|sweep|bars|bw-threads|bw-size|loaded|"
+		 "working-set",
 };
 
 struct plot {
@@ -197,14 +238,23 @@ struct plot {
 	const char *group;
 	unsigned int w, h;
 	const char *title;
+	const char *caches;	/* --caches, or NULL: sysfs */
 	bool svg;
 	FILE *vars;		/* gnuplot variable assignments */
 	char *vars_buf;
 	size_t vars_len;
 	char data[PATH_MAX];	/* a temporary data file, or "" */
+	struct cache_line {
+		char name[16];
+		__u64 bytes;
+	} cache[MAX_CACHES];
+	size_t ncache;
+	char cache_src[64];	/* "--caches", "sysfs, cpu 0" */
 };
 
 /* ---- options ---- */
+
+static int parse_caches(struct plot *p, const char *v);
 
 static int set_canvas(struct plot *p, const char *v)
 {
@@ -327,10 +377,11 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 			break;
 		case OPT_X:
 			if (strcmp(optarg, "size") && strcmp(optarg, "stride") &&
-			    strcmp(optarg, "hotspot"))
+			    strcmp(optarg, "hotspot") && strcmp(optarg, "region"))
 				return cmd_usage_error(&plot_usage, "--x: '%s': "
-						       "expected size, stride or "
-						       "hotspot", optarg);
+						       "expected size, stride, "
+						       "hotspot or region",
+						       optarg);
 			p->x = optarg;
 			break;
 		case OPT_STAT:
@@ -363,6 +414,9 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 		case OPT_TITLE:
 			p->title = optarg;
 			break;
+		case OPT_CACHES:
+			p->caches = optarg;
+			break;
 		}
 	}
 	if (!p->kind)
@@ -390,6 +444,10 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 			 p->kind->stats ? p->kind->stats : "p50");
 	if (!p->gbps[0])
 		snprintf(p->gbps, sizeof(p->gbps), "total");
+	if (p->caches && parse_caches(p, p->caches))
+		return cmd_usage_error(&plot_usage, "--caches: '%s': expected "
+				       "NAME=SIZE,... (L1d=48K,L2=2M) or none",
+				       p->caches);
 	return 0;
 }
 
@@ -433,6 +491,8 @@ static int read_commented(struct plot *p)
 	char *line = NULL, *t;
 	size_t cap = 0, rows = 0;
 	bool known = false, header_row = p->kind->input == IN_OUTLIERS;
+	bool nmi_known = true;
+	unsigned int chain;
 	double thr;
 
 	if (!f) {
@@ -449,6 +509,18 @@ static int read_commented(struct plot *p)
 		t = strstr(line, " threshold_ns ");
 		if (line[0] == '#' && t && sscanf(t, " threshold_ns %lf", &thr) == 1)
 			var_num(p, "threshold_ns", thr);
+		/* a histogram of chase samples: per load, K loads a sample */
+		t = strstr(line, " chain ");
+		if (line[0] == '#' && t && sscanf(t, " chain %u", &chain) == 1)
+			var_num(p, "chain", chain);
+		/*
+		 * The user engine keeps no interrupt out and sees no NMI: its
+		 * outlier files say "nmi unavailable (user engine)" (or
+		 * "# engine user"); the kernel's, and older files, "nmi N".
+		 */
+		if (line[0] == '#' && (strstr(line, " nmi unavailable") ||
+				       !strncmp(line, "# engine user", 13)))
+			nmi_known = false;
 		if (line[0] == '#' || line[strspn(line, " \t\r\n")] == '\0')
 			continue;
 		if (header_row) {
@@ -459,6 +531,8 @@ static int read_commented(struct plot *p)
 	}
 	free(line);
 	fclose(f);
+	if (p->kind->input == IN_OUTLIERS)
+		var_num(p, "nmi_known", nmi_known);
 	if (!known) {
 		log_err("%s: not %s (no '%.*s' line)", p->in, p->kind->what,
 			(int)strlen(marker) - 2, marker);
@@ -477,44 +551,58 @@ static int read_commented(struct plot *p)
 
 /*
  * The columns that tell points apart.  The subtitle names those every
- * point shares, but not the DIM_QUIET ones, nor the DIM_ZERO_QUIET ones
- * where they are 0.  The DIM_NEW ones came with --mode: a file from
- * before lacks them and reads as @missing in every row.
+ * point shares, but not the DIM_QUIET ones, nor the DIM_DEFAULT_QUIET ones
+ * where they have their @quiet value.  The DIM_NEW ones came later: a file
+ * from before lacks them and reads as @missing in every row, or, DIM_KEY,
+ * as what its key says (engine=user, hugepages=1).  DIM_MODE: the columns
+ * --mode brought.
  */
-#define DIM_QUIET	0x1
-#define DIM_ZERO_QUIET	0x2
-#define DIM_NEW		0x4
+#define DIM_QUIET		0x1
+#define DIM_DEFAULT_QUIET	0x2
+#define DIM_NEW			0x4
+#define DIM_KEY			0x8
+#define DIM_MODE		0x10
 
 static const struct dim {
 	const char *name;
 	unsigned int flags;
 	const char *missing;
+	const char *quiet;
 } dims[] = {
-	{ "target",  0,			NULL },
-	{ "cpu",     0,			NULL },
-	{ "op",      0,			NULL },
-	{ "fence",   0,			NULL },
-	{ "pattern", 0,			NULL },
-	{ "size",    0,			NULL },
-	{ "stride",  DIM_ZERO_QUIET,	NULL },
-	{ "hotspot", DIM_ZERO_QUIET,	NULL },
-	{ "chain",   DIM_QUIET,		NULL },
-	{ "warm",    DIM_QUIET,		NULL },
-	{ "width",   DIM_QUIET,		NULL },
-	{ "mode",    DIM_QUIET | DIM_NEW,	"latency" },
-	{ "threads", DIM_NEW,			"1" },
-	{ "delay",   DIM_ZERO_QUIET | DIM_NEW,	"0" },
+	{ "target",    0,			NULL,	   NULL },
+	{ "cpu",       0,			NULL,	   NULL },
+	{ "op",        0,			NULL,	   NULL },
+	{ "fence",     0,			NULL,	   NULL },
+	{ "pattern",   0,			NULL,	   NULL },
+	{ "size",      0,			NULL,	   NULL },
+	{ "stride",    DIM_DEFAULT_QUIET,	NULL,	   "0" },
+	{ "hotspot",   DIM_DEFAULT_QUIET,	NULL,	   "0" },
+	{ "region",    DIM_QUIET,		NULL,	   NULL },
+	{ "chain",     DIM_QUIET,		NULL,	   NULL },
+	{ "warm",      DIM_QUIET,		NULL,	   NULL },
+	{ "width",     DIM_QUIET,		NULL,	   NULL },
+	{ "mode",      DIM_QUIET | DIM_NEW | DIM_MODE, "latency", NULL },
+	{ "threads",   DIM_NEW | DIM_MODE,	"1",	   NULL },
+	{ "delay",     DIM_DEFAULT_QUIET | DIM_NEW | DIM_MODE, "0", "0" },
+	{ "engine",    DIM_DEFAULT_QUIET | DIM_NEW | DIM_KEY, "kernel",
+	  "kernel" },
+	{ "hugepages", DIM_DEFAULT_QUIET | DIM_NEW | DIM_KEY, "0", "0" },
 };
 #define NR_DIMS	(sizeof(dims) / sizeof(dims[0]))
 
+/*
+ * @dv: each row's value of each dimension (NR_DIMS a row), pointing into
+ * @fields or at a constant; the other columns by index, -1 if missing.
+ */
 struct sweep_csv {
 	char **lines;		/* one allocation per row, split in place */
 	char ***fields;
 	size_t n;
+	const char **dv;
 	int dim_col[NR_DIMS];	/* -1: a DIM_NEW column the file lacks */
 	int stat_col[NR_STATS];	/* ns_* */
 	int gbps_col[NR_GBPS];	/* total_gbps, ...; -1: missing */
-	int state_col;
+	int state_col, key_col, per_col, rate_col, thr_col;
 };
 
 static void sweep_csv_free(struct sweep_csv *c)
@@ -527,6 +615,53 @@ static void sweep_csv_free(struct sweep_csv *c)
 	}
 	free(c->lines);
 	free(c->fields);
+	free(c->dv);
+}
+
+/* A row's field @name of its key ("1" of "...;hugepages=1"), or NULL. */
+static bool key_says(const struct sweep_csv *c, size_t row, const char *field,
+		     const char *value)
+{
+	const char *key, *p;
+	size_t n = strlen(field), m = strlen(value);
+
+	if (c->key_col < 0)
+		return false;
+	key = c->fields[row][c->key_col];
+	for (p = key; *p; p += strcspn(p, ";"), p += *p == ';') {
+		if (!strncmp(p, field, n) && p[n] == '=' &&
+		    !strncmp(p + n + 1, value, m) &&
+		    (p[n + 1 + m] == ';' || !p[n + 1 + m]))
+			return true;
+	}
+	return false;
+}
+
+/* Each row's value of each dimension. */
+static int fill_dims(struct sweep_csv *c)
+{
+	size_t i, d;
+
+	c->dv = calloc(c->n * NR_DIMS, sizeof(*c->dv));
+	if (!c->dv)
+		return -ENOMEM;
+	for (i = 0; i < c->n; i++) {
+		for (d = 0; d < NR_DIMS; d++) {
+			const char **v = &c->dv[i * NR_DIMS + d];
+
+			if (c->dim_col[d] >= 0)
+				*v = c->fields[i][c->dim_col[d]];
+			else if (!strcmp(dims[d].name, "engine"))
+				*v = key_says(c, i, "engine", "user") ?
+				     "user" : "kernel";
+			else if (!strcmp(dims[d].name, "hugepages"))
+				*v = key_says(c, i, "hugepages", "1") ?
+				     "1" : "0";
+			else
+				*v = dims[d].missing;
+		}
+	}
+	return 0;
 }
 
 static int read_sweep(const char *path, struct sweep_csv *c)
@@ -560,6 +695,12 @@ static int read_sweep(const char *path, struct sweep_csv *c)
 				c->gbps_col[i] = csv_column(hdr, nh, name);
 			}
 			c->state_col = nh > 0 ? csv_column(hdr, nh, "state") : -1;
+			c->key_col = nh > 0 ? csv_column(hdr, nh, "key") : -1;
+			c->per_col = nh > 0 ? csv_column(hdr, nh, "per") : -1;
+			c->rate_col = nh > 0 ?
+				      csv_column(hdr, nh, "outlier_rate") : -1;
+			c->thr_col = nh > 0 ?
+				     csv_column(hdr, nh, "threshold_cycles") : -1;
 			for (i = 0; i < NR_DIMS; i++)
 				if (c->dim_col[i] < 0 &&
 				    !(dims[i].flags & DIM_NEW))
@@ -606,6 +747,10 @@ static int read_sweep(const char *path, struct sweep_csv *c)
 		log_err("%s: nothing to plot (no finished point)", path);
 		return 1;
 	}
+	if (fill_dims(c)) {
+		log_err("out of memory");
+		return 1;
+	}
 	return 0;
 oom:
 	log_err("out of memory");
@@ -627,8 +772,7 @@ static int dim_index(const char *name)
 
 static const char *val(const struct sweep_csv *c, size_t row, size_t dim)
 {
-	return c->dim_col[dim] < 0 ? dims[dim].missing :
-	       c->fields[row][c->dim_col[dim]];
+	return c->dv[row * NR_DIMS + dim];
 }
 
 /* Does dimension @d take more than one value over the rows in @use? */
@@ -650,8 +794,10 @@ static bool varies_any(const struct sweep_csv *c, const bool *use, size_t d)
 
 /*
  * Does it vary in a way that tells points apart?  The fence a run reports
- * is resolved ("default" is none for loads, sfence for stores): it counts
- * only where one op ran with more than one fence.
+ * is resolved ("default" is none for loads, mfence for stores): it counts
+ * only where one op ran with more than one fence.  (Two fences that
+ * resolve to one, default and mfence of a store, are told apart by their
+ * keys: make_labels().)
  */
 static bool varies(const struct sweep_csv *c, const bool *use, size_t d)
 {
@@ -675,7 +821,8 @@ static void fmt_dim(char *buf, size_t len, size_t d, const char *v)
 	__u64 n;
 
 	if ((!strcmp(name, "size") || !strcmp(name, "stride") ||
-	     !strcmp(name, "hotspot")) && !parse_u64(v, &n)) {
+	     !strcmp(name, "hotspot") || !strcmp(name, "region")) &&
+	    !parse_u64(v, &n)) {
 		fmt_bytes(bytes, sizeof(bytes), n);
 		snprintf(buf, len, "%s%s%s", strcmp(name, "size") ? name : "",
 			 strcmp(name, "size") ? " " : "", bytes);
@@ -690,58 +837,263 @@ static void fmt_dim(char *buf, size_t len, size_t d, const char *v)
 		snprintf(buf, len, "%s thread%s", v, strcmp(v, "1") ? "s" : "");
 	} else if (!strcmp(name, "delay")) {
 		snprintf(buf, len, "delay %s cycles", v);
+	} else if (!strcmp(name, "engine")) {
+		snprintf(buf, len, "%s engine", v);
+	} else if (!strcmp(name, "hugepages")) {
+		snprintf(buf, len, "%s", strcmp(v, "0") ?
+			 "huge pages (--hugepages)" : "base pages");
 	} else {
 		snprintf(buf, len, "%s", v);
 	}
 }
 
-/* The values of the dimensions in @mask for row @i, joined by ", ". */
-static void label(char *buf, size_t len, const struct sweep_csv *c, size_t i,
-		  const bool *mask)
+/*
+ * How the series are named: the dimensions in @mask, then the key fields
+ * in @extra (fields that tell apart rows no dimension does), and for rows
+ * whose keys are the same, " (repeat N)".  @text: each row's name.
+ */
+#define MAX_EXTRA	8
+
+struct labels {
+	bool mask[NR_DIMS];
+	char extra[MAX_EXTRA][64];
+	size_t nextra;
+	char **text;
+};
+
+static void labels_free(struct labels *l, size_t n)
 {
-	char one[96];
+	size_t i;
+
+	for (i = 0; l->text && i < n; i++)
+		free(l->text[i]);
+	free(l->text);
+	l->text = NULL;
+}
+
+/* "fence default (mfence)", "samples 500": key field @f of row @i */
+static void fmt_key_field(char *buf, size_t len, const struct sweep_csv *c,
+			  size_t i, const char *f)
+{
+	const char *key = c->key_col >= 0 ? c->fields[i][c->key_col] : "";
+	char v[256];
+	int d = dim_index(f);
+
+	if (key_field(key, f, v, sizeof(v)))
+		snprintf(v, sizeof(v), "%s", "-");
+	if (!strcmp(f, "fence") && strcmp(v, val(c, i, (size_t)d)))
+		snprintf(buf, len, "fence %s (%s)", v, val(c, i, (size_t)d));
+	else if (d >= 0)
+		fmt_dim(buf, len, (size_t)d, v);
+	else
+		snprintf(buf, len, "%s %s", f, v);
+}
+
+static bool is_extra(const struct labels *l, const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < l->nextra; k++)
+		if (!strcmp(l->extra[k], name))
+			return true;
+	return false;
+}
+
+static void make_label(char *buf, size_t len, const struct sweep_csv *c,
+		       size_t i, const struct labels *l)
+{
+	char one[300];
 	size_t d, n = 0;
 
 	buf[0] = '\0';
 	for (d = 0; d < NR_DIMS && n < len; d++) {
-		if (!mask[d])
-			continue;
+		if (!l->mask[d] || is_extra(l, dims[d].name))
+			continue;	/* an extra field says it from the key */
 		fmt_dim(one, sizeof(one), d, val(c, i, d));
+		n += snprintf(buf + n, len - n, "%s%s", n ? ", " : "", one);
+	}
+	for (d = 0; d < l->nextra && n < len; d++) {
+		fmt_key_field(one, sizeof(one), c, i, l->extra[d]);
 		n += snprintf(buf + n, len - n, "%s%s", n ? ", " : "", one);
 	}
 }
 
+/* the rows in @use, sorted by name, then by their value of @cmp_along */
+static const struct sweep_csv *cmp_csv;
+static const struct labels *cmp_labels;
+static int cmp_along;
+
+static int cmp_label_rows(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int r = strcmp(cmp_labels->text[x], cmp_labels->text[y]);
+
+	if (r || cmp_along < 0)
+		return r;
+	return strcmp(val(cmp_csv, x, (size_t)cmp_along),
+		      val(cmp_csv, y, (size_t)cmp_along));
+}
+
+/*
+ * Two rows of one name at one value of @along (or anywhere, @along < 0):
+ * the first such pair in @idx (sorted), or false.
+ */
+static bool collision(const struct sweep_csv *c, const struct labels *l,
+		      size_t *idx, size_t n, int along, size_t *a, size_t *b)
+{
+	size_t k;
+
+	cmp_csv = c;
+	cmp_labels = l;
+	cmp_along = along;
+	qsort(idx, n, sizeof(*idx), cmp_label_rows);
+	for (k = 1; k < n; k++) {
+		if (!cmp_label_rows(&idx[k - 1], &idx[k])) {
+			*a = idx[k - 1];
+			*b = idx[k];
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The first field of the keys of rows @a and @b whose values differ. */
+static bool key_difference(const struct sweep_csv *c, size_t a, size_t b,
+			   char *field, size_t len)
+{
+	const char *keys[2], *p, *end, *eq;
+	char name[64], va[256], vb[256];
+	int k;
+
+	if (c->key_col < 0)
+		return false;
+	keys[0] = c->fields[a][c->key_col];
+	keys[1] = c->fields[b][c->key_col];
+	for (k = 0; k < 2; k++) {
+		for (p = keys[k]; *p; p = *end ? end + 1 : end) {
+			end = p + strcspn(p, ";");
+			eq = memchr(p, '=', (size_t)(end - p));
+			if (!eq || (size_t)(eq - p) >= sizeof(name))
+				continue;
+			snprintf(name, sizeof(name), "%.*s", (int)(eq - p), p);
+			if (key_field(keys[0], name, va, sizeof(va)))
+				va[0] = '\0';
+			if (key_field(keys[1], name, vb, sizeof(vb)))
+				vb[0] = '\0';
+			if (strcmp(va, vb)) {
+				snprintf(field, len, "%s", name);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/*
+ * Name every row in @use by the dimensions in @l->mask, so that no two
+ * rows share a name and a value of @along (the x of a line, the group of
+ * a bar; -1: none): where they would, the key fields that differ join the
+ * names, and rows of one key are numbered.
+ */
+static int make_labels(struct plot *p, const struct sweep_csv *c,
+		       const bool *use, int along, struct labels *l)
+{
+	char buf[1024], field[64];
+	size_t *idx, n = 0, i, a, b, rep, k;
+
+	l->text = calloc(c->n, sizeof(*l->text));
+	idx = calloc(c->n ? c->n : 1, sizeof(*idx));
+	if (!l->text || !idx)
+		goto oom;
+	for (i = 0; i < c->n; i++)
+		if (use[i])
+			idx[n++] = i;
+	for (;;) {
+		for (k = 0; k < n; k++) {
+			make_label(buf, sizeof(buf), c, idx[k], l);
+			free(l->text[idx[k]]);
+			l->text[idx[k]] = strdup(buf);
+			if (!l->text[idx[k]])
+				goto oom;
+		}
+		if (!collision(c, l, idx, n, along, &a, &b) ||
+		    l->nextra == MAX_EXTRA ||
+		    !key_difference(c, a, b, field, sizeof(field)))
+			break;
+		snprintf(l->extra[l->nextra++], sizeof(l->extra[0]), "%s",
+			 field);
+	}
+	/* the same key twice: rows of one point, numbered */
+	rep = 0;
+	while (collision(c, l, idx, n, along, &a, &b)) {
+		for (k = 2;; k++) {
+			snprintf(buf, sizeof(buf), "%s%s(repeat %zu)",
+				 l->text[b], l->text[b][0] ? " " : "", k);
+			for (i = 0; i < n && (strcmp(l->text[idx[i]], buf) ||
+				(along >= 0 && strcmp(val(c, idx[i], (size_t)along),
+						     val(c, b, (size_t)along))));
+			     i++)
+				;
+			if (i == n)
+				break;
+		}
+		free(l->text[b]);
+		l->text[b] = strdup(buf);
+		if (!l->text[b])
+			goto oom;
+		rep++;
+	}
+	if (rep)
+		log_warn("%s: %zu row%s repeat%s a point of another row (the "
+			 "same key): drawn apart, as \"(repeat N)\"", p->in,
+			 rep, rep == 1 ? "" : "s", rep == 1 ? "s" : "");
+	free(idx);
+	return 0;
+oom:
+	free(idx);
+	log_err("out of memory");
+	return 1;
+}
+
+/* one series: its name and rows */
 struct series {
-	char key[512];
-	size_t rows[4096];
-	size_t n;
+	const char *key;
+	size_t *rows;
+	size_t n, cap;
 };
 
-static size_t cmp_dim;
-static const struct sweep_csv *cmp_csv;
+static void series_free(struct series *s, size_t ns)
+{
+	size_t k;
+
+	for (k = 0; k < ns; k++)
+		free(s[k].rows);
+}
+
+static int cmp_dim;
 
 static int cmp_rows(const void *a, const void *b)
 {
-	__u64 x = strtoull(val(cmp_csv, *(const size_t *)a, cmp_dim), NULL, 10);
-	__u64 y = strtoull(val(cmp_csv, *(const size_t *)b, cmp_dim), NULL, 10);
+	const char *sx = val(cmp_csv, *(const size_t *)a, (size_t)cmp_dim);
+	const char *sy = val(cmp_csv, *(const size_t *)b, (size_t)cmp_dim);
+	__u64 x = strtoull(sx, NULL, 10), y = strtoull(sy, NULL, 10);
 
 	return x < y ? -1 : x > y;
 }
 
-/* Group the rows in @use by the dimensions in @mask; titles to vars. */
+/* Group the rows in @use by their names; titles to vars. */
 static int make_series(struct plot *p, const struct sweep_csv *c,
-		       const bool *use, const bool *mask, struct series *s,
-		       size_t *ns)
+		       const bool *use, const struct labels *l,
+		       struct series *s, size_t *ns)
 {
-	char key[512], name[32];
-	size_t i, k;
+	char name[32];
+	size_t i, k, *nr;
 
 	*ns = 0;
 	for (i = 0; i < c->n; i++) {
 		if (!use[i])
 			continue;
-		label(key, sizeof(key), c, i, mask);
-		for (k = 0; k < *ns && strcmp(s[k].key, key); k++)
+		for (k = 0; k < *ns && strcmp(s[k].key, l->text[i]); k++)
 			;
 		if (k == *ns) {
 			if (*ns == MAX_SERIES) {
@@ -749,14 +1101,23 @@ static int make_series(struct plot *p, const struct sweep_csv *c,
 					"of the sweep", p->in, MAX_SERIES);
 				return 1;
 			}
-			snprintf(s[k].key, sizeof(s[k].key), "%s", key);
-			s[k].n = 0;
+			s[k].key = l->text[i];
+			s[k].n = s[k].cap = 0;
+			s[k].rows = NULL;
 			(*ns)++;
 			snprintf(name, sizeof(name), "series_%zu", k + 1);
-			var_str(p, name, key);
+			var_str(p, name, l->text[i]);
 		}
-		if (s[k].n < sizeof(s[k].rows) / sizeof(s[k].rows[0]))
-			s[k].rows[s[k].n++] = i;
+		if (s[k].n == s[k].cap) {
+			s[k].cap = s[k].cap ? 2 * s[k].cap : 16;
+			nr = realloc(s[k].rows, s[k].cap * sizeof(*nr));
+			if (!nr) {
+				log_err("out of memory");
+				return 1;
+			}
+			s[k].rows = nr;
+		}
+		s[k].rows[s[k].n++] = i;
 	}
 	fprintf(p->vars, "nseries = %zu\n", *ns);
 	return 0;
@@ -766,19 +1127,20 @@ static int make_series(struct plot *p, const struct sweep_csv *c,
 static void shared_subtitle(struct plot *p, const struct sweep_csv *c,
 			    const bool *use, const bool *vary, int skip)
 {
-	bool mask[NR_DIMS];
-	char buf[512];
+	struct labels l = { 0 };
+	char buf[1024];
 	size_t d, first;
 
 	for (first = 0; first < c->n && !use[first]; first++)
 		;
 	for (d = 0; d < NR_DIMS; d++)
-		mask[d] = !vary[d] && (int)d != skip &&
-			  !varies_any(c, use, d) && c->dim_col[d] >= 0 &&
-			  !(dims[d].flags & DIM_QUIET) &&
-			  !((dims[d].flags & DIM_ZERO_QUIET) &&
-			    !strcmp(val(c, first, d), "0"));
-	label(buf, sizeof(buf), c, first, mask);
+		l.mask[d] = !vary[d] && (int)d != skip &&
+			    !varies_any(c, use, d) &&
+			    (c->dim_col[d] >= 0 || (dims[d].flags & DIM_KEY)) &&
+			    !(dims[d].flags & DIM_QUIET) &&
+			    !((dims[d].flags & DIM_DEFAULT_QUIET) &&
+			      !strcmp(val(c, first, d), dims[d].quiet));
+	make_label(buf, sizeof(buf), c, first, &l);
 	var_str(p, "subtitle", p->title ? p->title : buf);
 }
 
@@ -813,38 +1175,49 @@ static int close_data(struct plot *p, FILE *f)
 
 /*
  * The series: the dimensions other than @along that vary over the rows in
- * @use, into @mask; what the rest share, into the subtitle.
+ * @use, into @l->mask, and the names (make_labels()); what the rest share,
+ * into the subtitle.
  */
-static void series_mask(struct plot *p, const struct sweep_csv *c,
-			const bool *use, size_t along, bool *mask)
+static int series_labels(struct plot *p, const struct sweep_csv *c,
+			 const bool *use, int along, struct labels *l)
 {
 	bool vary[NR_DIMS];
 	size_t d;
 
 	for (d = 0; d < NR_DIMS; d++) {
 		vary[d] = varies(c, use, d);
-		mask[d] = vary[d] && d != along;
+		l->mask[d] = vary[d] && (int)d != along;
 	}
-	shared_subtitle(p, c, use, vary, (int)along);
+	shared_subtitle(p, c, use, vary, along);
+	return make_labels(p, c, use, along, l);
+}
+
+/* A cell for gnuplot: "-" (missing, `set datafile missing`) if empty. */
+static const char *cell(const struct sweep_csv *c, size_t row, int col)
+{
+	const char *v = col >= 0 ? c->fields[row][col] : "";
+
+	return *v ? v : "-";
 }
 
 /*
- * The data of a line plot: a block per series (the rows in @use that
- * share the dimensions in @mask), two blank lines apart, its rows sorted
- * by dimension @along; a row is @along's value, then the columns @cols.
+ * The data of a line plot: a block per series, two blank lines apart, its
+ * rows sorted by dimension @along; a row is @along's value, then the
+ * columns @cols (-1: "-").
  */
 static int write_blocks(struct plot *p, const struct sweep_csv *c,
-			const bool *use, const bool *mask, size_t along,
+			const bool *use, const struct labels *l, size_t along,
 			const int *cols, size_t ncols)
 {
 	static struct series s[MAX_SERIES];
-	size_t i, j, k, m, ns;
+	size_t i, j, k, m, ns = 0;
 	FILE *f;
+	int rc = 1;
 
-	if (make_series(p, c, use, mask, s, &ns) || open_data(p, &f))
-		return 1;
+	if (make_series(p, c, use, l, s, &ns) || open_data(p, &f))
+		goto out;
 	cmp_csv = c;
-	cmp_dim = along;
+	cmp_dim = (int)along;
 	for (k = 0; k < ns; k++) {
 		qsort(s[k].rows, s[k].n, sizeof(s[k].rows[0]), cmp_rows);
 		fprintf(f, "# %s\n", s[k].key);
@@ -852,12 +1225,15 @@ static int write_blocks(struct plot *p, const struct sweep_csv *c,
 			i = s[k].rows[j];
 			fprintf(f, "%s", val(c, i, along));
 			for (m = 0; m < ncols; m++)
-				fprintf(f, " %s", c->fields[i][cols[m]]);
+				fprintf(f, " %s", cell(c, i, cols[m]));
 			fputc('\n', f);
 		}
 		fputs("\n\n", f);
 	}
-	return close_data(p, f);
+	rc = close_data(p, f);
+out:
+	series_free(s, ns);
+	return rc;
 }
 
 /* How many values other than 0 dimension @d takes over the rows in @use. */
@@ -877,15 +1253,207 @@ static size_t count_values(const struct sweep_csv *c, const bool *use,
 	return n;
 }
 
-static int prepare_sweep(struct plot *p, const struct sweep_csv *c, bool *use)
+/* ---- axes: what gnuplot can't tell from the data ---- */
+
+/* The largest 1, 2 or 5 times a power of ten not above @x (> 0). */
+static double nice_below(double x)
 {
-	const char *xs[] = { "size", "stride", "hotspot" };
-	int xd = -1, best = -1, nx, d;
-	bool mask[NR_DIMS];
+	static const double m[] = { 5, 2, 1 };
+	double e = 1;
 	size_t i;
 
-	/* the x axis: --x, or the one of size, stride, hotspot that varies most */
-	for (i = 0; i < 3; i++) {
+	while (e > x)
+		e /= 10;
+	while (e * 10 <= x)
+		e *= 10;
+	for (i = 0; i < 3; i++)
+		if (m[i] * e <= x)
+			return m[i] * e;
+	return e;
+}
+
+/*
+ * The values of the columns @cols over the rows in @use, for a log axis:
+ * the smallest above 0, the largest, how many are 0 (or below).  Said to
+ * gnuplot as PREFIX_min, PREFIX_max, PREFIX_zeros and PREFIX_floor: where
+ * a 0 is drawn, a 1, 2 or 5 below the smallest value (0: no 0 to draw).
+ */
+static void log_range(struct plot *p, const char *prefix,
+		      const struct sweep_csv *c, const bool *use,
+		      const int *cols, size_t ncols)
+{
+	double v, min = 0, max = 0, floor = 0;
+	size_t i, k, zeros = 0;
+	char name[32], *end;
+	const char *s;
+
+	for (i = 0; i < c->n; i++) {
+		for (k = 0; use[i] && k < ncols; k++) {
+			if (cols[k] < 0)
+				continue;
+			s = c->fields[i][cols[k]];
+			v = strtod(s, &end);
+			if (!*s || *end)
+				continue;	/* missing: not drawn */
+			if (v <= 0) {
+				zeros++;
+				continue;
+			}
+			if (!min || v < min)
+				min = v;
+			if (v > max)
+				max = v;
+		}
+	}
+	if (!min)		/* nothing above 0: an axis around 1 */
+		min = max = 1;
+	if (zeros)
+		floor = nice_below(min / 3);
+	snprintf(name, sizeof(name), "%s_min", prefix);
+	var_num(p, name, min);
+	snprintf(name, sizeof(name), "%s_max", prefix);
+	var_num(p, name, max);
+	snprintf(name, sizeof(name), "%s_zeros", prefix);
+	var_num(p, name, (double)zeros);
+	snprintf(name, sizeof(name), "%s_floor", prefix);
+	var_num(p, name, floor);
+}
+
+/* The ns_* columns of the --stat list. */
+static size_t stat_cols(const struct plot *p, const struct sweep_csv *c,
+			int *cols)
+{
+	char buf[sizeof(p->stats)], *tok, *save = NULL;
+	size_t n = 0;
+	int i;
+
+	snprintf(buf, sizeof(buf), "%s", p->stats);
+	for (tok = strtok_r(buf, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save))
+		for (i = 0; i < NR_STATS; i++)
+			if (!strcmp(latt_stats[i].name, tok))
+				cols[n++] = c->stat_col[i];
+	return n;
+}
+
+/*
+ * per = 'load' (every row a chase chain: its figures are the mean of its
+ * chain's K loads, chain = K, or 0 if K varies), 'access', or 'mixed'.
+ */
+static void per_vars(struct plot *p, const struct sweep_csv *c,
+		     const bool *use)
+{
+	size_t i, loads = 0, n = 0, cd = (size_t)dim_index("chain");
+	const char *chain = NULL;
+
+	for (i = 0; i < c->n; i++) {
+		if (!use[i])
+			continue;
+		n++;
+		if (c->per_col < 0 || strcmp(c->fields[i][c->per_col], "load"))
+			continue;
+		loads++;
+		if (!chain)
+			chain = val(c, i, cd);
+		else if (strcmp(chain, val(c, i, cd)))
+			chain = "0";
+	}
+	var_str(p, "per", !loads ? "access" : loads == n ? "load" : "mixed");
+	var_num(p, "chain", chain ? strtod(chain, NULL) : 0);
+}
+
+/* ---- the host's caches, for working-set ---- */
+
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	int rc = f && fgets(buf, (int)len, f) ? 0 : -1;
+
+	if (f)
+		fclose(f);
+	buf[strcspn(buf, "\r\n")] = '\0';
+	return rc;
+}
+
+/* sysfs cache/index* of @cpu: L1d, L2, L3 (instruction caches left out) */
+static void sysfs_caches(struct plot *p, unsigned int cpu)
+{
+	const char *root = getenv(SYSFS_ENV);
+	char dir[PATH_MAX], path[PATH_MAX + 16], level[16], type[32], size[32];
+	__u64 bytes;
+	int i;
+
+	if (!root || !*root)
+		root = "/sys";
+	snprintf(dir, sizeof(dir), "%s/devices/system/cpu/cpu%u/cache", root,
+		 cpu);
+	if (access(dir, F_OK) && cpu) {
+		cpu = 0;
+		snprintf(dir, sizeof(dir), "%s/devices/system/cpu/cpu0/cache",
+			 root);
+	}
+	snprintf(p->cache_src, sizeof(p->cache_src), "cpu %u, sysfs", cpu);
+	for (i = 0; i < 16 && p->ncache < MAX_CACHES; i++) {
+		snprintf(path, sizeof(path), "%s/index%d/level", dir, i);
+		if (read_line(path, level, sizeof(level)))
+			continue;
+		snprintf(path, sizeof(path), "%s/index%d/type", dir, i);
+		if (read_line(path, type, sizeof(type)) ||
+		    !strcmp(type, "Instruction"))
+			continue;
+		snprintf(path, sizeof(path), "%s/index%d/size", dir, i);
+		if (read_line(path, size, sizeof(size)) ||
+		    parse_size(size, &bytes) || !bytes)
+			continue;
+		snprintf(p->cache[p->ncache].name, sizeof(p->cache[0].name),
+			 "L%.4s%s", level, strcmp(type, "Data") ? "" : "d");
+		p->cache[p->ncache++].bytes = bytes;
+	}
+}
+
+/* --caches L1d=48K,L2=2M,L3=32M or none */
+static int parse_caches(struct plot *p, const char *v)
+{
+	char buf[256], *tok, *save = NULL, *eq;
+
+	p->ncache = 0;
+	snprintf(p->cache_src, sizeof(p->cache_src), "--caches");
+	if (!strcmp(v, "none"))
+		return 0;
+	if (strlen(v) >= sizeof(buf))
+		return -EINVAL;
+	snprintf(buf, sizeof(buf), "%s", v);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		eq = strchr(tok, '=');
+		if (!eq || eq == tok || (size_t)(eq - tok) >=
+		    sizeof(p->cache[0].name) || p->ncache == MAX_CACHES)
+			return -EINVAL;
+		*eq = '\0';
+		snprintf(p->cache[p->ncache].name, sizeof(p->cache[0].name),
+			 "%s", tok);
+		if (parse_size(eq + 1, &p->cache[p->ncache].bytes) ||
+		    !p->cache[p->ncache].bytes)
+			return -EINVAL;
+		p->ncache++;
+	}
+	return p->ncache ? 0 : -EINVAL;
+}
+
+/* ---- the kinds ---- */
+
+static int prepare_sweep(struct plot *p, const struct sweep_csv *c, bool *use)
+{
+	const char *xs[] = { "size", "stride", "hotspot", "region" };
+	int xd = -1, best = -1, nx, d, cols[NR_STATS + 1], ycols[NR_STATS];
+	bool rate = false;
+	struct labels l = { 0 };
+	size_t i, ny;
+	int rc;
+
+	/* the x axis: --x, or the one of size, stride, hotspot, region that
+	 * varies most */
+	for (i = 0; i < sizeof(xs) / sizeof(xs[0]); i++) {
 		d = dim_index(xs[i]);
 		nx = (int)count_values(c, use, (size_t)d);
 		if (p->x ? !strcmp(p->x, xs[i]) : nx > best) {
@@ -897,12 +1465,73 @@ static int prepare_sweep(struct plot *p, const struct sweep_csv *c, bool *use)
 		log_err("%s: no point has a %s", p->in, dims[xd].name);
 		return 1;
 	}
-	for (i = 0; i < c->n; i++)
+	for (i = 0; i < c->n; i++) {
 		use[i] = use[i] && strcmp(val(c, i, xd), "0") != 0;
+		/* a sweep with --threshold: its outlier rate too */
+		if (use[i] && c->thr_col >= 0 && c->rate_col >= 0 &&
+		    strcmp(c->fields[i][c->thr_col], "0"))
+			rate = true;
+	}
 	var_str(p, "xname", dims[xd].name);
 	var_str(p, "stats", p->stats);
-	series_mask(p, c, use, (size_t)xd, mask);
-	return write_blocks(p, c, use, mask, (size_t)xd, c->stat_col, NR_STATS);
+	per_vars(p, c, use);
+	ny = stat_cols(p, c, ycols);
+	log_range(p, "y", c, use, ycols, ny);
+	memcpy(cols, c->stat_col, sizeof(c->stat_col));
+	cols[NR_STATS] = rate ? c->rate_col : -1;
+	var_num(p, "rate", rate);
+	if (rate)
+		log_range(p, "y2", c, use, &c->rate_col, 1);
+	rc = series_labels(p, c, use, xd, &l);
+	if (!rc)
+		rc = write_blocks(p, c, use, &l, (size_t)xd, cols,
+				  NR_STATS + 1);
+	labels_free(&l, c->n);
+	return rc;
+}
+
+static int prepare_ws(struct plot *p, const struct sweep_csv *c, bool *use)
+{
+	size_t along = (size_t)dim_index("region"), i, ny;
+	int ycols[NR_STATS], cpu = -1;
+	struct labels l = { 0 };
+	char name[32];
+	int rc;
+
+	if (count_values(c, use, along) < 2) {
+		log_err("%s: its points share one region: a working-set curve "
+			"needs a sweep over regions (sweep --region LIST, e.g. "
+			"4K..1Gx2)", p->in);
+		return 1;
+	}
+	/* the caches: --caches, or those of the CPU every point ran on */
+	for (i = 0; i < c->n; i++) {
+		if (!use[i])
+			continue;
+		if (cpu == -1)
+			cpu = atoi(val(c, i, (size_t)dim_index("cpu")));
+		else if (cpu != atoi(val(c, i, (size_t)dim_index("cpu"))))
+			cpu = -2;
+	}
+	if (!p->caches)
+		sysfs_caches(p, cpu >= 0 ? (unsigned int)cpu : 0);
+	fprintf(p->vars, "ncaches = %zu\n", p->ncache);
+	for (i = 0; i < p->ncache; i++) {
+		snprintf(name, sizeof(name), "cache_%zu_name", i + 1);
+		var_str(p, name, p->cache[i].name);
+		snprintf(name, sizeof(name), "cache_%zu_bytes", i + 1);
+		var_num(p, name, (double)p->cache[i].bytes);
+	}
+	var_str(p, "caches_from", p->cache_src);
+	var_str(p, "stats", p->stats);
+	per_vars(p, c, use);
+	ny = stat_cols(p, c, ycols);
+	log_range(p, "y", c, use, ycols, ny);
+	rc = series_labels(p, c, use, (int)along, &l);
+	if (!rc)
+		rc = write_blocks(p, c, use, &l, along, c->stat_col, NR_STATS);
+	labels_free(&l, c->n);
+	return rc;
 }
 
 static int prepare_bars(struct plot *p, const struct sweep_csv *c, bool *use)
@@ -910,11 +1539,12 @@ static int prepare_bars(struct plot *p, const struct sweep_csv *c, bool *use)
 	static struct series s[MAX_SERIES];
 	static char groups[MAX_SERIES][128];
 	int gd = dim_index(p->group), st = 0;
-	size_t i, k, g, ng = 0, ns;
-	bool mask[NR_DIMS];
-	const char *cell;
+	size_t i, k, g, ng = 0, ns = 0;
+	struct labels l = { 0 };
+	const char *v;
 	char gname[128], stat[16];
 	FILE *f;
+	int rc = 1;
 
 	if (gd < 0)
 		return cmd_usage_error(&plot_usage, "--group: '%s': expected "
@@ -927,61 +1557,83 @@ static int prepare_bars(struct plot *p, const struct sweep_csv *c, bool *use)
 			st = (int)i;
 	var_str(p, "stat", stat);
 	var_str(p, "group", dims[gd].name);
-	series_mask(p, c, use, (size_t)gd, mask);
-	if (make_series(p, c, use, mask, s, &ns))
-		return 1;
+	per_vars(p, c, use);
+	if (series_labels(p, c, use, gd, &l) ||
+	    make_series(p, c, use, &l, s, &ns))
+		goto out;
 	for (k = 0; k < c->n; k++) {
 		if (!use[k])
 			continue;
-		fmt_dim(gname, sizeof(gname), gd, val(c, k, gd));
+		fmt_dim(gname, sizeof(gname), (size_t)gd, val(c, k, (size_t)gd));
 		for (g = 0; g < ng && strcmp(groups[g], gname); g++)
 			;
-		if (g == ng && ng < MAX_SERIES)
+		if (g == ng && ng == MAX_SERIES) {
+			log_err("%s: more than %d groups of bars: plot a part "
+				"of the sweep", p->in, MAX_SERIES);
+			goto out;
+		}
+		if (g == ng)
 			snprintf(groups[ng++], sizeof(groups[0]), "%s", gname);
 	}
 	if (open_data(p, &f))
-		return 1;
+		goto out;
 	for (g = 0; g < ng; g++) {
 		fprintf(f, "\"%s\"", groups[g]);
 		for (k = 0; k < ns; k++) {
-			cell = "-";
+			v = "-";
 			for (i = 0; i < s[k].n; i++) {
-				fmt_dim(gname, sizeof(gname), gd,
-					val(c, s[k].rows[i], gd));
+				fmt_dim(gname, sizeof(gname), (size_t)gd,
+					val(c, s[k].rows[i], (size_t)gd));
 				if (!strcmp(gname, groups[g]))
-					cell = c->fields[s[k].rows[i]][c->stat_col[st]];
+					v = cell(c, s[k].rows[i],
+						 c->stat_col[st]);
 			}
-			fprintf(f, " %s", cell);
+			fprintf(f, " %s", v);
 		}
 		fputc('\n', f);
 	}
-	return close_data(p, f);
+	rc = close_data(p, f);
+out:
+	series_free(s, ns);
+	labels_free(&l, c->n);
+	return rc;
 }
 
 static int prepare_bw(struct plot *p, const struct sweep_csv *c, bool *use)
 {
 	size_t along = (size_t)dim_index(p->kind->along);
-	bool mask[NR_DIMS];
+	struct labels l = { 0 };
+	int rc;
 
 	var_str(p, "xname", p->kind->along);
 	var_str(p, "gbps", p->gbps);
-	series_mask(p, c, use, along, mask);
-	return write_blocks(p, c, use, mask, along, c->gbps_col, NR_GBPS);
+	rc = series_labels(p, c, use, (int)along, &l);
+	if (!rc)
+		rc = write_blocks(p, c, use, &l, along, c->gbps_col, NR_GBPS);
+	labels_free(&l, c->n);
+	return rc;
 }
 
 /* loaded: blocks of the delay, total_gbps and the ns_* columns */
 static int prepare_loaded(struct plot *p, const struct sweep_csv *c,
 			  bool *use)
 {
-	size_t along = (size_t)dim_index(p->kind->along);
-	int cols[1 + NR_STATS];
-	bool mask[NR_DIMS];
+	size_t along = (size_t)dim_index(p->kind->along), ny;
+	int cols[1 + NR_STATS], ycols[NR_STATS];
+	struct labels l = { 0 };
+	int rc;
 
 	cols[0] = c->gbps_col[0];	/* total_gbps */
 	memcpy(cols + 1, c->stat_col, sizeof(c->stat_col));
 	var_str(p, "stats", p->stats);
-	series_mask(p, c, use, along, mask);
-	return write_blocks(p, c, use, mask, along, cols, 1 + NR_STATS);
+	per_vars(p, c, use);
+	ny = stat_cols(p, c, ycols);
+	log_range(p, "y", c, use, ycols, ny);
+	rc = series_labels(p, c, use, (int)along, &l);
+	if (!rc)
+		rc = write_blocks(p, c, use, &l, along, cols, 1 + NR_STATS);
+	labels_free(&l, c->n);
+	return rc;
 }
 
 /* Has @c the columns the modes brought (mode, threads, ..., total_gbps)? */
@@ -990,7 +1642,7 @@ static bool has_mode_columns(const struct sweep_csv *c)
 	size_t i;
 
 	for (i = 0; i < NR_DIMS; i++)
-		if (c->dim_col[i] < 0)
+		if ((dims[i].flags & DIM_MODE) && c->dim_col[i] < 0)
 			return false;
 	for (i = 0; i < NR_GBPS; i++)
 		if (c->gbps_col[i] < 0)

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd-sweep.c - lattester-ctl sweep: run a grid of points (target × cpu ×
- * op × fence × pattern × size, size varying fastest), each one a run
- * through runner.c like `run`, and append one row per point to CSV and/or
- * JSON lines files.
+ * threads × delay × op × fence × pattern × size × region, region varying
+ * fastest), each one a run through runner.c like `run`, and append one row
+ * per point to CSV and/or JSON lines files.  Points count from 1, on the
+ * screen and in the files.
  *
  * A point is written only once it is done: Ctrl-C stops after the current
  * point (a second Ctrl-C, or SIGTERM, aborts it), and what is in the files
@@ -13,7 +14,11 @@
  * hotspot smaller than the access, ...) are skipped and counted; a point
  * whose run fails is reported and the sweep goes on (exit status 1).
  * --engine user runs every point in the user engine (engine-user.c); the
- * key then says so, and a file holds one engine's points.
+ * key then says so, and a file holds one engine's points.  --resume also
+ * refuses a file whose points were measured with other shared options
+ * (--samples, --seed, ...), naming them.  More than --max-points points
+ * to measure are refused before the first; a sweep in which every point
+ * failed removes the files it started.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -40,6 +45,8 @@
 #define MAX_REASONS	8	/* distinct reasons to skip, listed */
 #define KEY_LEN		1024
 #define KEY_USER_ENGINE	";engine=user"	/* in the key of a user engine point */
+#define DEFAULT_MAX_POINTS 10000	/* --max-points */
+#define MANY_POINTS	1000	/* more to measure: a warning */
 
 enum sweep_opt_id {
 	OPT_STRIDE = OPT_RUN_LAST,
@@ -47,6 +54,7 @@ enum sweep_opt_id {
 	OPT_OUT,
 	OPT_RESUME,
 	OPT_DRY_RUN,
+	OPT_MAX_POINTS,
 };
 
 static const struct cmd_opt sweep_options[] = {
@@ -92,8 +100,9 @@ static const struct cmd_opt sweep_options[] = {
 	  "add the patterns hotspot:V for each value, e.g. 4K..1Mx4", -1 },
 	{ "samples", OPT_SAMPLES, "N",
 	  "samples per point (default: 100000)", -1 },
-	{ "region", OPT_REGION, "BYTES",
-	  "memory the accesses spread over, as for run (default: 1GiB)", -1 },
+	{ "region", OPT_REGION, "LIST",
+	  "memory the accesses spread over, as for run: sizes and ranges, "
+	  "e.g. 4K..4Gx2 or 16K,64M, each a point (default: 1GiB)", -1 },
 	{ "offset", OPT_OFFSET, "BYTES", "pmem: as for run", -1 },
 	{ "force", OPT_FORCE, NULL,
 	  "pmem: allow store ops and chase, which overwrite the target", -1 },
@@ -120,6 +129,9 @@ static const struct cmd_opt sweep_options[] = {
 	  "continue the files: skip the points they already hold", -1 },
 	{ "dry-run", OPT_DRY_RUN, NULL,
 	  "list the points (and what --resume would skip), run nothing", -1 },
+	{ "max-points", OPT_MAX_POINTS, "N",
+	  "refuse a sweep of more than N points to measure (default: 10000)",
+	  -1 },
 	{ "quiet", OPT_QUIET, NULL, "no progress bar", -1 },
 	{ NULL, 0, NULL, NULL, -1 }
 };
@@ -133,6 +145,8 @@ static const char *const sweep_examples[] = {
 	"continue a sweep that was stopped",
 	"lattester-ctl sweep --engine user --op load,nt-load --size 64..4096x4 --out user.jsonl",
 	"the same access kernels from userspace: no module, no root",
+	"lattester-ctl sweep --engine user --pattern chase --chain 16 --region 4K..1Gx2 --out ws.csv",
+	"the working-set curve: per-load latency against region size (plot working-set)",
 	NULL
 };
 
@@ -142,10 +156,11 @@ const struct cmd_usage sweep_usage = {
 	.about = "Run a grid of measurements, one run per point (root only; "
 		 "with --engine user,\n"
 		 "neither the module nor root): every combination of the LIST "
-		 "options, size\n"
-		 "varying fastest.  One line per point on stdout, one row per "
-		 "point in each --out\n"
-		 "file; Ctrl-C stops after the current point (twice: at once).\n"
+		 "options, region\n"
+		 "and size varying fastest.  One line per point on stdout, one "
+		 "row per point in each\n"
+		 "--out file; Ctrl-C stops after the current point (twice: at "
+		 "once).\n"
 		 "Exit status: 0 done, 1 error or a failed point, 2 usage, "
 		 "130 interrupted.",
 	.opts = sweep_options,
@@ -154,8 +169,11 @@ const struct cmd_usage sweep_usage = {
 		"LIST options, one run per point, exactly as run would with the "
 		"same options, and appends one row per point to each --out "
 		"file.  The dimensions, outermost first: target, CPU, threads, "
-		"delay, op, fence, pattern, size.  --stride V and --hotspot V "
-		"add the patterns stride:V and hotspot:V.\n\n"
+		"delay, op, fence, pattern, size, region.  --stride V and "
+		"--hotspot V add the patterns stride:V and hotspot:V.  Points "
+		"count from 1, in the files as on the screen.  A sweep of more "
+		"than --max-points points to measure (default 10000) is "
+		"refused.\n\n"
 		"With --mode bandwidth every row carries read, write and total "
 		"GB/s; with --mode loaded the latency of thread 0 and the "
 		"bandwidth of the others, so that a --delay list gives the "
@@ -164,7 +182,10 @@ const struct cmd_usage sweep_usage = {
 		"A..BxK (A, A*K, ... up to B), A..B+S (A, A+S, ... up to B) and, "
 		"for --cpu, A..B.  Points that can't run by run's rules are "
 		"skipped and counted on stderr.  --resume skips the points the "
-		"files already hold (a point is its key: every option's value).\n\n"
+		"files already hold (a point is its key: every option's value), "
+		"and refuses a file whose points were measured with other "
+		"options than the grid's (--samples, --seed, ...), naming "
+		"them.  A sweep in which every point failed leaves no file.\n\n"
 		"--engine user measures every point from a thread of "
 		"lattester-ctl pinned to the point's CPU, as run --engine user "
 		"does: DRAM, device-DAX and files on a DAX filesystem, no "
@@ -174,11 +195,19 @@ const struct cmd_usage sweep_usage = {
 	.see_also = "Documentation/reproducing.md in lattester's sources",
 };
 
+/*
+ * @rows: what the file already holds (--resume), its keys and layout;
+ * @base: what its "point" counts from; @fresh: this sweep made it (or
+ * found it without a row), so it goes again if no row is written
+ */
 struct sweep_out {
 	const char *path;
 	enum sweep_format fmt;
 	FILE *f;
-	struct key_set keys;	/* rows already there (--resume) */
+	struct sweep_file_rows rows;
+	unsigned int base;
+	bool fresh;
+	size_t written;
 };
 
 struct sweep {
@@ -187,11 +216,13 @@ struct sweep {
 	struct sweep_out out[MAX_OUT];
 	int nout;
 	bool resume, dry_run, quiet;
-	char fixed[512];		/* the shared part of every key */
+	__u64 max_points;
+	char fixed_head[64];		/* the shared part of every key: */
+	char fixed_tail[512];		/* samples, [region], the rest */
 	const struct cmd_ctx *ctx;
 	/* progress */
 	bool bar;
-	size_t total, to_run, ran;
+	size_t total, to_run, ran, skipped, done, measured;
 	struct timespec t0;
 	double point_frac;
 	const char *point_desc;
@@ -276,6 +307,18 @@ static int add_list(struct sweep *s, int id, const char *v)
 				rc = -EDOM;
 		return rc ? bad_value("size", v, rc, "sizes and ranges such as "
 				      "64,256 or 64..4096x2 or 64..512+64") : 0;
+	case OPT_REGION:
+		rc = parse_u64_list(v, LIST_SIZES, &g->regions);
+		for (i = 0; !rc && i < g->regions.n; i++)
+			if (!g->regions.v[i])
+				rc = -ERANGE;
+		if (rc)
+			return bad_value("region", v, rc, "sizes and ranges such "
+					 "as 1G or 16K,64M or 4K..4Gx2");
+		/* the first value stands for all in the checks of the base */
+		s->base.region_set = true;
+		s->base.cfg.region = g->regions.v[0];
+		return 0;
 	case OPT_STRIDE:
 	case OPT_HOTSPOT:
 		opt = id == OPT_STRIDE ? "stride" : "hotspot";
@@ -325,8 +368,14 @@ static int set_option(struct sweep *s, int id, const char *v)
 	switch (id) {
 	case OPT_TARGET: case OPT_CPU: case OPT_OP: case OPT_FENCE:
 	case OPT_PATTERN: case OPT_SIZE: case OPT_STRIDE: case OPT_HOTSPOT:
-	case OPT_THREADS: case OPT_DELAY:
+	case OPT_THREADS: case OPT_DELAY: case OPT_REGION:
 		return add_list(s, id, v);
+	case OPT_MAX_POINTS:
+		rc = parse_u64(v, &s->max_points);
+		if (!rc && (!s->max_points || s->max_points > GRID_MAX_POINTS))
+			rc = -ERANGE;
+		return rc ? bad_value("max-points", v, rc, "a number of points, "
+				      "1 to 1000000") : 0;
 	case OPT_OUT:
 		return add_out(s, v);
 	case OPT_RESUME:
@@ -376,9 +425,10 @@ static int defaults(struct sweep *s)
 }
 
 /*
- * The options every point shares, as the tail of every key.  The user
- * engine adds ";engine=user" (and ";hugepages=1"): a kernel point's key is
- * what it was before sweep had --engine, so older files still resume.
+ * The options every point shares, as the tail of every key: "samples=N;"
+ * (fixed_head), the point's "region=R", then fixed_tail.  The user engine
+ * adds ";engine=user" (and ";hugepages=1"): a kernel point's key is what
+ * it was before sweep had --engine, so older files still resume.
  */
 /* The thread options in the key: what a single-thread sweep never has. */
 static void fixed_key_threads(struct sweep *s, int n)
@@ -386,11 +436,11 @@ static void fixed_key_threads(struct sweep *s, int n)
 	const struct run_opts *o = &s->base;
 	const struct latt_config *c = &o->cfg;
 
-	if (n < 0 || (size_t)n >= sizeof(s->fixed))
+	if (n < 0 || (size_t)n >= sizeof(s->fixed_tail))
 		return;
-	snprintf(s->fixed + n, sizeof(s->fixed) - n, ";mode=%s;cpus=%s;"
-		 "duration_us=%llu;mix=%u:%u;write_op=%s;split=%d",
-		 mode_name(c->mode), o->th.cpus_text,
+	snprintf(s->fixed_tail + n, sizeof(s->fixed_tail) - n,
+		 ";mode=%s;cpus=%s;duration_us=%llu;mix=%u:%u;write_op=%s;"
+		 "split=%d", mode_name(c->mode), o->th.cpus_text,
 		 (unsigned long long)(o->th.duration_set ? o->th.duration_us :
 				      0),
 		 c->mix_read, c->mix_write,
@@ -402,37 +452,52 @@ static void fixed_key(struct sweep *s)
 {
 	const struct run_opts *o = &s->base;
 	const struct latt_config *c = &o->cfg;
-	char region[32];
+	const size_t len = sizeof(s->fixed_tail);
+	char *t = s->fixed_tail;
 	int n;
 
-	if (o->region_set)
-		snprintf(region, sizeof(region), "%llu",
-			 (unsigned long long)c->region);
-	else
-		snprintf(region, sizeof(region), "default");
-	n = snprintf(s->fixed, sizeof(s->fixed), "samples=%llu;region=%s;"
-		     "offset=%llu;seed=%llu;chain=%u;threshold=%s;"
+	snprintf(s->fixed_head, sizeof(s->fixed_head), "samples=%llu",
+		 (unsigned long long)c->samples);
+	n = snprintf(t, len, ";offset=%llu;seed=%llu;chain=%u;threshold=%s;"
 		     "max_outliers=%u;window_us=%u;width=%u;warm=%d;force=%d",
-		     (unsigned long long)c->samples, region,
 		     (unsigned long long)o->tgt.offset,
 		     (unsigned long long)c->seed, c->chain, o->thr.text,
 		     c->max_outliers, c->window_us, c->width,
 		     !!(c->flags & LATT_CFG_WARM), o->force);
-	if (o->tlb_locality && n > 0 && (size_t)n < sizeof(s->fixed))
-		n += snprintf(s->fixed + n, sizeof(s->fixed) - n,
-			      ";tlb_locality=%llu",
+	if (o->tlb_locality && n > 0 && (size_t)n < len)
+		n += snprintf(t + n, len - n, ";tlb_locality=%llu",
 			      (unsigned long long)o->tlb_locality);
 	/* a key without it is auto's: older files keep their keys */
 	if ((c->flags & LATT_CFG_RDTSC || o->timer_rdtscp) && n > 0 &&
-	    (size_t)n < sizeof(s->fixed))
-		n += snprintf(s->fixed + n, sizeof(s->fixed) - n, ";timer=%s",
+	    (size_t)n < len)
+		n += snprintf(t + n, len - n, ";timer=%s",
 			      o->timer_rdtscp ? "rdtscp" : "rdtsc");
-	if (o->user_engine && n > 0 && (size_t)n < sizeof(s->fixed))
-		n += snprintf(s->fixed + n, sizeof(s->fixed) - n, "%s%s",
-			      KEY_USER_ENGINE, o->hugepages ? ";hugepages=1" : "");
+	if (o->user_engine && n > 0 && (size_t)n < len)
+		n += snprintf(t + n, len - n, "%s%s", KEY_USER_ENGINE,
+			      o->hugepages ? ";hugepages=1" : "");
 	if (threads_used(c) || o->th.ncpus || s->grid.threads.n ||
 	    s->grid.delays.n)
 		fixed_key_threads(s, n);
+}
+
+/* The key of point @p: its grid values, then the options all share. */
+static void point_key(char *buf, size_t len, const struct sweep *s,
+		      const struct grid_point *p)
+{
+	char fixed[sizeof(s->fixed_head) + sizeof(s->fixed_tail) + 48];
+	char region[32];
+
+	if (p->region)
+		snprintf(region, sizeof(region), "%llu",
+			 (unsigned long long)p->region);
+	else if (s->base.region_set)
+		snprintf(region, sizeof(region), "%llu",
+			 (unsigned long long)s->base.cfg.region);
+	else
+		snprintf(region, sizeof(region), "default");
+	snprintf(fixed, sizeof(fixed), "%s;region=%s%s", s->fixed_head,
+		 region, s->fixed_tail);
+	grid_point_key(buf, len, p, fixed);
 }
 
 static int sweep_parse(int argc, char **argv, struct sweep *s)
@@ -441,6 +506,7 @@ static int sweep_parse(int argc, char **argv, struct sweep *s)
 	int id, rc;
 
 	run_defaults(&s->base);
+	s->max_points = DEFAULT_MAX_POINTS;
 	optind = 0;
 	while ((id = cmd_getopt(argc, argv, &sweep_usage)) != -1) {
 		if (id == OPT_BAD)
@@ -499,6 +565,10 @@ static const char *point_opts(const struct sweep *s,
 	    run_set_option(o, OPT_PATTERN, p->pattern))
 		return "invalid value";	/* checked while parsing */
 	o->cfg.size = p->size;
+	if (p->region) {
+		o->cfg.region = p->region;
+		o->region_set = true;
+	}
 	return run_args_problem(o);
 }
 
@@ -512,6 +582,10 @@ static void describe(char *buf, size_t len, const struct sweep *s,
 
 	fmt_bytes(size, sizeof(size), p->size);
 	n = snprintf(buf, len, "%s %s %s", p->op, p->pattern, size);
+	if (n > 0 && (size_t)n < len && g->regions.n > 1) {
+		fmt_bytes(size, sizeof(size), p->region);
+		n += snprintf(buf + n, len - n, " region %s", size);
+	}
 	if (n > 0 && (size_t)n < len && g->fences.n > 1)
 		n += snprintf(buf + n, len - n, " fence %s", p->fence);
 	if (n > 0 && (size_t)n < len && g->cpus.n > 1)
@@ -645,9 +719,12 @@ static void put_bandwidth(FILE *f, const struct run_report *r)
 	put_fmt(f, "%.3f", b.read_gbps + b.write_gbps);
 }
 
-static void write_csv_row(FILE *f, const struct grid_point *p,
+static void write_csv_row(const struct sweep_out *out,
+			  const struct grid_point *p,
 			  const struct run_report *r, const char *key)
 {
+	const enum sweep_csv_layout layout = out->rows.layout;
+	FILE *f = out->f;
 	const struct latt_result *s = &r->res;
 	const struct latt_config *c = &s->config;
 	const struct outlier_summary *o = &r->osum;
@@ -656,9 +733,11 @@ static void write_csv_row(FILE *f, const struct grid_point *p,
 	char buf[32];
 	int i;
 
-	put_u64(f, p->index);
+	put_u64(f, p->index + out->base);
 	csv_put(f, p->target, 0);
 	csv_put(f, r->target->kind, 0);
+	if (sweep_csv_has_column(layout, "engine"))
+		csv_put(f, r->user_engine ? "user" : "kernel", 0);
 	snprintf(buf, sizeof(buf), "%lld", c->node == LATT_NODE_LOCAL ? -1LL :
 		 (long long)c->node);
 	csv_put(f, buf, 0);
@@ -670,6 +749,8 @@ static void write_csv_row(FILE *f, const struct grid_point *p,
 	put_u64(f, c->pattern == LATT_PAT_HOTSPOT ? c->stride : 0);
 	put_u64(f, c->size);
 	put_u64(f, c->region);
+	if (sweep_csv_has_column(layout, "page_size"))
+		put_u64(f, s->page_size);
 	put_u64(f, c->chain ? c->chain : 1);
 	put_u64(f, s->width);
 	put_u64(f, !!(c->flags & LATT_CFG_WARM));
@@ -706,13 +787,15 @@ static void write_csv_row(FILE *f, const struct grid_point *p,
 	csv_put(f, key, 1);
 }
 
-static void write_jsonl_row(FILE *f, const struct grid_point *p,
+static void write_jsonl_row(const struct sweep_out *out,
+			    const struct grid_point *p,
 			    const struct run_report *r, const char *key)
 {
 	struct json_object *o = json_object_new_object();
+	FILE *f = out->f;
 
 	json_add_str(o, "schema", SWEEP_SCHEMA);
-	json_add_u64(o, "point", p->index);
+	json_add_u64(o, "point", p->index + out->base);
 	json_add_str(o, "key", key);
 	json_object_object_add(o, "provenance", json_run_provenance(r));
 	json_object_object_add(o, "target", json_run_target(r));
@@ -739,12 +822,13 @@ static int write_rows(struct sweep *s, const struct grid_point *p,
 
 	for (i = 0; i < s->nout; i++) {
 		o = &s->out[i];
-		if (key_set_has(&o->keys, key))
+		if (key_set_has(&o->rows.keys, key))
 			continue;
 		if (o->fmt == SWEEP_CSV)
-			write_csv_row(o->f, p, r, key);
+			write_csv_row(o, p, r, key);
 		else
-			write_jsonl_row(o->f, p, r, key);
+			write_jsonl_row(o, p, r, key);
+		o->written++;
 		if (fflush(o->f) || ferror(o->f)) {
 			log_err("%s: %s", o->path, strerror(errno));
 			rc = 1;
@@ -754,13 +838,6 @@ static int write_rows(struct sweep *s, const struct grid_point *p,
 }
 
 /* ---- files ---- */
-
-static bool has_content(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && st.st_size > 0;
-}
 
 /* Was the point of @key measured by the user engine? */
 static bool key_is_user(const char *key)
@@ -776,8 +853,8 @@ static int check_engine(const struct sweep *s, const struct sweep_out *o)
 {
 	size_t i;
 
-	for (i = 0; i < o->keys.n; i++) {
-		if (key_is_user(o->keys.v[i]) == s->base.user_engine)
+	for (i = 0; i < o->rows.keys.n; i++) {
+		if (key_is_user(o->rows.keys.v[i]) == s->base.user_engine)
 			continue;
 		log_err("%s holds points of the %s engine, and this sweep is "
 			"--engine %s: one file, one engine (give another --out)",
@@ -788,47 +865,244 @@ static int check_engine(const struct sweep *s, const struct sweep_out *o)
 	return 0;
 }
 
+/*
+ * The fields of a key that aren't the grid's but may still differ between
+ * the points of one file, because the rows tell them apart in columns of
+ * their own that the plots split series by (chain, width, warm, mode,
+ * page size), or that tools/repro-bandwidth-mix varies sweep by sweep
+ * (mix, write_op).  engine has its own check (check_engine()).
+ */
+static const char *const free_fields[] = {
+	"chain", "width", "warm", "mode", "hugepages", "mix", "write_op",
+	"engine",
+};
+
+/*
+ * What a field a key lacks stands for: keys leave out timer=auto,
+ * tlb_locality=0, the user engine's fields and, in a single-thread
+ * latency sweep, the thread fields.
+ */
+static const struct {
+	const char *name, *value;
+} absent_fields[] = {
+	{ "timer", "auto" }, { "tlb_locality", "0" }, { "hugepages", "0" },
+	{ "engine", "kernel" }, { "mode", "latency" }, { "cpus", "" },
+	{ "duration_us", "0" }, { "mix", "0:0" }, { "write_op", "store" },
+	{ "split", "0" },
+};
+
+/* The option of a key field, for messages; @flag: a flag, 0 or 1. */
+static const char *field_option(const char *name, bool *flag)
+{
+	static const struct {
+		const char *field, *opt;
+		bool flag;
+	} opts[] = {
+		{ "samples", "--samples", false },
+		{ "offset", "--offset", false }, { "seed", "--seed", false },
+		{ "threshold", "--threshold", false },
+		{ "max_outliers", "--max-outliers", false },
+		{ "window_us", "--window-us", false },
+		{ "force", "--force", true },
+		{ "tlb_locality", "--tlb-locality", false },
+		{ "timer", "--timer", false }, { "cpus", "--cpus", false },
+		{ "duration_us", "--duration (us)", false },
+		{ "split", "--split", true },
+	};
+	size_t i;
+
+	*flag = false;
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		if (!strcmp(opts[i].field, name)) {
+			*flag = opts[i].flag;
+			return opts[i].opt;
+		}
+	}
+	return name;
+}
+
+static const char *field_value(const char *key, const char *name, char *buf,
+			       size_t len)
+{
+	size_t i;
+
+	if (!key_field(key, name, buf, len))
+		return buf;
+	for (i = 0; i < sizeof(absent_fields) / sizeof(absent_fields[0]); i++)
+		if (!strcmp(absent_fields[i].name, name))
+			return absent_fields[i].value;
+	return "";
+}
+
+static bool is_free_field(const char *name)
+{
+	size_t i;
+
+	if (key_is_grid_field(name))
+		return true;
+	for (i = 0; i < sizeof(free_fields) / sizeof(free_fields[0]); i++)
+		if (!strcmp(free_fields[i], name))
+			return true;
+	return false;
+}
+
+/* "--samples 1000, not 500" or "--force, not without": one difference. */
+static int say_field(char *buf, size_t len, const char *name,
+		     const char *theirs, const char *ours)
+{
+	bool flag;
+	const char *opt = field_option(name, &flag);
+
+	if (flag)
+		return snprintf(buf, len, "%s%s, not %s%s",
+				strcmp(theirs, "0") ? "" : "no ", opt,
+				strcmp(ours, "0") ? "" : "no ", opt);
+	return snprintf(buf, len, "%s %s, not %s", opt,
+			*theirs ? theirs : "(none)", *ours ? ours : "(none)");
+}
+
+/*
+ * The fields of @theirs that differ from @ours, but the grid's and the
+ * free ones, said into @buf; how many.
+ */
+static int differing_fields(const char *theirs, const char *ours, char *buf,
+			    size_t len)
+{
+	const char *keys[2] = { theirs, ours };
+	char name[64], a[512], b[512];
+	const char *p, *end, *eq, *va, *vb;
+	size_t n = 0;
+	int k, diff = 0;
+
+	buf[0] = '\0';
+	for (k = 0; k < 2; k++) {
+		for (p = keys[k]; *p; p = *end ? end + 1 : end) {
+			end = p + strcspn(p, ";");
+			eq = memchr(p, '=', (size_t)(end - p));
+			if (!eq || (size_t)(eq - p) >= sizeof(name))
+				continue;
+			snprintf(name, sizeof(name), "%.*s", (int)(eq - p), p);
+			if (is_free_field(name))
+				continue;
+			/* a field both have is said once, from @theirs */
+			if (k == 1 && !key_field(theirs, name, NULL, 0))
+				continue;
+			va = field_value(theirs, name, a, sizeof(a));
+			vb = field_value(ours, name, b, sizeof(b));
+			if (!strcmp(va, vb))
+				continue;
+			if (diff++ && n < len)
+				n += snprintf(buf + n, len - n, "; ");
+			if (n < len)
+				n += say_field(buf + n, len - n, name, va, vb);
+		}
+	}
+	return diff;
+}
+
+/*
+ * The points of a file were measured with the options every point of this
+ * sweep shares: a row measured otherwise (another --samples, --seed, ...)
+ * would be drawn and compared beside this sweep's as the same point.
+ */
+static int check_fixed(const struct sweep *s, const struct sweep_out *o)
+{
+	struct grid_point p;
+	char ours[KEY_LEN], why[1024];
+	size_t i, bad = 0, first = 0;
+
+	if (!o->rows.keys.n || !grid_size(&s->grid))
+		return 0;
+	grid_point(&s->grid, 0, &p);
+	point_key(ours, sizeof(ours), s, &p);
+	for (i = 0; i < o->rows.keys.n; i++) {
+		if (differing_fields(o->rows.keys.v[i], ours, why,
+				     sizeof(why)) && !bad++)
+			first = i;
+	}
+	if (!bad)
+		return 0;
+	differing_fields(o->rows.keys.v[first], ours, why, sizeof(why));
+	log_err("%s holds %zu point%s measured with other options than this "
+		"sweep's: %s.  Give the file's options, or another --out",
+		o->path, bad, bad == 1 ? "" : "s", why);
+	return 1;
+}
+
 static int load_keys(struct sweep *s)
 {
+	struct sweep_out *o;
 	char why[256];
 	int i, rc;
 
 	for (i = 0; i < s->nout; i++) {
-		if (!s->resume) {
-			if (has_content(s->out[i].path)) {
-				log_err("%s exists: add --resume to continue "
-					"it, or remove it", s->out[i].path);
-				return 1;
-			}
-			continue;
-		}
-		rc = sweep_load_keys(s->out[i].path, s->out[i].fmt,
-				     &s->out[i].keys, why, sizeof(why));
-		if (rc) {
-			log_err("%s: %s", s->out[i].path, why);
+		o = &s->out[i];
+		o->base = SWEEP_POINT_BASE;
+		rc = sweep_load_file(o->path, o->fmt, &o->rows, why,
+				     sizeof(why));
+		if (!s->resume && (rc || o->rows.rows)) {
+			/* a file without a row is no finished sweep */
+			log_err("%s exists: add --resume to continue it, or "
+				"remove it", o->path);
 			return 1;
 		}
-		if (check_engine(s, &s->out[i]))
+		if (rc) {
+			log_err("%s: %s", o->path, why);
+			return 1;
+		}
+		o->fresh = !o->rows.rows;
+		if (o->fresh) {
+			/* what it holds is no row: start it anew */
+			sweep_file_rows_free(&o->rows);
+			o->rows.layout = SWEEP_CSV_LAYOUT;
+			continue;
+		}
+		if (o->fmt == SWEEP_CSV && o->rows.layout < SWEEP_CSV_V3)
+			o->base = 0;	/* its "point" counts from 0 */
+		if (check_engine(s, o) || check_fixed(s, o))
 			return 1;
 	}
 	return 0;
 }
 
-static int open_outputs(struct sweep *s)
+/*
+ * A JSON lines file written before points counted from 1: its rows'
+ * "point" is the grid index of their key.  Called with each point's key.
+ */
+static void learn_base(struct sweep *s, size_t index, const char *key)
 {
 	struct sweep_out *o;
-	bool fresh;
+	size_t j;
 	int i;
 
 	for (i = 0; i < s->nout; i++) {
 		o = &s->out[i];
-		fresh = !has_content(o->path);
-		o->f = fopen(o->path, "ae");
+		if (o->fmt != SWEEP_JSONL)
+			continue;
+		for (j = 0; j < o->rows.nsample; j++) {
+			if (strcmp(o->rows.sample_key[j], key))
+				continue;
+			if (o->rows.sample_point[j] == index)
+				o->base = 0;
+			else if (o->rows.sample_point[j] == index + 1)
+				o->base = 1;
+		}
+	}
+}
+
+static int open_outputs(struct sweep *s)
+{
+	struct sweep_out *o;
+	int i;
+
+	for (i = 0; i < s->nout; i++) {
+		o = &s->out[i];
+		o->f = fopen(o->path, o->fresh ? "we" : "ae");
 		if (!o->f) {
 			log_err("%s: %s", o->path, strerror(errno));
 			return 1;
 		}
-		if (fresh && o->fmt == SWEEP_CSV)
+		if (o->fresh && o->fmt == SWEEP_CSV)
 			sweep_csv_header(o->f);
 		if (fflush(o->f)) {
 			log_err("%s: %s", o->path, strerror(errno));
@@ -838,17 +1112,31 @@ static int open_outputs(struct sweep *s)
 	return 0;
 }
 
-static int close_outputs(struct sweep *s)
+/*
+ * Close the files; @drop_empty: a file this sweep started and wrote no row
+ * to goes again (every point failed), so that it doesn't stand in the way
+ * of the next try.
+ */
+static int close_outputs(struct sweep *s, bool drop_empty)
 {
+	struct sweep_out *o;
 	int i, rc = 0;
 
 	for (i = 0; i < s->nout; i++) {
-		if (s->out[i].f && fclose(s->out[i].f)) {
-			log_err("%s: %s", s->out[i].path, strerror(errno));
+		o = &s->out[i];
+		if (o->f && fclose(o->f)) {
+			log_err("%s: %s", o->path, strerror(errno));
 			rc = 1;
+		} else if (o->f && drop_empty && o->fresh && !o->written) {
+			if (unlink(o->path))
+				log_warn("%s: %s", o->path, strerror(errno));
+			else
+				fprintf(stderr, "%s sweep: %s: no point "
+					"written: removed\n", LATT_PROG,
+					o->path);
 		}
-		s->out[i].f = NULL;
-		key_set_free(&s->out[i].keys);
+		o->f = NULL;
+		sweep_file_rows_free(&o->rows);
 	}
 	return rc;
 }
@@ -860,7 +1148,7 @@ static bool point_done(struct sweep *s, const char *key)
 	if (!s->nout)
 		return false;
 	for (i = 0; i < s->nout; i++)
-		if (!key_set_has(&s->out[i].keys, key))
+		if (!key_set_has(&s->out[i].rows.keys, key))
 			return false;
 	return true;
 }
@@ -1025,27 +1313,31 @@ static int run_point(struct sweep *s, const struct grid_point *p,
 	return rc;
 }
 
-static int run_grid(struct sweep *s)
+/*
+ * First count what will run, for the guard, the bar and the summary: the
+ * points skipped by run's rules (said per reason), those the files hold,
+ * the rest.  --dry-run lists them.
+ */
+static int plan_grid(struct sweep *s)
 {
 	struct reasons rs = { 0 };
 	struct grid_point p;
 	struct run_opts o;
-	char key[KEY_LEN], desc[160];
+	char key[KEY_LEN];
 	const char *why;
-	size_t i, skipped = 0, done = 0, failed = 0, measured = 0;
-	int rc, status = 0;
+	size_t i;
 
 	s->total = grid_size(&s->grid);
-	/* first count what will run, for the bar and the summary */
 	for (i = 0; i < s->total; i++) {
 		grid_point(&s->grid, i, &p);
-		grid_point_key(key, sizeof(key), &p, s->fixed);
+		point_key(key, sizeof(key), s, &p);
+		learn_base(s, i, key);
 		why = point_opts(s, &p, &o);
 		if (why) {
 			count_reason(&rs, why);
-			skipped++;
+			s->skipped++;
 		} else if (point_done(s, key)) {
-			done++;
+			s->done++;
 		} else {
 			s->to_run++;
 		}
@@ -1062,14 +1354,35 @@ static int run_grid(struct sweep *s)
 	}
 	if (rs.other)
 		log_warn("%zu more points skipped for other reasons", rs.other);
-	if (skipped == s->total) {
+	if (s->skipped == s->total) {
 		log_err("no point of the grid can run");
 		return 1;
 	}
-	if (done)
-		log_info("%zu points already in the files: skipped", done);
-	if (s->dry_run)
-		return 0;
+	if (s->done)
+		log_info("%zu points already in the files: skipped", s->done);
+	if (s->to_run > s->max_points && !s->dry_run) {
+		log_err("%zu points to measure, more than --max-points %llu: "
+			"narrow the lists, or give --max-points %zu (--dry-run "
+			"lists them)", s->to_run,
+			(unsigned long long)s->max_points, s->to_run);
+		return 1;
+	}
+	if (s->to_run > MANY_POINTS)
+		log_warn("%zu points to measure, %llu samples each: a long "
+			 "sweep (Ctrl-C stops after a point, --resume "
+			 "continues)", s->to_run,
+			 (unsigned long long)s->base.cfg.samples);
+	return 0;
+}
+
+static int run_grid(struct sweep *s)
+{
+	struct grid_point p;
+	struct run_opts o;
+	char key[KEY_LEN], desc[160];
+	size_t i, failed = 0, measured = 0;
+	int rc, status = 0;
+
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
 	for (i = 0; i < s->total; i++) {
 		if (run_stops) {
@@ -1078,7 +1391,7 @@ static int run_grid(struct sweep *s)
 			break;
 		}
 		grid_point(&s->grid, i, &p);
-		grid_point_key(key, sizeof(key), &p, s->fixed);
+		point_key(key, sizeof(key), s, &p);
 		if (point_opts(s, &p, &o) || point_done(s, key))
 			continue;
 		describe(desc, sizeof(desc), s, &p);
@@ -1098,9 +1411,10 @@ static int run_grid(struct sweep *s)
 	/* a Ctrl-C after the last point's last poll stopped nothing */
 	if (run_stops && !status && measured + failed < s->to_run)
 		status = EXIT_INTERRUPTED;
+	s->measured = measured;
 	fprintf(stderr, "%s sweep: %zu points: %zu measured, %zu failed, %zu "
 		"already in the files, %zu skipped, %zu not run\n", LATT_PROG,
-		s->total, measured, failed, done, skipped,
+		s->total, measured, failed, s->done, s->skipped,
 		s->to_run - measured - failed);
 	return status;
 }
@@ -1123,15 +1437,18 @@ int cmd_sweep(int argc, char **argv, const struct cmd_ctx *ctx)
 	s->bar = !s->quiet && !s->dry_run && isatty(STDERR_FILENO);
 	run_catch_signals();
 	rc = load_keys(s);
+	if (!rc)
+		rc = plan_grid(s);
 	if (!rc && !s->dry_run)
 		rc = check_grid_host(s);
 	if (!rc && !s->dry_run)
 		rc = check_module_present(s);
 	if (!rc && !s->dry_run)
 		rc = open_outputs(s);
-	if (!rc)
+	if (!rc && !s->dry_run)
 		rc = run_grid(s);
-	if (close_outputs(s) && !rc)
+	/* every point that ran failed: no file of this sweep's stays */
+	if (close_outputs(s, rc == 1 && !s->measured) && !rc)
 		rc = 1;
 out:
 	grid_free(&s->grid);

@@ -217,7 +217,8 @@ size_t grid_size(const struct sweep_grid *g)
 	size_t dims[] = { g->targets.n, g->cpus.n,
 			  g->threads.n ? g->threads.n : 1,
 			  g->delays.n ? g->delays.n : 1, g->ops.n, g->fences.n,
-			  g->patterns.n, g->sizes.n };
+			  g->patterns.n, g->sizes.n,
+			  g->regions.n ? g->regions.n : 1 };
 	size_t n = 1, i;
 
 	for (i = 0; i < sizeof(dims) / sizeof(dims[0]); i++) {
@@ -230,10 +231,12 @@ size_t grid_size(const struct sweep_grid *g)
 	return n;
 }
 
-/** grid_point() - point @i: the last dimension (size) varies fastest */
+/** grid_point() - point @i: the last dimension (region) varies fastest */
 void grid_point(const struct sweep_grid *g, size_t i, struct grid_point *p)
 {
 	p->index = i;
+	p->region = g->regions.n ? g->regions.v[i % g->regions.n] : 0;
+	i /= g->regions.n ? g->regions.n : 1;
 	p->size = g->sizes.v[i % g->sizes.n];
 	i /= g->sizes.n;
 	p->pattern = g->patterns.v[i % g->patterns.n];
@@ -261,6 +264,7 @@ void grid_free(struct sweep_grid *g)
 	str_list_free(&g->fences);
 	str_list_free(&g->patterns);
 	u64_list_free(&g->sizes);
+	u64_list_free(&g->regions);
 }
 
 void grid_point_key(char *buf, size_t len, const struct grid_point *p,
@@ -277,6 +281,36 @@ void grid_point_key(char *buf, size_t len, const struct grid_point *p,
 	snprintf(buf, len, "target=%s;cpu=%u;op=%s;fence=%s;pattern=%s;"
 		 "size=%llu;%s%s", p->target, p->cpu, p->op, p->fence,
 		 p->pattern, (unsigned long long)p->size, extra, fixed);
+}
+
+int key_field(const char *key, const char *name, char *buf, size_t len)
+{
+	size_t n = strlen(name), vlen;
+	const char *p = key, *end;
+
+	for (; *p; p = *end ? end + 1 : end) {
+		end = p + strcspn(p, ";");
+		if ((size_t)(end - p) > n && !strncmp(p, name, n) &&
+		    p[n] == '=') {
+			vlen = (size_t)(end - p) - n - 1;
+			if (len)
+				snprintf(buf, len, "%.*s", (int)vlen, p + n + 1);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+bool key_is_grid_field(const char *name)
+{
+	static const char *const grid[] = { "target", "cpu", "threads",
+		"delay", "op", "fence", "pattern", "size", "region" };
+	size_t i;
+
+	for (i = 0; i < sizeof(grid) / sizeof(grid[0]); i++)
+		if (!strcmp(grid[i], name))
+			return true;
+	return false;
 }
 
 int key_set_add(struct key_set *k, const char *key)

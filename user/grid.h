@@ -40,9 +40,10 @@ bool str_list_has(const struct str_list *l, const char *s);
 
 /**
  * struct sweep_grid - the dimensions, outermost first: target, cpu,
- * threads, delay, op, fence, pattern, size.  @patterns holds whole pattern
- * strings ("stride:256"): --stride and --hotspot values are added to it.
- * An empty @threads or @delays is the single value 1 or 0.
+ * threads, delay, op, fence, pattern, size, region.  @patterns holds whole
+ * pattern strings ("stride:256"): --stride and --hotspot values are added
+ * to it.  An empty @threads, @delays or @regions is the single value 1, 0
+ * or 0 (region 0: run's default, "region=default" in the key).
  */
 struct sweep_grid {
 	struct str_list targets;
@@ -53,6 +54,7 @@ struct sweep_grid {
 	struct str_list fences;
 	struct str_list patterns;
 	struct u64_list sizes;
+	struct u64_list regions;
 };
 
 struct grid_point {
@@ -65,6 +67,7 @@ struct grid_point {
 	const char *fence;
 	const char *pattern;
 	__u64 size;
+	__u64 region;		/* 0: not a dimension (--region's one value) */
 };
 
 size_t grid_size(const struct sweep_grid *g);
@@ -81,6 +84,16 @@ void grid_free(struct sweep_grid *g);
  */
 void grid_point_key(char *buf, size_t len, const struct grid_point *p,
 		    const char *fixed);
+
+/*
+ * A key's fields, "name=value" between ';'.  key_field() copies the value
+ * of @name into @buf (a target may hold '=' but no ';'); -ENOENT without
+ * it.  key_is_grid_field(): is @name one of the grid's dimensions (target,
+ * cpu, threads, delay, op, fence, pattern, size, region), the fields two
+ * points of one sweep may differ in?
+ */
+int key_field(const char *key, const char *name, char *buf, size_t len);
+bool key_is_grid_field(const char *name);
 
 /* A set of keys (those already in a file, for --resume). */
 struct key_set {

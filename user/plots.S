@@ -20,5 +20,6 @@ SCRIPT(sweep, "sweep.gp")
 SCRIPT(bars, "bars.gp")
 SCRIPT(bw, "bw.gp")
 SCRIPT(loaded, "loaded.gp")
+SCRIPT(working_set, "working-set.gp")
 
 	.section .note.GNU-stack, "", @progbits

@@ -13,7 +13,20 @@
 #  - --dry-run: the keys say engine=user (and hugepages=1), a kernel
 #    sweep's keys have no engine; --hugepages runs; errors: a block device,
 #    --hugepages without --engine user, --engine bogus, and without the
-#    module and --engine, the hint naming --engine user.
+#    module and --engine, the hint naming --engine user;
+#  - --region LIST (a chase over 4 regions): a row per region, the region
+#    in the key, points counted from 1 in the CSV, the JSON lines, the
+#    lines on stdout and --dry-run, the engine and page_size columns;
+#  - --resume refuses another --samples or --seed, naming them, and adds
+#    the points of another --region or of --hugepages; older files (no
+#    engine, page_size, points from 0) are continued in their own form;
+#  - a sweep whose every point failed leaves no file, and a CSV of a
+#    header alone doesn't stop the next sweep;
+#  - --max-points (and its default, 10000) refuses a grid before its
+#    first point, naming the count; a grid of more than 1000 points warns;
+#  - tools/repro-working-set on two regions: base and huge pages, the
+#    table, the plot, a rerun that measures nothing, another -n refused;
+#    its default regions capped at half the node's free memory.
 # Latency values are never compared.
 #
 #   make -C user && bash tests/unit/test-sweep-user.sh
@@ -120,6 +133,167 @@ report $? "--dry-run: the keys say engine=user;hugepages=1"
 report $? "--dry-run: a kernel sweep's keys have no engine"
 sweep h --engine user --hugepages --size 64 --samples 500 --region 16M
 report $? "--hugepages runs"
+
+# ---- --region LIST: a dimension, in the key ----
+ws="--engine user --pattern chase --chain 4 --region 16K,64K..1Mx4 --samples 200"
+sweep ws $ws
+report $? "--region 16K,64K..1Mx4 (chase): runs"
+[ "$(grep -c '^[0-9]/4  load chase 64 B region ' "$tmp/out")" -eq 4 ] &&
+	grep -q '^4/4  load chase 64 B region 1 MiB ' "$tmp/out"
+report $? "one line per region, counted from 1, each naming its region"
+python3 - "$tmp/ws.csv" "$tmp/ws.jsonl" <<'PY'
+import csv, json, sys
+why = []
+rows = list(csv.DictReader(open(sys.argv[1])))
+jl = [json.loads(l) for l in open(sys.argv[2])]
+regions = [16384, 65536, 262144, 1048576]
+if [int(r["region"]) for r in rows] != regions:
+    why.append("regions %r" % [r["region"] for r in rows])
+for i, r in enumerate(rows):
+    if int(r["point"]) != i + 1:
+        why.append("CSV row %d: point %s, want %d" % (i, r["point"], i + 1))
+    if ";region=%d;" % regions[i] not in r["key"]:
+        why.append("CSV row %d: key %r" % (i, r["key"]))
+    if r["engine"] != "user":
+        why.append("CSV row %d: engine %r" % (i, r["engine"]))
+    if int(r["page_size"]) < 4096 or int(r["page_size"]) & (int(r["page_size"]) - 1):
+        why.append("CSV row %d: page_size %r" % (i, r["page_size"]))
+    if r["per"] != "load" or r["chain"] != "4":
+        why.append("CSV row %d: per %r chain %r" % (i, r["per"], r["chain"]))
+for i, d in enumerate(jl):
+    if d["point"] != i + 1:
+        why.append("JSON row %d: point %r" % (i, d["point"]))
+    if d["config"]["region"] != regions[i]:
+        why.append("JSON row %d: region %r" % (i, d["config"]["region"]))
+    if d["result"]["page_size"]["bytes"] != int(rows[i]["page_size"]):
+        why.append("JSON row %d: page size %r, CSV %s" %
+                   (i, d["result"]["page_size"], rows[i]["page_size"]))
+if why:
+    print("#  " + "\n#  ".join(why[:8]))
+    sys.exit(1)
+PY
+report $? "the CSV and JSON lines: a row per region, points from 1, engine and page_size"
+"$ctl" sweep --dry-run $ws >"$tmp/out" 2>"$tmp/err"
+[ "$(cut -d' ' -f1 "$tmp/out" | tr '\n' ' ')" = "1 2 3 4 " ]
+report $? "--dry-run numbers the points from 1 too"
+
+# ---- --resume: the options every point shares must be the file's ----
+wc_before=$(wc -l <"$tmp/ws.csv")
+sweep ws --engine user --pattern chase --chain 4 --region 16K,64K..1Mx4 --samples 300 --resume
+[ $? -eq 1 ] && grep -q "ws.csv holds 4 points measured with other options than this sweep's: --samples 200, not 300" "$tmp/err" &&
+	[ "$(wc -l <"$tmp/ws.csv")" -eq "$wc_before" ]
+report $? "--resume with another --samples: refused, --samples named, nothing added"
+sweep ws $ws --seed 7 --resume
+[ $? -eq 1 ] && grep -q -- "--seed 444065150, not 7" "$tmp/err"
+report $? "--resume with another --seed: refused, --seed named"
+sweep ws $ws --region 4M --resume
+[ $? -eq 0 ] && grep -q "5 points: 1 measured, 0 failed, 4 already in the files" "$tmp/err" &&
+	[ "$(wc -l <"$tmp/ws.csv")" -eq $((wc_before + 1)) ]
+report $? "--resume with another --region (a dimension): its point added"
+sweep ws $ws --hugepages --resume
+[ $? -eq 0 ] && [ "$(grep -c ';hugepages=1' "$tmp/ws.csv")" -eq 4 ]
+report $? "--resume with --hugepages (a column of its own): its points added"
+
+# ---- older files: their columns and their numbering kept ----
+python3 - "$tmp/ws.csv" "$tmp/old.csv" "$tmp/ws.jsonl" "$tmp/old.jsonl" <<'PY'
+import csv, json, sys
+src, dst, jsrc, jdst = sys.argv[1:]
+rows = list(csv.reader(open(src)))
+head = rows[0]
+keep = [i for i, c in enumerate(head) if c not in ("engine", "page_size")]
+with open(dst, "w", newline="") as f:
+    w = csv.writer(f, lineterminator="\n")
+    w.writerow([head[i] for i in keep])
+    for r in rows[1:4]:			# the first 3 of 4 regions
+        r[0] = str(int(r[0]) - 1)		# counted from 0, as then
+        w.writerow([r[i] for i in keep])
+with open(jdst, "w") as f:
+    for line in open(jsrc).readlines()[:3]:
+        d = json.loads(line)
+        d["point"] -= 1
+        f.write(json.dumps(d) + "\n")
+PY
+"$ctl" sweep --quiet --out "$tmp/old.csv" --out "$tmp/old.jsonl" $ws --resume \
+	>"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && python3 - "$tmp/old.csv" "$tmp/old.jsonl" <<'PY'
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1])))
+jl = [json.loads(l) for l in open(sys.argv[2])]
+assert "engine" not in rows[0] and len(rows) == 5, rows[0]
+assert all(len(r) == len(rows[0]) for r in rows), [len(r) for r in rows]
+assert [r[0] for r in rows[1:]] == ["0", "1", "2", "3"], [r[0] for r in rows]
+assert [d["point"] for d in jl] == [0, 1, 2, 3], [d["point"] for d in jl]
+PY
+report $? "--resume of files counted from 0, without engine, page_size: continued alike"
+
+# ---- a sweep whose every point failed leaves no file ----
+sweep f --engine user --pattern chase --width 16 --size 64,128 --samples 100 --region 16M
+[ $? -eq 1 ] && grep -q "2 points: 0 measured, 2 failed" "$tmp/err" &&
+	[ ! -e "$tmp/f.csv" ] && [ ! -e "$tmp/f.jsonl" ] &&
+	grep -q "f.csv: no point written: removed" "$tmp/err"
+report $? "every point failed: exit 1, no file left, said"
+sweep f --engine user --size 64 --samples 100 --region 16M
+report $? "so the next try needs no --resume"
+head -1 "$tmp/f.csv" >"$tmp/h.csv"
+"$ctl" sweep --quiet --engine user --size 64 --samples 100 --region 16M \
+	--out "$tmp/h.csv" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && [ "$(wc -l <"$tmp/h.csv")" -eq 2 ]
+report $? "a CSV of a header alone (an interrupted first point) is no finished sweep"
+
+# ---- --max-points, and a warning for a big grid ----
+# (timeout: a broken guard would run them all)
+timeout 20 "$ctl" sweep --engine user --size 64,128,192,256 --samples 100 \
+	--region 1M --max-points 3 --out "$tmp/m.csv" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q -- "4 points to measure, more than --max-points 3" "$tmp/err" &&
+	[ ! -e "$tmp/m.csv" ] && [ ! -s "$tmp/out" ]
+report $? "--max-points 3 of 4 points: refused before the first, the count and option named"
+timeout 20 "$ctl" sweep --engine user --size 64..640064+64 --samples 100 \
+	--region 1M --out "$tmp/m.csv" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q -- "10001 points to measure, more than --max-points 10000" "$tmp/err" &&
+	[ ! -e "$tmp/m.csv" ]
+report $? "10001 points: refused by the default --max-points 10000"
+"$ctl" sweep --dry-run --engine user --size 64..64064+64 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q "warning: 1001 points to measure, 100000 samples each: a long sweep" "$tmp/err"
+report $? "1001 points: a warning"
+"$ctl" sweep --dry-run --engine user --size 64..64000+64 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && ! grep -q "points to measure" "$tmp/err"
+report $? "1000 points: no warning"
+"$ctl" sweep --engine user --max-points 0 --out "$tmp/m.csv" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q -- "--max-points: '0'" "$tmp/err"
+report $? "--max-points 0: a usage error"
+
+# ---- tools/repro-working-set ----
+repro=$top/tools/repro-working-set
+LATTESTER_CTL=$ctl "$repro" -n 100 -R 16K,256K -o "$tmp/rws" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && [ "$(grep -c ',done,' "$tmp/rws/working-set.csv")" -eq 4 ] &&
+	[ "$(grep -c ';hugepages=1' "$tmp/rws/working-set.csv")" -eq 2 ] &&
+	grep -q 'huge p50 (ns)' "$tmp/out" && grep -qE '^ +256 KiB +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$' "$tmp/out"
+report $? "repro-working-set -R 16K,256K: base and huge pages, 4 points, the table"
+if command -v gnuplot >/dev/null; then
+	[ -s "$tmp/rws/working-set.png" ] && grep -q "wrote $tmp/rws/working-set.png" "$tmp/out"
+	report $? "repro-working-set: working-set.png drawn"
+else
+	skip "repro-working-set's plot: no gnuplot (apt-get install gnuplot-nox)"
+fi
+LATTESTER_CTL=$ctl "$repro" -n 100 -R 16K,256K -o "$tmp/rws" --no-plot >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && [ "$(grep -c 'already in the files' "$tmp/err")" -eq 2 ] &&
+	[ "$(grep -c ',done,' "$tmp/rws/working-set.csv")" -eq 4 ]
+report $? "repro-working-set again: resumes, nothing measured twice"
+LATTESTER_CTL=$ctl "$repro" -n 200 -R 16K,256K -o "$tmp/rws" --no-plot >"$tmp/out" 2>"$tmp/err"
+[ $? -ne 0 ] && grep -q -- "--samples 100, not 200" "$tmp/err"
+report $? "repro-working-set -n 200 into the -n 100 directory: refused, --samples named"
+# the default regions, 4K to 4G, capped at half the node's free memory
+node=$(ls -d /sys/devices/system/cpu/cpu0/node* 2>/dev/null | sed -n 's/.*node//p' | head -1)
+half=$(awk '/MemFree:/ { printf "%.0f\n", $(NF - 1) * 1024 / 2 }' \
+	/sys/devices/system/node/node"${node:-0}"/meminfo 2>/dev/null)
+LATTESTER_CTL=$ctl "$repro" -o "$tmp/rwd" -- --dry-run >"$tmp/out" 2>"$tmp/err"
+top_region=$(sed -n 's/.*;region=\([0-9]*\);.*/\1/p' "$tmp/out" | sort -n | tail -1)
+[ -n "$half" ] && [ -n "$top_region" ] &&
+	[ "$top_region" -le "$half" ] && [ "$top_region" -le 4294967296 ] &&
+	[ $((top_region & (top_region - 1))) -eq 0 ] &&
+	{ [ "$top_region" -eq 4294967296 ] || [ $((top_region * 2)) -gt "$half" ]; } &&
+	[ "$(grep -c ';region=4096;' "$tmp/out")" -eq 2 ] && [ ! -e "$tmp/rwd/working-set.csv" ]
+report $? "repro-working-set: 4K up to $top_region B, the most within half the node's free memory ($half B)"
 
 # ---- errors ----
 # a block device stands for a pmem one (the tool only stat()s it)

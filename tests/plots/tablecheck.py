@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""tablecheck.py TABLE CHECK...: what gnuplot drew, from the `set table`
+file gnuplot-spy writes (a "# Curve N of M, K points" block per plot, its
+"# Curve title", then "x y type" rows: i in range, o out of range, u
+undefined).  Titled curves are the lines of the legend; untitled ones the
+markers a plot adds (the down triangles of a 0, the bars' 0 markers).
+Checks, each one argument:
+  all-in            every point of every titled curve is in range (i):
+                    none vanished (u, as a 0 on a log axis does) or fell
+                    off the axes (o)
+  no-undefined      no point of a titled curve is undefined (u): none
+                    vanished (points off a fixed range, o, may be)
+  titled=N          the titled curves hold N points in all
+  at:Y=N            N points of titled curves lie at y = Y (a floor)
+  marks:Y=N         N points of untitled curves lie in range at y = Y
+Prints one line per check; exit 0 if all hold, 1 if not."""
+import sys
+
+
+def curves(path):
+    out, cur = [], None
+    for line in open(path):
+        line = line.strip()
+        if line.startswith("# Curve") and " of " in line:
+            cur = {"title": None, "points": []}
+            out.append(cur)
+        elif line.startswith("# Curve title:") and cur is not None:
+            cur["title"] = line.split(":", 1)[1].strip().strip('"')
+        elif line and not line.startswith("#") and cur is not None:
+            f = line.split()
+            if len(f) >= 3:
+                cur["points"].append((f[0], f[1], f[-1]))
+    return out
+
+
+def near(a, b):
+    try:
+        return abs(float(a) - b) <= 1e-6 * max(1.0, abs(b))
+    except ValueError:
+        return False
+
+
+def main(path, checks):
+    cs = curves(path)
+    titled = [c for c in cs if c["title"]]
+    marks = [c for c in cs if not c["title"]]
+    bad = 0
+    for chk in checks:
+        if chk == "all-in":
+            off = [(c["title"], p) for c in titled for p in c["points"]
+                   if p[2] != "i"]
+            ok = not off and titled
+            msg = "%d titled curves, all in range" % len(titled) if ok else \
+                "not in range: %s" % off[:4]
+        elif chk == "no-undefined":
+            off = [(c["title"], p) for c in titled for p in c["points"]
+                   if p[2] == "u"]
+            n = sum(len(c["points"]) for c in titled)
+            ok = not off and n > 0
+            msg = "%d titled points, none undefined" % n if ok else \
+                "undefined: %s" % off[:4]
+        elif chk.startswith("titled="):
+            n = sum(len(c["points"]) for c in titled)
+            ok = n == int(chk[7:])
+            msg = "%d titled points, want %s" % (n, chk[7:])
+        elif chk.startswith("at:") or chk.startswith("marks:"):
+            kind, rest = chk.split(":", 1)
+            y, want = rest.split("=")
+            pool = titled if kind == "at" else marks
+            n = sum(1 for c in pool for p in c["points"]
+                    if p[2] == "i" and near(p[1], float(y)))
+            ok = n == int(want)
+            msg = "%d %s points at y=%s, want %s" % (
+                n, "titled" if kind == "at" else "marker", y, want)
+        else:
+            ok, msg = False, "unknown check " + chk
+        print(("ok: " if ok else "FAIL: ") + msg)
+        bad += not ok
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], sys.argv[2:]))
