@@ -348,6 +348,19 @@ void report_print(FILE *f, const struct run_report *r)
 	threads_print(f, r);
 }
 
+/* The end of a written file: 0, or what went wrong; stdout stays open. */
+static int out_close(FILE *f)
+{
+	int rc;
+
+	if (f == stdout)
+		return 0;
+	rc = ferror(f) ? -EIO : 0;
+	if (fclose(f) && !rc)
+		rc = -errno;
+	return rc;
+}
+
 static void hist_rows(FILE *f, const struct run_report *r)
 {
 	const struct latt_result *s = &r->res;
@@ -378,7 +391,6 @@ int report_write_hist(const char *path, const struct run_report *r)
 	const struct latt_config *c = &r->res.config;
 	char target[PATH_MAX + 3 * PMEM_NAME], pattern[96];
 	FILE *f;
-	int rc;
 
 	f = strcmp(path, "-") ? fopen(path, "we") : stdout;
 	if (!f)
@@ -399,12 +411,7 @@ int report_write_hist(const char *path, const struct run_report *r)
 	fprintf(f, "# lo_cycles hi_cycles count corrected_ns_mid "
 		"cumulative_fraction\n");
 	hist_rows(f, r);
-	if (f == stdout)
-		return 0;
-	rc = ferror(f) ? -EIO : 0;
-	if (fclose(f) && !rc)
-		rc = -errno;
-	return rc;
+	return out_close(f);
 }
 
 /*
@@ -490,7 +497,6 @@ int report_write_hgrm(const char *path, const struct run_report *r)
 	__u64 cum = 0;
 	__u32 i;
 	FILE *f;
-	int rc;
 
 	f = strcmp(path, "-") ? fopen(path, "we") : stdout;
 	if (!f)
@@ -550,12 +556,7 @@ int report_write_hgrm(const char *path, const struct run_report *r)
 		r->sum.per_load ? " / chain" : "",
 		(double)r->info->tsc_khz / 1e6,
 		(unsigned long long)r->info->tsc_khz);
-	if (f == stdout)
-		return 0;
-	rc = ferror(f) ? -EIO : 0;
-	if (fclose(f) && !rc)
-		rc = -errno;
-	return rc;
+	return out_close(f);
 }
 
 /* The header comment lines of an outliers CSV file. */
@@ -615,7 +616,6 @@ int report_write_outliers_csv(const char *path, const struct run_report *r)
 	__u64 khz = r->info->tsc_khz, corr;
 	FILE *f;
 	__u32 i;
-	int rc;
 
 	f = fopen(path, "we");
 	if (!f)
@@ -635,8 +635,5 @@ int report_write_outliers_csv(const char *path, const struct run_report *r)
 			(unsigned long long)o->window,
 			!!(o->flags & LATT_OUT_NMI));
 	}
-	rc = ferror(f) ? -EIO : 0;
-	if (fclose(f) && !rc)
-		rc = -errno;
-	return rc;
+	return out_close(f);
 }
