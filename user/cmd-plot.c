@@ -13,6 +13,8 @@
  *   loaded    latency against bandwidth (sweep --mode loaded --delay LIST)
  *   working-set  per-load latency against region size, with the host's
  *             caches marked (sweep --pattern chase --region LIST)
+ *   matrix    the NUMA latency matrix as a heat map, a figure in each cell
+ *             (matrix --json FILE, or its --csv)
  *
  * No point is hidden: a 0 on a log axis is drawn on a floor line with a
  * marker of its own and a note; rows that no dimension tells apart (two
@@ -22,7 +24,8 @@
  * $LATTESTER_PLOTS=DIR takes DIR/KIND.gp instead.  The tool reads what the
  * title needs (target, cpu, ...) from the data file's header comments or,
  * for a sweep, from its columns, and passes it as gnuplot variables; a
- * sweep CSV is first turned into the blocks or table the script reads.
+ * sweep CSV is first turned into the blocks or table the script reads, a
+ * matrix (its --json through json-c, or its --csv) into a line per cell.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -34,6 +37,7 @@
 #include "builtin.h"
 #include "csv.h"
 #include "grid.h"
+#include "json-out.h"
 #include "log.h"
 #include "parse.h"
 #include "run.h"
@@ -50,12 +54,13 @@
 
 extern const char plot_gp_hist[], plot_gp_tail[], plot_gp_outliers[],
 	plot_gp_sweep[], plot_gp_bars[], plot_gp_bw[], plot_gp_loaded[],
-	plot_gp_working_set[];
+	plot_gp_working_set[], plot_gp_matrix[];
 
 enum plot_input {
 	IN_HIST,
 	IN_OUTLIERS,
 	IN_SWEEP,
+	IN_MATRIX,
 };
 
 struct plot;
@@ -107,6 +112,8 @@ static const struct plot_kind {
 	  .input = IN_SWEEP, .what = "a sweep .csv file with a --region list",
 	  .mode = "!bandwidth", .prepare = prepare_ws, .along = "region",
 	  .stats = "p50 p99" },
+	{ .name = "matrix", .script = plot_gp_matrix, .input = IN_MATRIX,
+	  .what = "a matrix --json or --csv file" },
 };
 
 #define NR_KINDS	(sizeof(kinds) / sizeof(kinds[0]))
@@ -127,7 +134,8 @@ static const struct cmd_opt plot_options[] = {
 	{ "in", OPT_IN, "FILE",
 	  "the data: a run --hist file (hist, tail), a run --outliers .csv "
 	  "file (outliers), a sweep .csv file (sweep, bars, bw-threads, "
-	  "bw-size, loaded, working-set)", -1 },
+	  "bw-size, loaded, working-set), a matrix --json or --csv file "
+	  "(matrix)", -1 },
 	{ "out", OPT_OUT, "FILE.png|FILE.svg",
 	  "the picture (default: the input's name without its extension, "
 	  "-KIND.png)", -1 },
@@ -136,8 +144,8 @@ static const struct cmd_opt plot_options[] = {
 	{ "stat", OPT_STAT, "LIST",
 	  "sweep, working-set: the percentiles drawn (default: p50,p99); "
 	  "loaded: the same (default: p50); bars: the one shown (default: "
-	  "p50); of min, p50, p90, p99, p99.9, p99.99, p99.999, p99.9999, "
-	  "max, mean", -1 },
+	  "p50); matrix: the one shown (default: the file's); of min, p50, "
+	  "p90, p99, p99.9, p99.99, p99.999, p99.9999, max, mean", -1 },
 	{ "gbps", OPT_GBPS, "LIST",
 	  "bw-threads, bw-size: the bandwidths drawn, of total, read, write "
 	  "(default: total)", -1 },
@@ -168,24 +176,27 @@ static const char *const plot_examples[] = {
 	"loaded latency: two percentiles against the traffic's bandwidth",
 	"lattester-ctl plot working-set --in ws.csv --stat p50,p99.9",
 	"per-load latency against region size, the caches marked",
+	"lattester-ctl plot matrix --in matrix.json --out matrix.png",
+	"the NUMA latency matrix as a heat map, its figure in each cell",
 	NULL
 };
 
 const struct cmd_usage plot_usage = {
 	.cmd = "plot",
-	.synopsis = "hist|tail|outliers|sweep|bars|bw-threads|bw-size|loaded|"
-		    "working-set --in FILE [--out FILE.png|FILE.svg] [OPTIONS]",
-	.about = "Draw a data file of lattester-ctl with gnuplot (gnuplot-nox "
-		 "is enough): hist, the\n"
-		 "histogram; tail, latency against percentile; outliers, "
-		 "outliers against time;\n"
-		 "sweep, percentiles against size, stride or hotspot; bars, "
-		 "grouped bars of a sweep;\n"
-		 "bw-threads and bw-size, bandwidth against threads and "
-		 "against access size;\n"
-		 "loaded, loaded latency against bandwidth; working-set, "
-		 "per-load latency against\n"
-		 "region size with the caches marked.\n"
+	.synopsis = "KIND --in FILE [--out FILE.png|FILE.svg] [OPTIONS]",
+	.about = "Draw a data file of lattester-ctl with gnuplot "
+		 "(gnuplot-nox is enough).  KIND is\n"
+		 "one of hist, the histogram; tail, latency against "
+		 "percentile; outliers, outliers\n"
+		 "against time; sweep, percentiles against size, stride "
+		 "or hotspot; bars, grouped\n"
+		 "bars of a sweep; bw-threads and bw-size, bandwidth "
+		 "against threads and against\n"
+		 "access size; loaded, loaded latency against bandwidth; "
+		 "working-set, per-load\n"
+		 "latency against region size with the caches marked; "
+		 "matrix, the NUMA latency\n"
+		 "matrix as a heat map.\n"
 		 "Prints the picture's name.  Exit status: 0 drawn, 1 error "
 		 "(no gnuplot, bad data),\n2 usage.",
 	.opts = plot_options,
@@ -202,7 +213,11 @@ const struct cmd_usage plot_usage = {
 		"does, and loaded joins a line's points in order of --delay.  "
 		"working-set draws the rows of a --region list against region "
 		"size on a log2 axis, the host's L1d, L2 and L3 as labelled "
-		"vertical lines (--caches).\n\n"
+		"vertical lines (--caches).  matrix draws a matrix --json (or "
+		"--csv) file as a heat map: a row per CPU node, a column per "
+		"memory node (CPU-less ones marked), each cell coloured by its "
+		"figure and labelled with it; a failed cell is grey and says "
+		"'-', never 0, and a note under the plot says why it failed.\n\n"
 		"No point is hidden: a 0 on a log axis is drawn on a floor line "
 		"marked 0, with a marker of its own and a note; a 0 bar gets a "
 		"marker and its value; rows that no column tells apart (two "
@@ -224,7 +239,7 @@ const struct cmd_usage plot_usage = {
 	.examples = plot_examples,
 	.see_also = "gnuplot(1)",
 	.words = "hist|tail|outliers|sweep|bars|bw-threads|bw-size|loaded|"
-		 "working-set",
+		 "working-set|matrix",
 };
 
 struct plot {
@@ -234,6 +249,7 @@ struct plot {
 	char out_buf[PATH_MAX];
 	const char *x;		/* NULL: automatic */
 	char stats[128];	/* "p50 p99" */
+	const char *stat_arg;	/* --stat as given, or NULL */
 	char gbps[32];		/* "total read" */
 	const char *group;
 	unsigned int w, h;
@@ -393,6 +409,7 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 						       "p99.9, p99.99, p99.999, "
 						       "p99.9999, max, mean",
 						       optarg);
+			p->stat_arg = optarg;
 			break;
 		case OPT_GBPS:
 			if (set_list(p->gbps, sizeof(p->gbps), optarg, is_gbps))
@@ -442,6 +459,9 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 	if (!p->stats[0])
 		snprintf(p->stats, sizeof(p->stats), "%s",
 			 p->kind->stats ? p->kind->stats : "p50");
+	if (p->kind->input == IN_MATRIX && strchr(p->stats, ' '))
+		return cmd_usage_error(&plot_usage, "--stat: '%s': matrix draws "
+				       "one figure", p->stat_arg);
 	if (!p->gbps[0])
 		snprintf(p->gbps, sizeof(p->gbps), "total");
 	if (p->caches && parse_caches(p, p->caches))
@@ -1699,6 +1719,620 @@ static int prepare_csv(struct plot *p, const struct sweep_csv *c)
 	return rc;
 }
 
+/* ---- matrix: a matrix --json or --csv file ---- */
+
+#define MATRIX_SCHEMA	"lattester-matrix/1"	/* what cmd-matrix.c writes */
+#define MAX_NODES	64	/* rows, and columns, of a matrix */
+#define MAX_FAILED_NOTES 6	/* failed cells named under the plot */
+#define REASON_MAX	80	/* characters of a reason shown there */
+
+/* What a cell shows: the data's state column (matrix.gp) */
+enum mx_state {
+	MX_MEASURED = 1,	/* the colour of its value, and the value */
+	MX_FAILED,		/* grey, "-": never a 0 */
+	MX_UNMEASURED,		/* light grey, ".": an interrupted matrix */
+	MX_NO_FIGURE,		/* measured, without the --stat figure */
+};
+
+struct mx_cell {
+	bool set;
+	enum mx_state state;
+	double v;
+	char *reason;
+};
+
+/*
+ * A matrix as read: the rows (a node, the CPU measured from), the columns
+ * (a node, and what marks it: " (no CPU)"), the cells at
+ * cell[row * MAX_NODES + column].
+ */
+struct mx {
+	bool csv;
+	size_t nrows, ncols;
+	unsigned int row_node[MAX_NODES], row_cpu[MAX_NODES];
+	unsigned int col_node[MAX_NODES];
+	const char *col_mark[MAX_NODES];
+	struct mx_cell *cell;
+	char stat[16];		/* the figure drawn (a stat name) */
+	char per[16];		/* "load", "access" */
+	unsigned int chain;	/* 0: not known (a --csv file) */
+	char subtitle[512];
+};
+
+static struct mx_cell *mx_at(struct mx *m, size_t r, size_t k)
+{
+	return &m->cell[r * MAX_NODES + k];
+}
+
+static void mx_free(struct mx *m)
+{
+	size_t i;
+
+	for (i = 0; m->cell && i < (size_t)MAX_NODES * MAX_NODES; i++)
+		free(m->cell[i].reason);
+	free(m->cell);
+}
+
+/* The row of @node (or a new one, if @add); -1, said, if none. */
+static int mx_row(struct plot *p, struct mx *m, unsigned int node,
+		  unsigned int cpu, bool add)
+{
+	size_t r;
+
+	for (r = 0; r < m->nrows; r++)
+		if (m->row_node[r] == node)
+			return (int)r;
+	if (!add) {
+		log_err("%s: a cell of node %u, which is no row", p->in, node);
+		return -1;
+	}
+	if (m->nrows == MAX_NODES) {
+		log_err("%s: more than %d rows", p->in, MAX_NODES);
+		return -1;
+	}
+	m->row_node[m->nrows] = node;
+	m->row_cpu[m->nrows] = cpu;
+	return (int)m->nrows++;
+}
+
+static int mx_col(struct plot *p, struct mx *m, unsigned int node, bool add)
+{
+	size_t k;
+
+	for (k = 0; k < m->ncols; k++)
+		if (m->col_node[k] == node)
+			return (int)k;
+	if (!add) {
+		log_err("%s: a cell of memory node %u, which is no column",
+			p->in, node);
+		return -1;
+	}
+	if (m->ncols == MAX_NODES) {
+		log_err("%s: more than %d columns", p->in, MAX_NODES);
+		return -1;
+	}
+	m->col_node[m->ncols] = node;
+	m->col_mark[m->ncols] = "";
+	return (int)m->ncols++;
+}
+
+/*
+ * Cell (@node, @mem) of state @state ("measured", ...): @v its figure
+ * (@has_v: there is one), @reason why it failed.
+ */
+static int mx_put(struct plot *p, struct mx *m, unsigned int node,
+		  unsigned int cpu, unsigned int mem, const char *state,
+		  bool has_v, double v, const char *reason, bool add)
+{
+	int r = mx_row(p, m, node, cpu, add), k;
+	struct mx_cell *c;
+
+	if (r < 0)
+		return 1;
+	k = mx_col(p, m, mem, add);
+	if (k < 0)
+		return 1;
+	c = mx_at(m, (size_t)r, (size_t)k);
+	if (c->set) {
+		log_err("%s: the cell node %u -> node %u twice", p->in, node,
+			mem);
+		return 1;
+	}
+	c->set = true;
+	if (!strcmp(state, "measured")) {
+		c->state = has_v ? MX_MEASURED : MX_NO_FIGURE;
+		c->v = v;
+	} else if (!strcmp(state, "failed")) {
+		c->state = MX_FAILED;
+	} else if (!strcmp(state, "interrupted") ||
+		   !strcmp(state, "not_measured")) {
+		c->state = MX_UNMEASURED;
+	} else {
+		log_err("%s: the cell node %u -> node %u: unknown state '%s'",
+			p->in, node, mem, state);
+		return 1;
+	}
+	if (reason && *reason) {
+		c->reason = strdup(reason);
+		if (!c->reason) {
+			log_err("out of memory");
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* ---- matrix --json ---- */
+
+static struct json_object *jget(struct json_object *o, const char *key)
+{
+	return o && json_object_is_type(o, json_type_object) &&
+	       json_object_object_get_ex(o, key, &o) ? o : NULL;
+}
+
+/* @o's member @key if it is an array, or NULL */
+static struct json_object *jarr(struct json_object *o, const char *key)
+{
+	o = jget(o, key);
+	return o && json_object_is_type(o, json_type_array) ? o : NULL;
+}
+
+static const char *jstr(struct json_object *o, const char *key)
+{
+	o = jget(o, key);
+	return o && json_object_is_type(o, json_type_string) ?
+	       json_object_get_string(o) : NULL;
+}
+
+/* @o's member @key (or @o itself, @key NULL), a number, into @v. */
+static bool jnum(struct json_object *o, const char *key, double *v)
+{
+	if (key)
+		o = jget(o, key);
+	if (!o || (!json_object_is_type(o, json_type_double) &&
+		   !json_object_is_type(o, json_type_int)))
+		return false;
+	*v = json_object_get_double(o);
+	return true;
+}
+
+static bool jnode(struct json_object *o, const char *key, unsigned int *n)
+{
+	double v;
+
+	if (!jnum(o, key, &v) || v < 0 || v > 1e6 || v != (unsigned int)v)
+		return false;
+	*n = (unsigned int)v;
+	return true;
+}
+
+/* Does cell @o have figure @stat ("p99.99") of its latency, into @v? */
+static bool cell_figure(struct json_object *o, const char *stat, double *v)
+{
+	struct json_object *lat = jget(o, "latency");
+	struct json_object *un = jarr(lat, "unsupported");
+	const char *s;
+	size_t i;
+
+	for (i = 0; un && i < json_object_array_length(un); i++) {
+		s = json_object_get_string(json_object_array_get_idx(un, i));
+		if (s && !strcmp(s, stat))
+			return false;
+	}
+	return jnum(jget(lat, "ns"), stat, v);
+}
+
+/* "load, chase, 16 dependent loads per sample, 64 B, region 1 GiB, ..." */
+static void json_subtitle(struct mx *m, struct json_object *o)
+{
+	struct json_object *cfg = jget(o, "config");
+	const char *op = jstr(cfg, "op"), *fence = jstr(cfg, "fence");
+	const char *pattern = jstr(cfg, "pattern"), *engine = jstr(cfg, "engine");
+	const char *host = jstr(jget(o, "provenance"), "hostname");
+	struct latt_config c = { 0 };
+	char pat[128], size[32], region[32];
+	double v;
+	int pv = pattern ? latt_value(NAMES_PATTERN, pattern) : -1;
+	size_t n = 0, len = sizeof(m->subtitle);
+	char *b = m->subtitle;
+
+	if (pv >= 0) {
+		c.pattern = (__u32)pv;
+		if (c.pattern == LATT_PAT_STRIDE && jnum(cfg, "stride", &v))
+			c.stride = (__u64)v;
+		else if (c.pattern == LATT_PAT_HOTSPOT &&
+			 jnum(cfg, "hotspot", &v))
+			c.stride = (__u64)v;
+		else if (c.pattern == LATT_PAT_CHASE &&
+			 jnum(cfg, "tlb_locality", &v))
+			c.stride = (__u64)v;
+		c.chain = m->chain;
+		fmt_pattern(pat, sizeof(pat), &c);
+	} else {
+		snprintf(pat, sizeof(pat), "%s", pattern ? pattern : "?");
+	}
+	fmt_bytes(size, sizeof(size), jnum(cfg, "size", &v) ? (__u64)v : 0);
+	fmt_bytes(region, sizeof(region),
+		  jnum(cfg, "region", &v) ? (__u64)v : 0);
+	n += snprintf(b + n, len - n, "%s", op ? op : "?");
+	if (fence && strcmp(fence, "default") && n < len)
+		n += snprintf(b + n, len - n, ", fence %s", fence);
+	if (n < len)
+		n += snprintf(b + n, len - n, ", %s, %s, region %s", pat, size,
+			      region);
+	if (jnum(cfg, "samples", &v) && n < len)
+		n += snprintf(b + n, len - n, ", %.0f samples", v);
+	if (engine && n < len)
+		n += snprintf(b + n, len - n, ", %s engine", engine);
+	if (json_object_get_boolean(jget(cfg, "hugepages")) && n < len)
+		n += snprintf(b + n, len - n, ", huge pages (--hugepages)");
+	if (json_object_get_boolean(jget(cfg, "warm")) && n < len)
+		n += snprintf(b + n, len - n, ", warm");
+	if (host && *host && n < len)
+		snprintf(b + n, len - n, ", host %s", host);
+}
+
+static int matrix_json(struct plot *p, struct mx *m, const char *buf)
+{
+	enum json_tokener_error err;
+	struct json_object *o = json_tokener_parse_verbose(buf, &err);
+	struct json_object *cfg, *a, *e, *nodes;
+	const char *schema, *s, *file_stat;
+	unsigned int node, cpu, mem;
+	bool has_v;
+	double v;
+	size_t i, j, k;
+	int rc = 1;
+
+	if (!o) {
+		log_err("%s: not %s (not JSON: %s)", p->in, p->kind->what,
+			json_tokener_error_desc(err));
+		return 1;
+	}
+	schema = jstr(o, "schema");
+	if (!schema || strcmp(schema, MATRIX_SCHEMA)) {
+		log_err("%s: not %s (%s%s): plot matrix reads %s", p->in,
+			p->kind->what, schema ? "its schema is " :
+			"no \"schema\"", schema ? schema : "", MATRIX_SCHEMA);
+		goto out;
+	}
+	cfg = jget(o, "config");
+	file_stat = jstr(cfg, "stat");
+	if (!p->stat_arg && file_stat && is_stat(file_stat))
+		snprintf(m->stat, sizeof(m->stat), "%s", file_stat);
+	snprintf(m->per, sizeof(m->per), "%s",
+		 jstr(cfg, "per") ? jstr(cfg, "per") : "access");
+	m->chain = jnum(cfg, "chain", &v) && v >= 1 && v < 1e6 ?
+		   (unsigned int)v : 0;
+	/* the rows and the columns in their order */
+	a = jarr(o, "rows");
+	for (i = 0; a && i < json_object_array_length(a); i++) {
+		e = json_object_array_get_idx(a, i);
+		if (!jnode(e, "node", &node) || !jnode(e, "cpu", &cpu))
+			goto bad;
+		if (mx_row(p, m, node, cpu, true) < 0)
+			goto out;
+	}
+	a = jarr(o, "columns");
+	nodes = jarr(o, "nodes");
+	for (i = 0; a && i < json_object_array_length(a); i++) {
+		if (!jnode(json_object_array_get_idx(a, i), NULL, &mem))
+			goto bad;
+		if (mx_col(p, m, mem, true) < 0)
+			goto out;
+		k = m->ncols - 1;
+		/* a node without a CPU: a CXL expander, a memory-only node */
+		m->col_mark[k] = nodes ? " (no such node)" : "";
+		for (j = 0; nodes && j < json_object_array_length(nodes); j++) {
+			e = json_object_array_get_idx(nodes, j);
+			if (!jnode(e, "node", &node) || node != mem)
+				continue;
+			s = jstr(e, "cpus");
+			m->col_mark[k] = s && !*s ? " (no CPU)" : "";
+		}
+	}
+	a = jarr(o, "cells");
+	if (!m->nrows || !m->ncols || !a)
+		goto bad;
+	for (i = 0; i < json_object_array_length(a); i++) {
+		e = json_object_array_get_idx(a, i);
+		s = jstr(e, "state");
+		if (!s || !jnode(e, "node", &node) ||
+		    !jnode(e, "mem_node", &mem))
+			goto bad;
+		if (file_stat && !strcmp(m->stat, file_stat))
+			has_v = jnum(e, "value", &v);
+		else
+			has_v = cell_figure(e, m->stat, &v);
+		if (mx_put(p, m, node, 0, mem, s, has_v, v, jstr(e, "reason"),
+			   false))
+			goto out;
+	}
+	json_subtitle(m, o);
+	rc = 0;
+	goto out;
+bad:
+	log_err("%s: not %s (its rows, columns or cells are not those of %s)",
+		p->in, p->kind->what, MATRIX_SCHEMA);
+out:
+	json_object_put(o);
+	return rc;
+}
+
+/* ---- matrix --csv ---- */
+
+enum { MC_NODE, MC_CPU, MC_MEM, MC_STATE, MC_STAT, MC_VALUE, MC_PER,
+       MC_SAMPLES, MC_REASON, NR_MC };
+static const char *const mc_names[NR_MC] = {
+	"node", "cpu", "mem_node", "state", "stat", "value_ns", "per",
+	"samples", "reason",
+};
+
+static int matrix_csv(struct plot *p, struct mx *m, FILE *f)
+{
+	char *line = NULL, *hdr_line = NULL, *hdr[CSV_MAX_FIELDS];
+	char *fl[CSV_MAX_FIELDS], *end;
+	int nh = -1, n, col[NR_MC], stat_col = -1, rc = 1, i;
+	__u32 node, cpu, mem;
+	const char *v;
+	char name[32], samples[32] = "";
+	bool same_samples = true, has_v;
+	double x;
+	size_t cap = 0;
+
+	m->csv = true;
+	while (getline(&line, &cap, f) > 0) {
+		if (line[0] == '#' || line[strspn(line, " \t\r\n")] == '\0')
+			continue;
+		line[strcspn(line, "\r\n")] = '\0';
+		if (nh < 0) {
+			nh = csv_split(line, hdr, CSV_MAX_FIELDS);
+			for (i = 0; i < NR_MC; i++)
+				col[i] = nh > 0 ? csv_column(hdr, nh, mc_names[i]) :
+					 -1;
+			snprintf(name, sizeof(name), "ns_%.15s", m->stat);
+			stat_col = nh > 0 ? csv_column(hdr, nh, name) : -1;
+			for (i = 0; i < NR_MC; i++)
+				if (col[i] < 0 && i != MC_REASON)
+					nh = -2;
+			if (nh < 0 || stat_col < 0) {
+				log_err("%s: not %s (its header lacks columns)",
+					p->in, p->kind->what);
+				goto out;
+			}
+			hdr_line = line;	/* hdr points into it: keep it */
+			line = NULL;
+			cap = 0;
+			continue;
+		}
+		n = csv_split(line, fl, CSV_MAX_FIELDS);
+		if (n != nh)
+			continue;	/* a cut row: its cell is missing */
+		if (parse_u32(fl[col[MC_NODE]], &node) ||
+		    parse_u32(fl[col[MC_CPU]], &cpu) ||
+		    parse_u32(fl[col[MC_MEM]], &mem)) {
+			log_err("%s: not %s (a row without its nodes)", p->in,
+				p->kind->what);
+			goto out;
+		}
+		if (!p->stat_arg && !m->nrows && is_stat(fl[col[MC_STAT]])) {
+			snprintf(m->stat, sizeof(m->stat), "%s",
+				 fl[col[MC_STAT]]);
+			snprintf(name, sizeof(name), "ns_%.15s", m->stat);
+			stat_col = csv_column(hdr, nh, name);
+			if (stat_col < 0) {
+				log_err("%s: not %s (no column %s)", p->in,
+					p->kind->what, name);
+				goto out;
+			}
+		}
+		if (!m->nrows)
+			snprintf(m->per, sizeof(m->per), "%s", fl[col[MC_PER]]);
+		/* the --stat figure: value_ns if it is the file's, or ns_* */
+		v = strcmp(fl[col[MC_STAT]], m->stat) ? fl[stat_col] :
+		    fl[col[MC_VALUE]];
+		x = strtod(v, &end);
+		has_v = *v && !*end;
+		if (mx_put(p, m, node, cpu, mem, fl[col[MC_STATE]], has_v, x,
+			   col[MC_REASON] >= 0 ? fl[col[MC_REASON]] : NULL,
+			   true))
+			goto out;
+		v = fl[col[MC_SAMPLES]];
+		if (*v && !samples[0])
+			snprintf(samples, sizeof(samples), "%s", v);
+		else if (*v && strcmp(samples, v))
+			same_samples = false;
+	}
+	if (nh < 0) {
+		log_err("%s: empty: no header", p->in);
+		goto out;
+	}
+	if (samples[0] && same_samples)
+		snprintf(m->subtitle, sizeof(m->subtitle), "%s samples a cell",
+			 samples);
+	rc = 0;
+out:
+	free(line);
+	free(hdr_line);
+	return rc;
+}
+
+/* ---- matrix: the data and variables matrix.gp reads ---- */
+
+/* "92.4 ns", "12.3 µs": a cell's figure, one decimal as matrix prints it */
+static void fmt_cell(char *buf, size_t len, double ns)
+{
+	if (ns >= 1e7)
+		snprintf(buf, len, "%.1f ms", ns / 1e6);
+	else if (ns >= 1e4)
+		snprintf(buf, len, "%.1f \xc2\xb5s", ns / 1e3);
+	else
+		snprintf(buf, len, "%.1f ns", ns);
+}
+
+static int matrix_emit(struct plot *p, struct mx *m)
+{
+	static const char *const label[] = { "", "", "-", ".", "n/a" };
+	static const char *const caption[] = { "", "", "failed", "not measured",
+						"too few samples" };
+	size_t r, k, nf = 0, nu = 0, nn = 0, nnotes = 0, measured = 0;
+	double lo = 0, hi = 0;
+	char name[32], text[64], note[512];
+	struct mx_cell *c;
+	FILE *f;
+
+	for (r = 0; r < m->nrows; r++) {
+		for (k = 0; k < m->ncols; k++) {
+			c = mx_at(m, r, k);
+			if (!c->set) {
+				log_err("%s: not a whole matrix: the cell node "
+					"%u -> node %u is missing", p->in,
+					m->row_node[r], m->col_node[k]);
+				return 1;
+			}
+			if (c->state != MX_MEASURED)
+				continue;
+			if (!measured++ || c->v < lo)
+				lo = c->v;
+			if (measured == 1 || c->v > hi)
+				hi = c->v;
+		}
+	}
+	if (!measured) {
+		log_err("%s: nothing to plot (no cell with a %s figure)", p->in,
+			m->stat);
+		return 1;
+	}
+	fprintf(p->vars, "nrows = %zu\nncols = %zu\n", m->nrows, m->ncols);
+	for (r = 0; r < m->nrows; r++) {
+		snprintf(name, sizeof(name), "row_%zu", r + 1);
+		snprintf(text, sizeof(text), "node %u (cpu %u)", m->row_node[r],
+			 m->row_cpu[r]);
+		var_str(p, name, text);
+	}
+	for (k = 0; k < m->ncols; k++) {
+		snprintf(name, sizeof(name), "col_%zu", k + 1);
+		snprintf(text, sizeof(text), "node %u%s", m->col_node[k],
+			 m->col_mark[k]);
+		var_str(p, name, text);
+	}
+	var_str(p, "stat", m->stat);
+	var_str(p, "per", m->per);
+	var_num(p, "chain", m->per[0] == 'l' ? m->chain : 0);
+	var_num(p, "v_min", lo);
+	var_num(p, "v_max", hi);
+	if (!p->title)
+		var_str(p, "subtitle", m->subtitle);
+	/* the notes: each failed cell and why (the first few), the rest */
+	for (r = 0; r < m->nrows; r++) {
+		for (k = 0; k < m->ncols; k++) {
+			c = mx_at(m, r, k);
+			nf += c->state == MX_FAILED;
+			nu += c->state == MX_UNMEASURED;
+			nn += c->state == MX_NO_FIGURE;
+			if (c->state != MX_FAILED || nf > MAX_FAILED_NOTES)
+				continue;
+			snprintf(note, sizeof(note), "failed (grey, -): node %u "
+				 "(cpu %u) -> node %u: %.*s%s", m->row_node[r],
+				 m->row_cpu[r], m->col_node[k], REASON_MAX,
+				 c->reason ? c->reason : "(no reason given)",
+				 c->reason && strlen(c->reason) > REASON_MAX ?
+				 "..." : "");
+			snprintf(name, sizeof(name), "note_%zu", ++nnotes);
+			var_str(p, name, note);
+		}
+	}
+	if (nf > MAX_FAILED_NOTES) {
+		snprintf(note, sizeof(note), "and %zu more failed cells (grey, "
+			 "-): the file's reasons say why",
+			 nf - MAX_FAILED_NOTES);
+		snprintf(name, sizeof(name), "note_%zu", ++nnotes);
+		var_str(p, name, note);
+	}
+	if (nu) {
+		snprintf(note, sizeof(note), "not measured (light grey, .): "
+			 "%zu cell%s: the matrix was interrupted", nu,
+			 nu == 1 ? "" : "s");
+		snprintf(name, sizeof(name), "note_%zu", ++nnotes);
+		var_str(p, name, note);
+	}
+	if (nn) {
+		snprintf(note, sizeof(note), "no %s figure (light grey, n/a): "
+			 "%zu cell%s measured with too few samples", m->stat,
+			 nn, nn == 1 ? "" : "s");
+		snprintf(name, sizeof(name), "note_%zu", ++nnotes);
+		var_str(p, name, note);
+	}
+	if (m->csv) {
+		snprintf(note, sizeof(note), "a matrix --csv file says neither "
+			 "which nodes have no CPU nor the op, pattern and "
+			 "region: its --json file does");
+		snprintf(name, sizeof(name), "note_%zu", ++nnotes);
+		var_str(p, name, note);
+	}
+	fprintf(p->vars, "nnotes = %zu\n", nnotes);
+	if (open_data(p, &f))
+		return 1;
+	fprintf(f, "# col row state value label caption\n");
+	for (r = 0; r < m->nrows; r++) {
+		for (k = 0; k < m->ncols; k++) {
+			c = mx_at(m, r, k);
+			if (c->state == MX_MEASURED) {
+				fmt_cell(text, sizeof(text), c->v);
+				fprintf(f, "%zu %zu %d %.3f \"%s\" \"\"\n", k, r,
+					c->state, c->v, text);
+			} else {
+				fprintf(f, "%zu %zu %d - \"%s\" \"%s\"\n", k, r,
+					c->state, label[c->state],
+					caption[c->state]);
+			}
+		}
+	}
+	return close_data(p, f);
+}
+
+/* A matrix --json or --csv file (by its first character: '{', JSON). */
+static int read_matrix(struct plot *p)
+{
+	struct mx m = { 0 };
+	FILE *f = fopen(p->in, "re");
+	char *buf = NULL;
+	size_t cap = 0;
+	int ch, rc;
+
+	if (!f) {
+		log_err("%s: %s", p->in, strerror(errno));
+		return 1;
+	}
+	m.cell = calloc((size_t)MAX_NODES * MAX_NODES, sizeof(*m.cell));
+	if (!m.cell) {
+		fclose(f);
+		log_err("out of memory");
+		return 1;
+	}
+	snprintf(m.stat, sizeof(m.stat), "%.15s", p->stats);
+	snprintf(m.per, sizeof(m.per), "access");
+	while ((ch = getc(f)) != EOF && strchr(" \t\r\n", ch))
+		;
+	rewind(f);
+	if (ch == '{') {
+		if (getdelim(&buf, &cap, '\0', f) < 0 && ferror(f)) {
+			log_err("%s: %s", p->in, strerror(errno));
+			rc = 1;
+		} else {
+			rc = matrix_json(p, &m, buf ? buf : "");
+		}
+		free(buf);
+	} else {
+		rc = matrix_csv(p, &m, f);
+	}
+	fclose(f);
+	if (!rc)
+		rc = matrix_emit(p, &m);
+	mx_free(&m);
+	return rc;
+}
+
 /* ---- gnuplot ---- */
 
 /* The gnuplot to run: $LATTESTER_GNUPLOT, or the first in $PATH. */
@@ -1863,7 +2497,9 @@ int cmd_plot(int argc, char **argv, const struct cmd_ctx *ctx)
 	}
 	if (p.title)
 		var_str(&p, "subtitle", p.title);
-	if (p.kind->input != IN_SWEEP) {
+	if (p.kind->input == IN_MATRIX) {
+		rc = read_matrix(&p);
+	} else if (p.kind->input != IN_SWEEP) {
 		var_str(&p, "infile", p.in);
 		rc = read_commented(&p);
 	} else {

@@ -21,5 +21,6 @@ SCRIPT(bars, "bars.gp")
 SCRIPT(bw, "bw.gp")
 SCRIPT(loaded, "loaded.gp")
 SCRIPT(working_set, "working-set.gp")
+SCRIPT(matrix, "matrix.gp")
 
 	.section .note.GNU-stack, "", @progbits

@@ -13,6 +13,11 @@ Checks, each one argument:
   titled=N          the titled curves hold N points in all
   at:Y=N            N points of titled curves lie at y = Y (a floor)
   marks:Y=N         N points of untitled curves lie in range at y = Y
+  cells:TITLE=X,Y;X,Y...   the points in range of the curve titled TITLE
+                    are those at X,Y ... (each once; none: cells:TITLE=)
+  colour:TITLE@X,Y=V       its point at X,Y has the colour value V (a
+                    palette's: the column before the type)
+  label:X,Y=TEXT    a curve of labels writes TEXT at X,Y
 Prints one line per check; exit 0 if all hold, 1 if not."""
 import sys
 
@@ -29,7 +34,7 @@ def curves(path):
         elif line and not line.startswith("#") and cur is not None:
             f = line.split()
             if len(f) >= 3:
-                cur["points"].append((f[0], f[1], f[-1]))
+                cur["points"].append((f[0], f[1], f[-1], f, line))
     return out
 
 
@@ -72,6 +77,34 @@ def main(path, checks):
             ok = n == int(want)
             msg = "%d %s points at y=%s, want %s" % (
                 n, "titled" if kind == "at" else "marker", y, want)
+        elif chk.startswith("cells:"):
+            title, want = chk[6:].rsplit("=", 1)
+            pts = [(float(p[0]), float(p[1])) for c in titled
+                   if c["title"] == title for p in c["points"] if p[2] == "i"]
+            exp = [tuple(float(v) for v in xy.split(","))
+                   for xy in want.split(";") if xy]
+            ok = sorted(pts) == sorted(exp) and \
+                any(c["title"] == title for c in titled)
+            msg = "curve %r in range at %s, want %s" % (title, sorted(pts),
+                                                       sorted(exp))
+        elif chk.startswith("colour:"):
+            title, rest = chk[7:].rsplit("@", 1)
+            xy, want = rest.split("=")
+            x, y = (float(v) for v in xy.split(","))
+            got = [p[3][-2] for c in titled if c["title"] == title
+                   for p in c["points"] if p[2] == "i" and
+                   near(p[0], x) and near(p[1], y)]
+            ok = len(got) == 1 and near(got[0], float(want))
+            msg = "curve %r at %s: colour %s, want %s" % (title, xy, got,
+                                                         want)
+        elif chk.startswith("label:"):
+            xy, want = chk[6:].split("=", 1)
+            x, y = (float(v) for v in xy.split(","))
+            got = [p[4].split('"')[1] for c in marks for p in c["points"]
+                   if p[4].count('"') >= 2 and near(p[0], x) and
+                   near(p[1], y)]
+            ok = want in got
+            msg = "labels at %s: %s, want %r" % (xy, got, want)
         else:
             ok, msg = False, "unknown check " + chk
         print(("ok: " if ok else "FAIL: ") + msg)
