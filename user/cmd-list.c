@@ -2,8 +2,9 @@
 /*
  * cmd-list.c - lattester-ctl list: what `run --target` can measure.  NUMA
  * nodes (libnuma), persistent memory regions and their namespaces
- * (libndctl), device-DAX devices (libdaxctl).  Needs no module; as root it
- * also shows the physical ranges, which the kernel hides from other users.
+ * (libndctl), with the known bad blocks of each, device-DAX devices
+ * (libdaxctl).  Needs no module; as root it also shows the physical ranges,
+ * which the kernel hides from other users.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,8 +41,8 @@ const struct cmd_usage list_usage = {
 		 "memory regions and namespaces (/dev/pmemN, namespaceX.Y) and "
 		 "device-DAX devices\n"
 		 "(/dev/daxX.Y), with the usable physical range of each (root "
-		 "only) and any\n"
-		 "filesystem mounted on it.  No module needed.",
+		 "only), its known bad\n"
+		 "blocks and any filesystem mounted on it.  No module needed.",
 	.opts = list_options,
 	.description =
 		"NUMA nodes come from libnuma, with their CPUs, memory, free "
@@ -49,10 +50,17 @@ const struct cmd_usage list_usage = {
 		"memory expander, say) is marked memory only.  Persistent "
 		"memory regions and their namespaces come from libndctl: mode "
 		"(fsdax, devdax, raw, sector), capacity, NUMA node, device, the "
-		"usable physical range and the mount point of a filesystem on "
-		"it.  Device-DAX devices come from libdaxctl.  A machine without "
+		"usable physical range, the known bad blocks (media errors) and "
+		"the mount point of a filesystem on it.  Device-DAX devices come "
+		"from libdaxctl.  A machine without "
 		"NVDIMMs or device-DAX shows empty lists; as another user than "
-		"root the physical ranges are shown as ?.\n\n"
+		"root the physical ranges are shown as ?, and so are the bad "
+		"blocks of a namespace whose region has some it can't place.\n\n"
+		"Bad blocks are counted in 512-byte blocks, as ndctl's "
+		"badblock_count: a region's from its list "
+		"(/sys/bus/nd/devices/regionN/badblocks), a namespace's from its "
+		"pmem disk's list (/sys/block/pmemN/badblocks) and the region's "
+		"within its range; run refuses a region that holds one.\n\n"
 		"--json prints a lattester-list/1 document with numa_nodes, "
 		"regions (with their namespaces) and dax_devices.  Exit status: "
 		"0 done, 1 if libndctl or libdaxctl failed, 2 usage.",
@@ -114,28 +122,46 @@ static void print_nodes(const unsigned int *nodes, unsigned int nr)
 	}
 }
 
+/* The 512-byte bad blocks of @bl: "0", "8", "?" (unlocated), "-" (none kept) */
+static void fmt_bad(char *buf, size_t len, const struct pmem_badlist *bl)
+{
+	if (bl->state == PMEM_BB_KNOWN)
+		snprintf(buf, len, "%llu", pmem_bad_sectors(bl));
+	else
+		snprintf(buf, len, "%s", bl->state == PMEM_BB_UNLOCATED ?
+			 "?" : "-");
+}
+
 static void print_ns(const struct pmem_ns *n)
 {
-	char size[32], node[16], range[64], dev[PMEM_NAME + 8];
+	char size[32], node[16], range[64], dev[PMEM_NAME + 8], bad[24];
+	char note[PATH_MAX + 16];
 
 	fmt_size(size, sizeof(size), n->size);
 	fmt_node(node, sizeof(node), n->numa_node);
 	fmt_range(range, sizeof(range), n->phys_start, n->phys_size);
+	fmt_bad(bad, sizeof(bad), &n->bb);
 	if (n->blockdev[0] || n->chardev[0])
 		snprintf(dev, sizeof(dev), "/dev/%s",
 			 n->blockdev[0] ? n->blockdev : n->chardev);
 	else
 		snprintf(dev, sizeof(dev), "-");
-	printf("    %-14s %-7s %12s %4s  %-14s %-25s %s%s%s\n", n->name,
-	       n->active ? n->mode : "disabled", size, node, dev, range,
-	       n->mount[0] ? "mounted on " : "", n->mount,
-	       !strcmp(n->mode, "sector") && n->active ? "(sector: not measurable)" : "");
+	if (n->mount[0])
+		snprintf(note, sizeof(note), "  mounted on %s", n->mount);
+	else if (!strcmp(n->mode, "sector") && n->active)
+		snprintf(note, sizeof(note), "  (sector: not measurable)");
+	else
+		note[0] = '\0';
+	printf("    %-14s %-7s %12s %4s  %-14s %-25s %9s%s\n", n->name,
+	       n->active ? n->mode : "disabled", size, node, dev, range, bad,
+	       note);
 }
 
 static void print_pmem(const struct pmem_inventory *inv)
 {
-	char size[32], avail[32], node[16];
+	char size[32], avail[32], node[16], bad[24];
 	unsigned int i, j;
+	bool any_bad = false;
 
 	if (!inv->nr_regions) {
 		printf("\npersistent memory regions: none\n");
@@ -149,19 +175,30 @@ static void print_pmem(const struct pmem_inventory *inv)
 		fmt_size(size, sizeof(size), r->size);
 		fmt_size(avail, sizeof(avail), r->available);
 		fmt_node(node, sizeof(node), r->numa_node);
+		fmt_bad(bad, sizeof(bad), &r->bb);
 		printf("  %s: %s, %s (%s unallocated), node %s, bus %s%s",
 		       r->name, r->type, size, avail, node, r->bus,
 		       r->enabled ? "" : ", disabled");
 		if (r->phys_start != PMEM_UNKNOWN)
 			printf(", at 0x%llx", r->phys_start);
-		putchar('\n');
-		printf("    %-14s %-7s %12s %4s  %-14s %-25s %s\n", "namespace",
+		printf(", %s badblocks\n", bad);
+		printf("    %-14s %-7s %12s %4s  %-14s %-25s %9s\n", "namespace",
 		       "mode", "size", "node", "device", "usable physical range",
-		       "");
-		for (j = 0; j < inv->nr_ns; j++)
-			if (!strcmp(inv->ns[j].region, r->name))
-				print_ns(&inv->ns[j]);
+		       "badblocks");
+		any_bad |= r->bb.nr || r->bb.state == PMEM_BB_UNLOCATED;
+		for (j = 0; j < inv->nr_ns; j++) {
+			if (strcmp(inv->ns[j].region, r->name))
+				continue;
+			print_ns(&inv->ns[j]);
+			any_bad |= inv->ns[j].bb.nr ||
+				   inv->ns[j].bb.state == PMEM_BB_UNLOCATED;
+		}
 	}
+	if (any_bad)
+		printf("  badblocks: known bad blocks (media errors), 512 bytes "
+		       "each ('?': can't be placed, not root?); 'ndctl list "
+		       "--media-errors' lists them; run refuses a region that "
+		       "holds one (see --skip-badblocks)\n");
 	if (!inv->nr_dax) {
 		printf("\ndevice-DAX devices: none\n");
 		return;
@@ -205,6 +242,35 @@ static void add_dev(struct json_object *o, const char *key, const char *name)
 
 	snprintf(path, sizeof(path), "/dev/%s", name);
 	add_str_or_null(o, key, name[0] ? path : NULL);
+}
+
+/*
+ * "badblock_count" (512-byte blocks, as ndctl's) and "badblocks": [{offset,
+ * length (both in 512-byte blocks, as ndctl list --media-errors gives
+ * them), phys_addr}], both null when the list can't be read or placed or
+ * isn't kept
+ */
+static void add_bad(struct json_object *o, const struct pmem_badlist *bl)
+{
+	struct json_object *arr, *b;
+	unsigned int i;
+
+	if (bl->state != PMEM_BB_KNOWN) {
+		json_object_object_add(o, "badblock_count", NULL);
+		json_object_object_add(o, "badblocks", NULL);
+		return;
+	}
+	arr = json_object_new_array();
+	for (i = 0; i < bl->nr; i++) {
+		b = json_object_new_object();
+		json_add_u64(b, "offset", bl->bad[i].offset / PMEM_SECTOR);
+		json_add_u64(b, "length", (bl->bad[i].len + PMEM_SECTOR - 1) /
+			     PMEM_SECTOR);
+		add_u64_or_null(b, "phys_addr", bl->bad[i].phys);
+		json_object_array_add(arr, b);
+	}
+	json_add_u64(o, "badblock_count", pmem_bad_sectors(bl));
+	json_object_object_add(o, "badblocks", arr);
 }
 
 static struct json_object *json_nodes(const unsigned int *nodes,
@@ -257,6 +323,7 @@ static struct json_object *json_ns(const struct pmem_ns *n)
 	add_u64_or_null(o, "phys_size", n->phys_size);
 	add_str_or_null(o, "mounted_on", n->mount);
 	add_str_or_null(o, "target", measurable ? n->name : NULL);
+	add_bad(o, &n->bb);
 	return o;
 }
 
@@ -279,6 +346,7 @@ static struct json_object *json_pmem(const struct pmem_inventory *inv)
 		json_add_u64(o, "available_size", r->available);
 		add_u64_or_null(o, "phys_start", r->phys_start);
 		json_add_int(o, "numa_node", r->numa_node);
+		add_bad(o, &r->bb);
 		for (j = 0; j < inv->nr_ns; j++)
 			if (!strcmp(inv->ns[j].region, r->name))
 				json_object_array_add(nss, json_ns(&inv->ns[j]));

@@ -86,6 +86,10 @@ static const struct cmd_opt run_options[] = {
 	{ "force", OPT_FORCE, NULL,
 	  "pmem, device-DAX, files: allow store ops and chase, which "
 	  "overwrite the target's data", -1 },
+	{ "skip-badblocks", OPT_SKIP_BADBLOCKS, NULL,
+	  "pmem, device-DAX, files: instead of refusing a region that holds a "
+	  "known bad block, measure the largest stretch from --offset on "
+	  "that holds none (--region bytes at its start, or all of it)", -1 },
 	{ "seed", OPT_SEED, "S",
 	  "address generator seed (default: " STR(RUN_DEFAULT_SEED) ")", -1 },
 	{ "chain", OPT_CHAIN, "K",

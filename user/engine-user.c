@@ -24,14 +24,16 @@
  * device or file while the run goes.  A page of it may also vanish under
  * the run (the file truncated, the device disabled) or be poisoned (a media
  * error): the access raises SIGBUS, and the run fails with the reason, as
- * the module's run fails when its device goes away.
+ * the module's run fails when its device goes away.  The pre-fault of a
+ * mapped target (map.c) runs under the same guard (map_guard()), and is
+ * refused with the byte and the reason; known bad blocks were refused (or
+ * skipped) before anything was mapped (runner.c).
  */
 #include <cpuid.h>
 #include <errno.h>
 #include <numa.h>
 #include <pthread.h>
 #include <sched.h>
-#include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -480,37 +482,12 @@ static int sample_all(struct user_run *u, struct latt_pattern *pat)
 	return 0;
 }
 
-/*
- * SIGBUS in the measuring thread, while it runs over a mapped target: jump
- * back out of the run (bus_guard()).  Any other SIGBUS kills, as it would
- * without the handler.  The signal is synchronous: it comes to the thread
- * that made the access, whose thread-local state this is.
- */
-static _Thread_local sigjmp_buf bus_jmp;
-static _Thread_local volatile sig_atomic_t bus_armed;
-static _Thread_local volatile int bus_code;
-static _Thread_local char *volatile bus_addr;
-
-static void on_sigbus(int sig, siginfo_t *si, void *ctx)
+/* Say why the run's memory raised SIGBUS (@f); the run's error. */
+static int bus_error(const struct user_run *u, const struct map_fault *f)
 {
-	(void)ctx;
-	if (!bus_armed) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return;
-	}
-	bus_armed = 0;
-	bus_code = si->si_code;
-	bus_addr = si->si_addr;
-	siglongjmp(bus_jmp, 1);
-}
+	unsigned long long at = (unsigned long long)(f->addr - u->base);
 
-/* Say why the run's memory raised SIGBUS; the run's error. */
-static int bus_error(const struct user_run *u)
-{
-	unsigned long long at = (unsigned long long)(bus_addr - u->base);
-
-	if (bus_code == BUS_MCEERR_AR || bus_code == BUS_MCEERR_AO) {
+	if (f->code == BUS_MCEERR_AR || f->code == BUS_MCEERR_AO) {
 		log_err("%s: a media error (poisoned memory) at byte %llu of "
 			"the region: the run stops", u->spec, at);
 		return -EIO;
@@ -543,17 +520,31 @@ static int run_body(struct user_run *u, struct latt_pattern *pat)
 	return ret;
 }
 
-/* run_body(), with a SIGBUS turned into the run's error. */
+struct body_arg {
+	struct user_run *u;
+	struct latt_pattern *pat;
+};
+
+static int body_fn(void *arg)
+{
+	struct body_arg *a = arg;
+
+	return run_body(a->u, a->pat);
+}
+
+/*
+ * run_body() under map.c's SIGBUS guard, a SIGBUS turned into the run's
+ * error.  The handler is there while a pmem target is mapped (map_target()
+ * to map_release(), the pre-fault included); on DRAM a SIGBUS kills, as it
+ * would without the guard.
+ */
 static int bus_guard(struct user_run *u, struct latt_pattern *pat)
 {
-	int ret;
+	struct body_arg a = { u, pat };
+	struct map_fault f;
+	int ret = map_guard(body_fn, &a, &f);
 
-	if (sigsetjmp(bus_jmp, 1))
-		return bus_error(u);
-	bus_armed = 1;
-	ret = run_body(u, pat);
-	bus_armed = 0;
-	return ret;
+	return f.hit ? bus_error(u, &f) : ret;
 }
 
 static void *user_thread(void *arg)
@@ -617,31 +608,23 @@ static char *region_alloc(const struct run_opts *o, const struct latt_config *c,
 
 /*
  * The region's memory: DRAM from libnuma, or a mapped pmem target, with
- * on_sigbus() catching SIGBUS while it is mapped.
+ * map.c's SIGBUS handler held from its pre-fault until it is released.
  */
 struct user_mem {
 	void *numa;		/* numa_alloc_onnode()'s, or NULL */
 	size_t numa_len;
 	struct map_region map;	/* device-DAX or fsdax-file */
-	struct sigaction old;	/* SIGBUS's, while @map is there */
 };
 
 static char *mem_get(const struct run_opts *o, const struct latt_config *c,
 		     struct user_mem *m)
 {
-	struct sigaction sa;
-
 	memset(m, 0, sizeof(*m));
 	if (c->target == LATT_TARGET_DRAM)
 		return region_alloc(o, c, &m->numa, &m->numa_len);
 	if (map_target(o->target, &o->tgt.pm, c->fd, o->tgt.offset, c->region,
 		       run_writes(c), &m->map))
 		return NULL;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_sigbus;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGBUS, &sa, &m->old);
 	return m->map.base;
 }
 
@@ -649,8 +632,6 @@ static void mem_put(struct user_mem *m)
 {
 	if (m->numa)
 		numa_free(m->numa, m->numa_len);
-	if (m->map.map)
-		sigaction(SIGBUS, &m->old, NULL);
 	map_release(&m->map);
 }
 

@@ -28,10 +28,27 @@
  * of writes (MAP_SYNC does: it syncs the block mapping on the write fault),
  * and the first store would then take that fault, and set the dirty bit,
  * inside a timed sample; the locked OR takes both before the run.
+ *
+ * The pre-fault runs under the SIGBUS guard (map_guard()) that the user
+ * engine's run also runs under: a page that can't be mapped or read (a
+ * known bad block, which DAX refuses to map; poison; the file truncated or
+ * the device disabled meanwhile) raises SIGBUS, and the run is refused with
+ * the byte and the reason instead of the tool dying of a bus error.  The
+ * handler is installed from before the pre-fault until map_release().
+ *
+ * The rest is the arithmetic of known bad blocks that the runner's checks
+ * of both engines use (lists of struct pmem_bad, kept sorted and merged):
+ * clipping a region's list to a namespace's range, the first bad block in
+ * a range, the largest stretch free of them (--skip-badblocks), and, for a
+ * file, where the bad blocks of its device lie in the file (FIEMAP: the
+ * device offsets of the file's extents).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -208,6 +225,113 @@ void map_prefault(char *p, __u64 len, bool writes)
 	}
 }
 
+/*
+ * The SIGBUS guard.  SIGBUS is synchronous: it goes to the thread that made
+ * the access, so the state is the thread's own.  A SIGBUS outside a guard
+ * kills, as it would without the handler.
+ */
+static _Thread_local sigjmp_buf guard_jmp;
+static _Thread_local volatile sig_atomic_t guard_armed;
+static _Thread_local volatile int guard_code;
+static _Thread_local char *volatile guard_addr;
+static unsigned int sigbus_holds;
+static struct sigaction sigbus_old;
+
+static void on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+	(void)ctx;
+	if (!guard_armed) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	guard_armed = 0;
+	guard_code = si->si_code;
+	guard_addr = si->si_addr;
+	siglongjmp(guard_jmp, 1);
+}
+
+/**
+ * map_sigbus_hold() - install the SIGBUS handler of map_guard(), or count
+ * one more hold of it; 0, or a negative errno
+ */
+int map_sigbus_hold(void)
+{
+	struct sigaction sa;
+
+	if (sigbus_holds++)
+		return 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_sigbus;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGBUS, &sa, &sigbus_old)) {
+		sigbus_holds = 0;
+		return -errno;
+	}
+	return 0;
+}
+
+/** map_sigbus_release() - drop a hold; the last restores the old action */
+void map_sigbus_release(void)
+{
+	if (sigbus_holds && !--sigbus_holds)
+		sigaction(SIGBUS, &sigbus_old, NULL);
+}
+
+/**
+ * map_guard() - @fn(@arg), with a SIGBUS in it turned into a return
+ * @f: out: whether a SIGBUS came, its code and address
+ *
+ * The handler must be held (map_sigbus_hold()).  On a SIGBUS, @fn is left
+ * where it was (what it allocated stays allocated) and -EFAULT returned
+ * with @f->hit set; else @fn's return value.
+ */
+int map_guard(int (*fn)(void *arg), void *arg, struct map_fault *f)
+{
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	if (sigsetjmp(guard_jmp, 1)) {
+		f->hit = true;
+		f->code = guard_code;
+		f->addr = guard_addr;
+		return -EFAULT;
+	}
+	guard_armed = 1;
+	ret = fn(arg);
+	guard_armed = 0;
+	return ret;
+}
+
+struct prefault_arg {
+	char *p;
+	__u64 len;
+	bool writes;
+};
+
+static int prefault_fn(void *arg)
+{
+	const struct prefault_arg *a = arg;
+
+	map_prefault(a->p, a->len, a->writes);
+	return 0;
+}
+
+/**
+ * map_prefault_guarded() - map_prefault() under map_guard()
+ *
+ * Returns 0, or 1 with the SIGBUS in @f (@f->addr - @p: the byte).
+ */
+int map_prefault_guarded(char *p, __u64 len, bool writes,
+			 struct map_fault *f)
+{
+	struct prefault_arg a = { p, len, writes };
+
+	map_guard(prefault_fn, &a, f);
+	return f->hit ? 1 : 0;
+}
+
 /* The file behind @fd still holds the region (it is never extended). */
 static int check_file(const char *spec, int fd, __u64 offset, __u64 len)
 {
@@ -322,6 +446,39 @@ static int check_data(const char *spec, int fd, __u64 offset, __u64 len)
 	return 1;
 }
 
+/*
+ * Pre-fault the region under the SIGBUS guard, whose handler stays held
+ * (@m->sigbus) until map_release(): a page that can't be had refuses the
+ * run, saying which and why.  0, or 1 after the message.
+ */
+static int prefault(const char *spec, struct map_region *m, __u64 len,
+		    bool writes)
+{
+	struct map_fault f;
+	unsigned long long at;
+	int rc = map_sigbus_hold();
+
+	if (rc) {
+		log_err("%s: cannot catch SIGBUS: %s", spec, strerror(-rc));
+		return 1;
+	}
+	m->sigbus = true;
+	if (!map_prefault_guarded(m->base, len, writes, &f))
+		return 0;
+	at = (unsigned long long)(f.addr - m->base);
+	if (f.code == BUS_MCEERR_AR || f.code == BUS_MCEERR_AO)
+		log_err("%s: a media error (poisoned memory) at byte %llu of the "
+			"region while pre-faulting it: nothing was measured "
+			"('ndctl list --media-errors' lists the known ones)",
+			spec, at);
+	else
+		log_err("%s: SIGBUS at byte %llu of the region while "
+			"pre-faulting it: the kernel would not map that page "
+			"(a known bad block there, the file truncated, or the "
+			"device disabled): nothing was measured", spec, at);
+	return 1;
+}
+
 /**
  * map_target() - map, check, lock and pre-fault the region of a device-DAX
  * or fsdax-file target
@@ -333,7 +490,9 @@ static int check_data(const char *spec, int fd, __u64 offset, __u64 len)
  *	for writing
  * @m: out; map_release() it after the run
  *
- * Returns 0, or 1 after a message saying what is wrong.
+ * The SIGBUS handler of map_guard() is held from the pre-fault on, until
+ * map_release(): the run goes under the same guard.  Returns 0, or 1 after
+ * a message saying what is wrong.
  */
 int map_target(const char *spec, const struct pmem_target *t, int fd,
 	       __u64 offset, __u64 len, bool writes, struct map_region *m)
@@ -361,7 +520,10 @@ int map_target(const char *spec, const struct pmem_target *t, int fd,
 	if (mlock(m->base, len))
 		log_info("%s: mlock of the region failed (%s): going on (DAX "
 			 "pages are not swapped)", spec, strerror(errno));
-	map_prefault(m->base, len, writes);
+	if (prefault(spec, m, len, writes)) {
+		map_release(m);
+		return 1;
+	}
 	log_info("%s: mapped %llu bytes at offset %llu (alignment %llu)%s, "
 		 "pre-faulted for %s", spec, (unsigned long long)m->len,
 		 (unsigned long long)(offset - (offset % m->align)),
@@ -375,5 +537,235 @@ void map_release(struct map_region *m)
 {
 	if (m->map)
 		munmap(m->map, m->len);
+	if (m->sigbus)
+		map_sigbus_release();
 	memset(m, 0, sizeof(*m));
+}
+
+/**
+ * map_bad_add() - append a run of bad blocks to @bl (map_bad_sort() puts
+ * the list in order); 0 or -ENOMEM
+ */
+int map_bad_add(struct pmem_badlist *bl, __u64 offset, __u64 len, __u64 phys)
+{
+	struct pmem_bad *p;
+
+	if (!len)
+		return 0;
+	p = realloc(bl->bad, (bl->nr + 1) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	bl->bad = p;
+	bl->bad[bl->nr++] = (struct pmem_bad){ offset, len, phys };
+	return 0;
+}
+
+static int cmp_bad(const void *a, const void *b)
+{
+	const struct pmem_bad *x = a, *y = b;
+
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* @b continues @a's physical addresses (or neither has one) */
+static bool phys_follows(const struct pmem_bad *a, const struct pmem_bad *b)
+{
+	if (a->phys == PMEM_UNKNOWN || b->phys == PMEM_UNKNOWN)
+		return a->phys == b->phys;
+	return b->phys - a->phys == b->offset - a->offset;
+}
+
+/**
+ * map_bad_sort() - sort @bl by offset and merge runs that overlap or touch
+ * (and whose physical addresses agree: a file's neighbours may not)
+ */
+void map_bad_sort(struct pmem_badlist *bl)
+{
+	struct pmem_bad *a, *b;
+	unsigned int i, n = 0;
+
+	if (bl->nr < 2)
+		return;
+	qsort(bl->bad, bl->nr, sizeof(*bl->bad), cmp_bad);
+	for (i = 1; i < bl->nr; i++) {
+		a = &bl->bad[n];
+		b = &bl->bad[i];
+		if (b->offset <= a->offset + a->len && phys_follows(a, b)) {
+			if (b->offset + b->len > a->offset + a->len)
+				a->len = b->offset + b->len - a->offset;
+		} else {
+			bl->bad[++n] = *b;
+		}
+	}
+	bl->nr = n + 1;
+}
+
+void map_bad_free(struct pmem_badlist *bl)
+{
+	free(bl->bad);
+	bl->bad = NULL;
+	bl->nr = 0;
+}
+
+/**
+ * map_bad_find() - the first run of @bl that meets [@offset, @offset +
+ * @len), or NULL; *@count (if not NULL): how many runs meet it
+ */
+const struct pmem_bad *map_bad_find(const struct pmem_badlist *bl,
+				    __u64 offset, __u64 len,
+				    unsigned int *count)
+{
+	const struct pmem_bad *first = NULL;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < bl->nr; i++) {
+		const struct pmem_bad *b = &bl->bad[i];
+
+		if (b->offset >= offset + len || b->offset + b->len <= offset)
+			continue;
+		if (!first || b->offset < first->offset)
+			first = b;
+		n++;
+	}
+	if (count)
+		*count = n;
+	return first;
+}
+
+/**
+ * map_bad_clip() - the part of list @from inside [@start, @start + @len)
+ * (in @from's offsets), appended to @to with offsets from @start
+ * @phys: the physical address of @start, or PMEM_UNKNOWN (then each run's
+ *	own, moved)
+ *
+ * 0 or -ENOMEM.
+ */
+int map_bad_clip(const struct pmem_badlist *from, __u64 start, __u64 len,
+		 __u64 phys, struct pmem_badlist *to)
+{
+	__u64 lo, hi, p;
+	unsigned int i;
+
+	for (i = 0; i < from->nr; i++) {
+		const struct pmem_bad *b = &from->bad[i];
+
+		lo = b->offset > start ? b->offset : start;
+		hi = b->offset + b->len < start + len ? b->offset + b->len :
+		     start + len;
+		if (lo >= hi)
+			continue;
+		p = phys != PMEM_UNKNOWN ? phys + (lo - start) :
+		    b->phys != PMEM_UNKNOWN ? b->phys + (lo - b->offset) :
+		    PMEM_UNKNOWN;
+		if (map_bad_add(to, lo - start, hi - lo, p))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * map_clean_stretch() - the largest stretch of [@from, @to) that holds no
+ * run of (sorted) @bl, each run rounded out to @align (a power of two): its
+ * start, a multiple of @align, and its end
+ *
+ * The first of equal ones.  0, or -ENOSPC if there is none.
+ */
+int map_clean_stretch(const struct pmem_badlist *bl, __u64 from, __u64 to,
+		      __u64 align, __u64 *start, __u64 *end)
+{
+	__u64 pos = (from + align - 1) & ~(align - 1), lo, hi, best = 0;
+	unsigned int i;
+
+	*start = *end = 0;
+	for (i = 0; i <= bl->nr && pos < to; i++) {
+		if (i < bl->nr) {
+			lo = bl->bad[i].offset & ~(align - 1);
+			hi = (bl->bad[i].offset + bl->bad[i].len + align - 1) &
+			     ~(align - 1);
+		} else {
+			lo = hi = to;
+		}
+		if (hi <= pos)
+			continue;
+		if (lo > to)
+			lo = to;
+		if (lo > pos && lo - pos > best) {
+			best = lo - pos;
+			*start = pos;
+			*end = lo;
+		}
+		pos = hi;
+	}
+	return best ? 0 : -ENOSPC;
+}
+
+/* extents whose place on the device FIEMAP can't give */
+#define NOT_PLACED	(FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC | \
+			 FIEMAP_EXTENT_ENCODED | FIEMAP_EXTENT_DATA_INLINE | \
+			 FIEMAP_EXTENT_DATA_TAIL | FIEMAP_EXTENT_NOT_ALIGNED)
+
+/**
+ * map_file_bad() - which bytes of file @fd in [@offset, @offset + @len) lie
+ * on the bad blocks @dev of the block device under it (in that device's
+ * offsets, which FIEMAP's fe_physical are)
+ * @out: the runs appended, in file offsets (phys as @dev's, moved)
+ *
+ * Bytes in no extent (a hole) lie on nothing.  Returns 0; -EOPNOTSUPP or
+ * -ENOTTY without FIEMAP, -ENXIO for an extent FIEMAP can't place on the
+ * device (inline, encoded, delayed, unknown): then nothing can be said;
+ * another negative errno if FIEMAP fails; -ENOMEM.
+ */
+int map_file_bad(int fd, __u64 offset, __u64 len,
+		 const struct pmem_badlist *dev, struct pmem_badlist *out)
+{
+	__u64 buf[(sizeof(struct fiemap) +
+		   FIEMAP_BATCH * sizeof(struct fiemap_extent)) / 8];
+	struct fiemap *fm = (struct fiemap *)buf;
+	const struct fiemap_extent *e;
+	struct pmem_badlist part = { 0 };
+	__u64 pos = offset, end = offset + len, lo, hi, was;
+	__u32 i, j;
+	int rc = 0;
+
+	while (pos < end) {
+		was = pos;
+		memset(buf, 0, sizeof(buf));
+		fm->fm_start = pos;
+		fm->fm_length = end - pos;
+		fm->fm_flags = FIEMAP_FLAG_SYNC;
+		fm->fm_extent_count = FIEMAP_BATCH;
+		if (ioctl(fd, FS_IOC_FIEMAP, fm))
+			return -errno;
+		if (!fm->fm_mapped_extents)
+			break;
+		for (i = 0; i < fm->fm_mapped_extents; i++) {
+			e = &fm->fm_extents[i];
+			lo = e->fe_logical > offset ? e->fe_logical : offset;
+			hi = e->fe_logical + e->fe_length < end ?
+			     e->fe_logical + e->fe_length : end;
+			if (e->fe_logical + e->fe_length > pos)
+				pos = e->fe_logical + e->fe_length;
+			if (lo >= hi)
+				continue;
+			if (e->fe_flags & NOT_PLACED)
+				return -ENXIO;
+			/* the device's bad runs under [lo, hi) of the file */
+			part.nr = 0;
+			rc = map_bad_clip(dev, e->fe_physical + (lo - e->fe_logical),
+					  hi - lo, PMEM_UNKNOWN, &part);
+			for (j = 0; !rc && j < part.nr; j++)
+				rc = map_bad_add(out, lo + part.bad[j].offset,
+						 part.bad[j].len,
+						 part.bad[j].phys);
+			if (rc)
+				goto out;
+		}
+		e = &fm->fm_extents[fm->fm_mapped_extents - 1];
+		if ((e->fe_flags & FIEMAP_EXTENT_LAST) || pos <= was)
+			break;
+	}
+	map_bad_sort(out);
+out:
+	map_bad_free(&part);
+	return rc;
 }

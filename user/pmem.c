@@ -3,9 +3,19 @@
  * pmem.c - see pmem.h.  Everything about namespaces and device-DAX comes
  * from libndctl and libdaxctl; only /proc/self/mountinfo is read by hand.
  * No NVDIMM at all (no nd bus, no dax region) is an empty inventory.
+ *
+ * Bad blocks: libndctl reads the region's and the pmem disk's sysfs lists
+ * (ndctl_region_badblock_foreach, ndctl_namespace_badblock_foreach), in
+ * 512-byte blocks from the region's start and from the disk's, whose first
+ * block is the first byte of the namespace's usable range (fsdax: after
+ * the info block, where the pfn's resource starts; raw and e820: the
+ * namespace's start).  libndctl can't tell an unreadable list from an
+ * empty one, so the file is checked for reading first: a list that can't
+ * be read is no empty list.
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +26,7 @@
 #include <ndctl/libndctl.h>
 
 #include "log.h"
+#include "map.h"
 #include "pmem.h"
 
 #define MOUNTINFO	"/proc/self/mountinfo"
@@ -148,8 +159,124 @@ static void *push(void *arr_p, unsigned int *nr, size_t size)
 	return p + (*nr)++ * size;
 }
 
-static void scan_ns(struct pmem_ns *n, struct ndctl_region *region,
-		    struct ndctl_namespace *ndns)
+/* Can the sysfs list at @path be read?  0, or a negative errno. */
+static int bb_readable(const char *path)
+{
+	return access(path, R_OK) ? -errno : 0;
+}
+
+/* Set @bl's state and reason. */
+static void bb_state(struct pmem_badlist *bl, int state, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void bb_state(struct pmem_badlist *bl, int state, const char *fmt, ...)
+{
+	va_list ap;
+
+	bl->state = state;
+	va_start(ap, fmt);
+	vsnprintf(bl->why, sizeof(bl->why), fmt, ap);
+	va_end(ap);
+}
+
+/* The region's bad blocks: offsets from its start.  0 or -ENOMEM. */
+static int scan_region_bb(struct pmem_region *r, struct ndctl_region *region)
+{
+	char path[PATH_MAX];
+	struct badblock *bb;
+	int rc;
+
+	snprintf(path, sizeof(path), "/sys/bus/nd/devices/%s/badblocks",
+		 r->name);
+	rc = bb_readable(path);
+	if (rc) {
+		bb_state(&r->bb, PMEM_BB_UNLOCATED, "cannot read %s: %s", path,
+			 strerror(-rc));
+		return 0;
+	}
+	ndctl_region_badblock_foreach(region, bb) {
+		unsigned long long off = bb->offset * PMEM_SECTOR;
+
+		if (map_bad_add(&r->bb, off, bb->len * PMEM_SECTOR,
+				r->phys_start == PMEM_UNKNOWN ? PMEM_UNKNOWN :
+				r->phys_start + off))
+			return -ENOMEM;
+	}
+	map_bad_sort(&r->bb);
+	return 0;
+}
+
+/*
+ * A namespace's bad blocks, offsets from its usable range's start (the
+ * namespace's for sector mode, whose range is not measurable): its pmem
+ * disk's list (fsdax, raw, e820), and the region's mapped into the range.
+ * Needs the region's list (@r->bb) and start, and the range's start and
+ * size (@start, @size) for the latter; without them (not root), a region
+ * with bad blocks leaves the namespace's unlocated.  0 or -ENOMEM.
+ */
+static int scan_ns_bb(struct pmem_ns *n, const struct pmem_region *r,
+		      struct ndctl_namespace *ndns, unsigned long long start,
+		      unsigned long long size)
+{
+	struct pmem_badlist *bl = &n->bb;
+	char path[PATH_MAX];
+	struct badblock *bb;
+	int rc;
+
+	if (!n->active) {
+		bb_state(bl, PMEM_BB_NOLIST, "%s is disabled", n->name);
+		return 0;
+	}
+	if (n->blockdev[0] && strcmp(n->mode, "sector")) {
+		snprintf(path, sizeof(path), "/sys/block/%s/badblocks",
+			 n->blockdev);
+		rc = bb_readable(path);
+		if (rc) {
+			bb_state(bl, PMEM_BB_UNLOCATED, "cannot read %s: %s",
+				 path, strerror(-rc));
+		} else {
+			ndctl_namespace_badblock_foreach(ndns, bb) {
+				unsigned long long off = bb->offset * PMEM_SECTOR;
+
+				if (map_bad_add(bl, off, bb->len * PMEM_SECTOR,
+						start == PMEM_UNKNOWN ?
+						PMEM_UNKNOWN : start + off))
+					return -ENOMEM;
+			}
+		}
+	}
+	if (r->bb.state != PMEM_BB_KNOWN) {
+		if (bl->state == PMEM_BB_KNOWN)
+			bb_state(bl, r->bb.state, "%s", r->bb.why);
+	} else if (r->bb.nr && (start == PMEM_UNKNOWN || !size ||
+				size == PMEM_UNKNOWN ||
+				r->phys_start == PMEM_UNKNOWN)) {
+		if (bl->state == PMEM_BB_KNOWN)
+			bb_state(bl, PMEM_BB_UNLOCATED, "%s has known bad blocks, "
+				 "but where %s lies in it is unknown (libndctl "
+				 "can't read the physical ranges: are you root?)",
+				 r->name, n->name);
+	} else if (r->bb.nr && start >= r->phys_start &&
+		   map_bad_clip(&r->bb, start - r->phys_start, size, start, bl)) {
+		return -ENOMEM;
+	}
+	map_bad_sort(bl);
+	return 0;
+}
+
+/** pmem_bad_sectors() - the 512-byte blocks in @bl (ndctl's badblock_count) */
+unsigned long long pmem_bad_sectors(const struct pmem_badlist *bl)
+{
+	unsigned long long n = 0;
+	unsigned int i;
+
+	for (i = 0; i < bl->nr; i++)
+		n += (bl->bad[i].len + PMEM_SECTOR - 1) / PMEM_SECTOR;
+	return n;
+}
+
+static int scan_ns(struct pmem_ns *n, const struct pmem_region *r,
+		   struct ndctl_region *region, struct ndctl_namespace *ndns)
 {
 	struct ndctl_pfn *pfn = ndctl_namespace_get_pfn(ndns);
 	struct ndctl_dax *dax = ndctl_namespace_get_dax(ndns);
@@ -212,6 +339,10 @@ static void scan_ns(struct pmem_ns *n, struct ndctl_region *region,
 	} else if (n->chardev[0]) {
 		n->rdev = dev_node(n->chardev, false);
 	}
+	if (!strcmp(n->mode, "sector"))
+		return scan_ns_bb(n, r, ndns, ndctl_namespace_get_resource(ndns),
+				  n->raw_size);
+	return scan_ns_bb(n, r, ndns, n->phys_start, n->phys_size);
 }
 
 static int scan_nd(struct pmem_inventory *inv)
@@ -248,6 +379,9 @@ static int scan_nd(struct pmem_inventory *inv)
 			r->available = ndctl_region_get_available_size(region);
 			r->phys_start = ndctl_region_get_resource(region);
 			r->enabled = ndctl_region_is_enabled(region);
+			rc = scan_region_bb(r, region);
+			if (rc)
+				goto out;
 			ndctl_namespace_foreach(region, ndns) {
 				/* idle seeds (size 0) are not namespaces yet */
 				if (!ndctl_namespace_get_size(ndns))
@@ -257,7 +391,9 @@ static int scan_nd(struct pmem_inventory *inv)
 					rc = -ENOMEM;
 					goto out;
 				}
-				scan_ns(n, region, ndns);
+				rc = scan_ns(n, r, region, ndns);
+				if (rc)
+					goto out;
 			}
 		}
 	}
@@ -374,6 +510,12 @@ int pmem_scan(struct pmem_inventory *inv)
 
 void pmem_free(struct pmem_inventory *inv)
 {
+	unsigned int i;
+
+	for (i = 0; i < inv->nr_regions; i++)
+		map_bad_free(&inv->regions[i].bb);
+	for (i = 0; i < inv->nr_ns; i++)
+		map_bad_free(&inv->ns[i].bb);
 	free(inv->regions);
 	free(inv->ns);
 	free(inv->dax);
@@ -609,5 +751,54 @@ int pmem_resolve(const char *spec, unsigned int flags, struct pmem_target *t)
 	rc = flags & PMEM_RESOLVE_PATH ? resolve_path(spec, &inv, flags, t) :
 	     resolve_name(spec, &inv, flags, t);
 	pmem_free(&inv);
+	return rc;
+}
+
+/**
+ * pmem_target_badblocks() - the known bad blocks of a resolved target
+ * @t: from pmem_resolve()
+ * @bl: out, to be freed with map_bad_free(): for a block device or a
+ *	device-DAX device, offsets from the target's first byte (that of its
+ *	usable range); for a file, offsets on the block device its filesystem
+ *	is on (the namespace's usable range: map_file_bad() finds the file's
+ *	bytes on them)
+ *
+ * A list that can't be read or placed (not root: no physical ranges) is
+ * PMEM_BB_UNLOCATED; a device-DAX device without a libnvdimm namespace
+ * (soft-reserved memory) or a file on no pmem namespace has no list,
+ * PMEM_BB_NOLIST.  Returns 0, or a negative errno if persistent memory
+ * can't be listed.
+ */
+int pmem_target_badblocks(const struct pmem_target *t, struct pmem_badlist *bl)
+{
+	struct pmem_inventory inv;
+	const struct pmem_ns *n = NULL;
+	unsigned int i;
+	int rc;
+
+	memset(bl, 0, sizeof(*bl));
+	if (!t->namespace[0]) {
+		bb_state(bl, PMEM_BB_NOLIST, t->file[0] ?
+			 "its filesystem is on no pmem namespace" :
+			 "it belongs to no libnvdimm namespace, whose region "
+			 "keeps the list");
+		return 0;
+	}
+	rc = pmem_scan(&inv);
+	if (rc)
+		return rc;
+	for (i = 0; i < inv.nr_ns && !n; i++)
+		if (!strcmp(inv.ns[i].name, t->namespace))
+			n = &inv.ns[i];
+	if (!n) {
+		bb_state(bl, PMEM_BB_UNLOCATED, "%s is gone", t->namespace);
+	} else {
+		bl->state = n->bb.state;
+		snprintf(bl->why, sizeof(bl->why), "%s", n->bb.why);
+		rc = map_bad_clip(&n->bb, 0, PMEM_UNKNOWN, PMEM_UNKNOWN, bl);
+	}
+	pmem_free(&inv);
+	if (rc)
+		map_bad_free(bl);
 	return rc;
 }

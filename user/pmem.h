@@ -6,7 +6,9 @@
  * devices.  pmem_scan() takes one snapshot; pmem_resolve() turns a --target
  * of `run` into the device to claim and the physical range to measure (or,
  * for the user engine, a file on a DAX filesystem and the namespace under
- * it).
+ * it).  Both know the bad blocks (media errors) the kernel knows of:
+ * pmem_scan() per region and namespace, pmem_target_badblocks() for the
+ * target of a run.
  */
 #ifndef _LATT_PMEM_H
 #define _LATT_PMEM_H
@@ -17,6 +19,46 @@
 
 #define PMEM_NAME	64
 #define PMEM_UNKNOWN	(~0ULL)		/* a size or address libndctl can't read */
+#define PMEM_SECTOR	512ULL		/* the unit of the kernel's badblocks */
+
+/**
+ * struct pmem_bad - a run of known bad blocks (media errors)
+ * @offset: its first byte, from the start of what the list belongs to (a
+ *	region, a namespace's usable range, a target, a file)
+ * @len: its bytes (whole 512-byte blocks, as the kernel keeps them)
+ * @phys: the physical address of @offset, or PMEM_UNKNOWN
+ */
+struct pmem_bad {
+	unsigned long long offset, len, phys;
+};
+
+/* struct pmem_badlist's @state */
+enum pmem_bb_state {
+	PMEM_BB_KNOWN,		/* @bad is every known bad block */
+	PMEM_BB_UNLOCATED,	/* some can't be placed (@why): assume the worst */
+	PMEM_BB_NOLIST,		/* the kernel keeps no list for it (@why) */
+};
+
+/**
+ * struct pmem_badlist - the known bad blocks of a region, namespace or
+ * target: sorted by offset, overlapping and adjacent runs merged
+ * @bad, @nr: the runs
+ * @state: PMEM_BB_*
+ * @why: for PMEM_BB_UNLOCATED and PMEM_BB_NOLIST, why
+ *
+ * The kernel keeps two lists: each region's (its bus's poison list: what an
+ * address range scrub or a machine check found, /sys/bus/nd/devices/regionN/
+ * badblocks) and each pmem disk's (/sys/block/pmemN/badblocks: the region's
+ * part under the disk when the disk was probed or told, plus what was
+ * written there).  A namespace's list is the union of both, the region's
+ * mapped into its range; device-DAX has only the region's.
+ */
+struct pmem_badlist {
+	struct pmem_bad *bad;
+	unsigned int nr;
+	int state;
+	char why[192];
+};
 
 /**
  * struct pmem_ns - one namespace of a region
@@ -41,6 +83,8 @@ struct pmem_ns {
 	unsigned long long phys_start, phys_size;
 	dev_t rdev;
 	char mount[PATH_MAX];
+	struct pmem_badlist bb;	/* offsets from @phys_start's byte (the
+				 * namespace's for sector mode) */
 };
 
 struct pmem_region {
@@ -50,6 +94,7 @@ struct pmem_region {
 	int numa_node;
 	unsigned long long size, available, phys_start;
 	bool enabled;
+	struct pmem_badlist bb;	/* offsets from @phys_start */
 };
 
 struct pmem_dax {
@@ -109,5 +154,8 @@ int pmem_scan(struct pmem_inventory *inv);
 void pmem_free(struct pmem_inventory *inv);
 int pmem_resolve(const char *spec, unsigned int flags, struct pmem_target *t);
 int pmem_mount_of(dev_t dev, char *buf, size_t len);
+int pmem_target_badblocks(const struct pmem_target *t,
+			  struct pmem_badlist *bl);
+unsigned long long pmem_bad_sectors(const struct pmem_badlist *bl);
 
 #endif /* _LATT_PMEM_H */

@@ -70,6 +70,7 @@ enum run_opt_id {
 	OPT_TIMER,
 	OPT_TLB_LOCALITY,
 	OPT_HIST_FORMAT,
+	OPT_SKIP_BADBLOCKS,
 	OPT_RUN_LAST,		/* sweep's own options follow */
 };
 
@@ -108,6 +109,7 @@ struct run_opts {
 	bool engine_set;	/* --engine given */
 	bool hugepages;		/* --hugepages (user engine) */
 	bool timer_rdtscp;	/* --timer rdtscp: never the fallback */
+	bool skip_badblocks;	/* --skip-badblocks (pmem) */
 	__u64 tlb_locality;	/* --tlb-locality: chase's stride */
 	struct thread_opts th;	/* --threads, --cpus, --mode, ... */
 	struct target_spec spec;

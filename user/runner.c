@@ -158,6 +158,7 @@ int run_set_option(struct run_opts *o, int id, const char *v)
 	case OPT_OFFSET:	o->offset_set = true;
 				return parse_offset(v, &o->tgt.offset);
 	case OPT_FORCE:		o->force = true; return 0;
+	case OPT_SKIP_BADBLOCKS: o->skip_badblocks = true; return 0;
 	case OPT_SEED:		return parse_u64(v, &c->seed);
 	case OPT_CHAIN:		return parse_u32(v, &c->chain);
 	case OPT_THRESHOLD:	return parse_threshold(v, &o->thr);
@@ -267,6 +268,12 @@ const char *run_args_problem(const struct run_opts *o)
 	if (o->offset_set && !is_pmem(o)) {
 		snprintf(buf, sizeof(buf), "--offset is for pmem and device-DAX "
 			 "targets, not %s", o->target);
+		return buf;
+	}
+	if (o->skip_badblocks && !is_pmem(o)) {
+		snprintf(buf, sizeof(buf), "--skip-badblocks is for pmem and "
+			 "device-DAX targets, not %s (DRAM's bad pages are the "
+			 "kernel's to retire)", o->target);
 		return buf;
 	}
 	why = threads_args_problem(o);
@@ -382,11 +389,12 @@ static int resolve_pmem(struct run_opts *o)
 }
 
 /*
- * The region inside the target's @t->size bytes from --offset on: the
+ * The region inside the target's @t->size bytes from --offset on, up to
+ * @end (@t->size, or the end of the stretch --skip-badblocks chose): the
  * default (all of it, in whole 4 MiB or pages), or --region if it fits;
  * for chase, a power of two.  @what names the target for messages.
  */
-static int fit_region(struct run_opts *o, const char *what)
+static int fit_region(struct run_opts *o, const char *what, __u64 end)
 {
 	struct latt_config *c = &o->cfg;
 	const struct pmem_target *t = &o->tgt.pm;
@@ -407,7 +415,7 @@ static int fit_region(struct run_opts *o, const char *what)
 			b1, what);
 		return 1;
 	}
-	avail = t->size - offset;
+	avail = (end < t->size ? end : t->size) - offset;
 	fmt_bytes(b3, sizeof(b3), avail);
 	if (!o->region_set) {
 		c->region = avail >= PMEM_ALIGN ? avail & ~(PMEM_ALIGN - 1) :
@@ -476,16 +484,257 @@ static int refuse_writes(const struct run_opts *o, const char *what)
 	return 1;
 }
 
+/* "1052672 (1028 KiB)": a byte count for --offset, and readable if it can be */
+static void fmt_at(char *buf, size_t len, __u64 v)
+{
+	char b[32];
+
+	fmt_bytes(b, sizeof(b), v);
+	if (!v || v % 1024)
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	else
+		snprintf(buf, len, "%llu (%s)", (unsigned long long)v, b);
+}
+
+/*
+ * The known bad blocks of the target, in its bytes (a file's: through
+ * FIEMAP, from those of the namespace under its filesystem).  0, or 1
+ * after a message.
+ */
+static int target_badblocks(const struct run_opts *o, struct pmem_badlist *bl)
+{
+	const struct pmem_target *t = &o->tgt.pm;
+	struct pmem_badlist dev;
+	int fd, rc;
+
+	rc = pmem_target_badblocks(t, &dev);
+	if (rc) {
+		log_err("%s: cannot read the known bad blocks: %s", o->target,
+			strerror(-rc));
+		return 1;
+	}
+	if (!t->file[0] || dev.state != PMEM_BB_KNOWN || !dev.nr) {
+		*bl = dev;
+		return 0;
+	}
+	/* a file: where do the namespace's bad blocks lie in it? */
+	memset(bl, 0, sizeof(*bl));
+	fd = open(t->file, O_RDONLY | O_CLOEXEC);
+	rc = fd < 0 ? -errno : map_file_bad(fd, 0, t->size, &dev, bl);
+	if (fd >= 0)
+		close(fd);
+	if (rc == -ENOMEM) {
+		log_err("out of memory");
+	} else if (rc) {
+		map_bad_free(bl);
+		bl->state = PMEM_BB_UNLOCATED;
+		snprintf(bl->why, sizeof(bl->why), "%s has %llu known bad "
+			 "blocks, and where the file lies on it can't be told "
+			 "(FIEMAP: %s)", t->namespace, pmem_bad_sectors(&dev),
+			 rc == -ENXIO ? "an extent it can't place" :
+			 strerror(-rc));
+		rc = 0;
+	}
+	map_bad_free(&dev);
+	return rc ? 1 : 0;
+}
+
+/* How to see and clear the bad blocks of @t, for the messages. */
+static void bb_hint(char *buf, size_t len, const struct pmem_target *t)
+{
+	if (t->namespace[0])
+		snprintf(buf, len, "'ndctl list --media-errors -n %s' lists "
+			 "them; 'ndctl clear-errors %s' clears them (their data "
+			 "is lost)", t->namespace, t->namespace);
+	else
+		snprintf(buf, len, "'ndctl list --media-errors' lists them; "
+			 "'ndctl clear-errors' clears them");
+}
+
+/*
+ * The kernel engine on a raw namespace: the module can't tell where the
+ * range starts on the disk, and refuses any range of a disk with a known
+ * bad block (EHWPOISON); no --offset avoids that.
+ */
+static bool raw_whole_disk(const struct run_opts *o,
+			   const struct pmem_badlist *bl)
+{
+	return !o->user_engine && o->tgt.pm.block &&
+	       !strcmp(o->tgt.pm.mode, "raw") && bl->nr;
+}
+
+/*
+ * --skip-badblocks, for a region that holds a known bad block (or bad
+ * blocks that can't be placed): move --offset to the largest stretch from
+ * --offset on that holds none (the bad blocks rounded out to pages, or to
+ * the device's alignment for a device-DAX mapping), and end the region
+ * there: *@end.  0, or 1 after a message.
+ */
+static int skip_badblocks(struct run_opts *o, const char *what,
+			  const struct pmem_badlist *bl, __u64 *end)
+{
+	const struct pmem_target *t = &o->tgt.pm;
+	__u64 align = LATT_PAGE, start, stop, from = o->tgt.offset;
+	char b1[64], b2[64], b3[64], hint[2 * PMEM_NAME + 160];
+	int fd;
+
+	*end = t->size;
+	if (bl->state == PMEM_BB_NOLIST)
+		return 0;
+	bb_hint(hint, sizeof(hint), t);
+	if (bl->state == PMEM_BB_UNLOCATED) {
+		log_err("%s: --skip-badblocks: can't avoid bad blocks it can't "
+			"place: %s: refusing; %s", o->target, bl->why, hint);
+		return 1;
+	}
+	if (raw_whole_disk(o, bl)) {
+		log_err("%s: --skip-badblocks: %s, a raw namespace, has %llu "
+			"known bad blocks, and the module refuses every range "
+			"of a raw namespace's disk while it has one (it can't "
+			"tell where the range lies on the disk): refusing; %s; "
+			"or make it an fsdax or devdax namespace", o->target,
+			what, pmem_bad_sectors(bl), hint);
+		return 1;
+	}
+	if (o->user_engine && !t->file[0] && !t->block) {
+		fd = open(t->device, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && map_devdax_align(fd, &align))
+			align = LATT_PAGE;
+		if (fd >= 0)
+			close(fd);
+	}
+	if (map_clean_stretch(bl, from, t->size, align, &start, &stop)) {
+		fmt_at(b1, sizeof(b1), from);
+		log_err("%s: --skip-badblocks: no stretch of %s from --offset "
+			"%s on is free of known bad blocks (in whole %llu-byte "
+			"blocks): refusing; %s", o->target, what, b1,
+			(unsigned long long)align, hint);
+		return 1;
+	}
+	if (o->region_set && stop - start < o->cfg.region) {
+		fmt_bytes(b1, sizeof(b1), o->cfg.region);
+		fmt_bytes(b2, sizeof(b2), stop - start);
+		fmt_at(b3, sizeof(b3), start);
+		log_err("%s: --skip-badblocks: the largest stretch of %s free "
+			"of known bad blocks is %s (at --offset %s), less than "
+			"--region %s: refusing; %s", o->target, what, b2, b3, b1,
+			hint);
+		return 1;
+	}
+	o->tgt.offset = start;
+	*end = stop;
+	return 0;
+}
+
+/*
+ * Would the region, as it stands, be refused for bad blocks (that
+ * --skip-badblocks may avoid)?
+ */
+static bool must_skip(const struct run_opts *o, const struct pmem_badlist *bl)
+{
+	return bl->state == PMEM_BB_UNLOCATED || raw_whole_disk(o, bl) ||
+	       (bl->state == PMEM_BB_KNOWN &&
+		map_bad_find(bl, o->tgt.offset, o->cfg.region, NULL));
+}
+
+/* Say what --skip-badblocks did, once the region is known. */
+static void say_skipped(const struct run_opts *o, const char *what,
+			const struct pmem_badlist *bl, __u64 from)
+{
+	const struct pmem_target *t = &o->tgt.pm;
+	unsigned int n;
+	char b1[64], b2[64], b3[64], b4[64];
+
+	map_bad_find(bl, from, t->size - from, &n);
+	fmt_at(b1, sizeof(b1), from);
+	fmt_at(b2, sizeof(b2), o->tgt.offset);
+	fmt_bytes(b3, sizeof(b3), o->cfg.region);
+	fmt_bytes(b4, sizeof(b4), t->size - from - o->cfg.region);
+	log_warn("%s: --skip-badblocks: %u run%s of known bad blocks (%llu "
+		 "blocks of 512 bytes) lie%s in %s from --offset %s on; "
+		 "measuring the largest stretch free of them: --offset %s, "
+		 "--region %s (%s of the target from --offset %s on not "
+		 "measured)", o->target, n, n == 1 ? "" : "s",
+		 pmem_bad_sectors(bl), n == 1 ? "s" : "", what, b1, b2, b3, b4,
+		 b1);
+}
+
+/*
+ * Refuse a region that holds a known bad block (with its place, and how to
+ * see and clear it), or bad blocks that can't be placed; warn that a
+ * target without a list is not checked.  A load of poison is a machine
+ * check: the kernel engine's a panic, the user engine's a SIGBUS.
+ */
+static int refuse_badblocks(const struct run_opts *o, const char *what,
+			    const struct pmem_badlist *bl)
+{
+	const struct pmem_target *t = &o->tgt.pm;
+	const struct latt_config *c = &o->cfg;
+	const struct pmem_bad *b;
+	char b1[64], b2[64], b3[64], phys[48], more[48];
+	char hint[2 * PMEM_NAME + 160];
+	unsigned int n;
+
+	bb_hint(hint, sizeof(hint), t);
+	if (bl->state == PMEM_BB_NOLIST) {
+		log_warn("%s: known bad blocks not checked: %s", o->target,
+			 bl->why);
+		return 0;
+	}
+	if (bl->state == PMEM_BB_UNLOCATED) {
+		log_err("%s: the known bad blocks of %s can't be checked: %s: "
+			"refusing (a load of poisoned memory is a machine "
+			"check); %s", o->target, what, bl->why, hint);
+		return 1;
+	}
+	if (raw_whole_disk(o, bl)) {
+		b = &bl->bad[0];
+		fmt_at(b1, sizeof(b1), b->offset);
+		log_err("%s: %s, a raw namespace, has %llu known bad blocks "
+			"(the first at byte %s), and the module refuses every "
+			"range of a raw namespace's disk while it has one (it "
+			"can't tell where the range lies on the disk): refusing; "
+			"%s", o->target, what, pmem_bad_sectors(bl), b1, hint);
+		return 1;
+	}
+	b = map_bad_find(bl, o->tgt.offset, c->region, &n);
+	if (!b)
+		return 0;
+	fmt_at(b1, sizeof(b1), b->offset);
+	fmt_bytes(b2, sizeof(b2), b->len);
+	fmt_bytes(b3, sizeof(b3), c->region);
+	phys[0] = more[0] = '\0';
+	if (b->phys != PMEM_UNKNOWN)
+		snprintf(phys, sizeof(phys), ", at physical address 0x%llx",
+			 b->phys);
+	if (n > 1)
+		snprintf(more, sizeof(more), " (and %u more run%s)", n - 1,
+			 n == 2 ? "" : "s");
+	log_err("%s: a known bad block (media error) at byte %s of %s, %s "
+		"long%s, lies in the region (%s from --offset %llu)%s: refusing "
+		"(a load of poisoned memory is a machine check: a kernel panic "
+		"for the kernel engine, SIGBUS for the user engine); %s; or "
+		"measure beside it: --skip-badblocks, or --offset and --region",
+		o->target, b1, what, b2, phys, b3,
+		(unsigned long long)o->tgt.offset, more, hint);
+	return 1;
+}
+
 /*
  * Resolve a pmem, device-DAX or fsdax-file target, refuse what must not run
  * on it, and fill the configuration: physical address, region, node,
- * --force.
+ * --force.  Known bad blocks are checked here, before the module is asked
+ * or anything is mapped, for both engines.
  */
 static int check_pmem(struct run_opts *o)
 {
 	struct latt_config *c = &o->cfg;
 	const struct pmem_target *t = &o->tgt.pm;
 	char what[2 * PATH_MAX + 3 * PMEM_NAME];
+	struct pmem_badlist bl;
+	__u64 end, from = o->tgt.offset;
+	bool skipped;
+	int rc;
 
 	if (resolve_pmem(o))
 		return 1;
@@ -495,11 +744,27 @@ static int check_pmem(struct run_opts *o)
 			o->target, what, t->phys_start);
 		return 1;
 	}
+	if (target_badblocks(o, &bl))
+		return 1;
+	rc = fit_region(o, what, t->size);
+	/* --skip-badblocks moves only a region that would be refused */
+	skipped = !rc && o->skip_badblocks && must_skip(o, &bl);
+	if (skipped)
+		rc = skip_badblocks(o, what, &bl, &end) ||
+		     fit_region(o, what, end);
 	/* a file that can't be measured at all says so before --force is
 	 * asked for */
-	if (fit_region(o, what) ||
-	    (o->user_engine && t->file[0] && map_check_dax_file(o->target, t)) ||
-	    refuse_writes(o, what))
+	rc = rc ||
+	     (o->user_engine && t->file[0] && map_check_dax_file(o->target, t)) ||
+	     refuse_badblocks(o, what, &bl) ||
+	     refuse_writes(o, what);
+	if (!rc && skipped)
+		say_skipped(o, what, &bl, from);
+	else if (!rc && o->skip_badblocks)
+		log_info("%s: --skip-badblocks: no known bad block in the "
+			 "region: nothing skipped", o->target);
+	map_bad_free(&bl);
+	if (rc)
 		return 1;
 	snprintf(o->tgt.kind, sizeof(o->tgt.kind), "%s", t->kind);
 	c->target = LATT_TARGET_PMEM;

@@ -420,4 +420,19 @@ done
 	[ "$(grep -c '^[0-9]* run ' "$tmp/out")" = 3 ]
 report $? "sweep: the chase point with a store op skipped with the rule's words"
 
+# ---- known bad blocks (the pmem ones in the VM: cases-pmem/75-*) ----
+
+"$ctl" run --engine user --skip-badblocks --samples 10 --region 1M \
+	>/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q -- "--skip-badblocks is for pmem and device-DAX targets, not dram" "$tmp/err"
+report $? "--skip-badblocks on dram: a usage error"
+# a file on no pmem namespace has no bad-block list: not DAX, refused for
+# that, with --skip-badblocks as without, and not one word of bad blocks
+refused 1 "^lattester-ctl run: $tmp/file: not a DAX file: mmap with MAP_SYNC refused" \
+	--target "$tmp/file" --skip-badblocks
+! grep -qi "bad block" "$tmp/err"
+report $? "--skip-badblocks on a file that isn't DAX: no bad-block noise"
+[ "$(sha256sum <"$tmp/file")" = "$sum0" ]
+report $? "the file is unchanged"
+
 finish

@@ -12,18 +12,38 @@
  *  - map_target(): a file on a filesystem without DAX is refused (MAP_SYNC
  *    is not granted), and so is a region beyond the file's end;
  *    map_check_dax_file() refuses the file first, read-only.
+ *  - the SIGBUS guard: a scratch file mapped and then truncated under the
+ *    mapping (the pages beyond its new end are gone: SIGBUS, as for a DAX
+ *    file truncated under a run); map_prefault_guarded() reports the byte
+ *    and BUS_ADRERR instead of dying, for reads and locked writes; the
+ *    guarded function's value passes through; a SIGBUS outside a guard
+ *    still kills (a child); the handler goes when the last hold does.
+ *    map_target() pre-faults with this, but refuses a file without DAX
+ *    first, so the guard is tested here at map.c's level (and in the VM
+ *    on a DAX file: tests/vm/cases-pmem/75-badblocks-tool.sh);
+ *  - bad-block lists: map_bad_add()/map_bad_sort() merge, map_bad_find(),
+ *    map_bad_clip() (a region's list into a namespace's range),
+ *    map_clean_stretch() (--skip-badblocks: the largest stretch, rounded
+ *    to pages or 2 MiB), and map_file_bad(): the device offsets FIEMAP
+ *    gives for a scratch file's bytes, turned back into those bytes.
  * The mapping of a real device-DAX device or DAX file is tested in the VM
- * (tests/vm/cases-pmem/70-*, 71-*).
+ * (tests/vm/cases-pmem/70-*, 71-*, 75-*).
  *
  *   test-map DIR    (DIR: where to make the scratch files)
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <linux/fiemap.h>
+#include <linux/fs.h>
 
 #include "map.h"
 #include "../tap.h"
@@ -270,6 +290,250 @@ static void test_refusals(void)
 		close(fd);
 }
 
+static int forty_two(void *arg)
+{
+	(void)arg;
+	return 42;
+}
+
+/* SIGBUS's action is the default one */
+static bool sigbus_default(void)
+{
+	struct sigaction sa;
+
+	return !sigaction(SIGBUS, NULL, &sa) && sa.sa_handler == SIG_DFL &&
+	       !(sa.sa_flags & SA_SIGINFO);
+}
+
+static void test_sigbus(void)
+{
+	static const __u64 at[] = { 0 };
+	struct map_fault f;
+	char *p;
+	int fd, st, rc;
+	pid_t pid;
+
+	fd = scratch("sigbus", at, 1, 64 * KiB, 64 * KiB);
+	p = fd < 0 ? MAP_FAILED : mmap(NULL, 64 * KiB, PROT_READ | PROT_WRITE,
+				       MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		check(0, "a mapped scratch file for the SIGBUS guard: %s",
+		      strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	check(sigbus_default(), "SIGBUS: the default action before a hold");
+	check(!map_sigbus_hold() && !map_sigbus_hold(),
+	      "map_sigbus_hold(), twice");
+	check(map_guard(forty_two, NULL, &f) == 42 && !f.hit,
+	      "map_guard(): the function's value passes through");
+	check(!map_prefault_guarded(p, 64 * KiB, false, &f) && !f.hit,
+	      "map_prefault_guarded(): a whole file, no SIGBUS");
+	/* the file shrinks under the mapping, as a DAX file truncated
+	 * between the checks and the pre-fault */
+	check(!ftruncate(fd, 4 * KiB), "the file truncated to 4 KiB");
+	rc = map_prefault_guarded(p, 64 * KiB, false, &f);
+	check(rc == 1 && f.hit && f.addr - p == (long)(4 * KiB) &&
+	      f.code == BUS_ADRERR,
+	      "map_prefault_guarded(reads): SIGBUS caught at byte %ld "
+	      "(want 4096), code %d (BUS_ADRERR %d)",
+	      f.hit ? (long)(f.addr - p) : -1L, f.code, BUS_ADRERR);
+	rc = map_prefault_guarded(p + 8 * KiB, 8 * KiB, true, &f);
+	check(rc == 1 && f.hit && f.addr == p + 8 * KiB,
+	      "map_prefault_guarded(locked writes): SIGBUS caught at its "
+	      "first page");
+	check(!map_prefault_guarded(p, 4 * KiB, true, &f) && !f.hit,
+	      "and again: what is left pre-faults without one");
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		(void)*(volatile char *)(p + 16 * KiB);	/* no guard */
+		_exit(0);
+	}
+	st = 0;
+	if (pid > 0 && waitpid(pid, &st, 0) != pid)
+		st = 0;
+	check(pid > 0 && WIFSIGNALED(st) && WTERMSIG(st) == SIGBUS,
+	      "a SIGBUS outside a guard still kills (a child: %s %d)",
+	      pid > 0 && WIFSIGNALED(st) ? "signal" : "status",
+	      pid > 0 ? (WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st)) :
+	      -1);
+	map_sigbus_release();
+	check(!sigbus_default(), "one hold released: the handler stays");
+	map_sigbus_release();
+	check(sigbus_default(), "the last hold released: the default again");
+	munmap(p, 64 * KiB);
+	close(fd);
+}
+
+/* @bl is exactly the @n runs {offset, len} of @want */
+static bool bad_is(const struct pmem_badlist *bl, const __u64 (*want)[2],
+		   unsigned int n)
+{
+	unsigned int i;
+
+	if (bl->nr != n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (bl->bad[i].offset != want[i][0] ||
+		    bl->bad[i].len != want[i][1])
+			return false;
+	return true;
+}
+
+static void test_badlists(void)
+{
+	static const __u64 merged[][2] = {
+		{ 0, 1024 }, { 4096, 1536 }, { 8192, 512 } };
+	static const __u64 clipped[][2] = { { 0, 1024 }, { 3072, 1024 } };
+	struct pmem_badlist bl = { 0 }, to = { 0 }, ns = { 0 };
+	const struct pmem_bad *b;
+	unsigned int n = 0;
+	__u64 s = 0, e = 0;
+	int rc;
+
+	map_bad_add(&bl, 8192, 512, PMEM_UNKNOWN);
+	map_bad_add(&bl, 0, 512, PMEM_UNKNOWN);
+	map_bad_add(&bl, 4096, 1024, PMEM_UNKNOWN);
+	map_bad_add(&bl, 512, 512, PMEM_UNKNOWN);
+	map_bad_add(&bl, 4608, 1024, PMEM_UNKNOWN);
+	map_bad_sort(&bl);
+	check(bad_is(&bl, merged, 3), "map_bad_sort(): sorted, overlapping "
+	      "and touching runs merged (%u runs)", bl.nr);
+	b = map_bad_find(&bl, 2048, 4096, &n);
+	check(b && b->offset == 4096 && n == 1,
+	      "map_bad_find(): the run in [2048, +4096)");
+	b = map_bad_find(&bl, 1024, 3072, &n);
+	check(!b && n == 0, "map_bad_find(): none in [1024, 4096)");
+	b = map_bad_find(&bl, 0, 1 * MiB, &n);
+	check(b && b->offset == 0 && n == 3, "map_bad_find(): 3 in all");
+	map_bad_free(&bl);
+
+	/* a region's list: runs at 1 MiB and 1 MiB + 4 KiB of the region;
+	 * a namespace at 1 MiB - 512 of it, 4 KiB long, at 0x100000000 */
+	map_bad_add(&bl, 1 * MiB - 1024, 1536, 0x200000000ULL);
+	map_bad_add(&bl, 1 * MiB + 2560, 4096, PMEM_UNKNOWN);
+	map_bad_sort(&bl);
+	map_bad_clip(&bl, 1 * MiB - 512, 4 * KiB, 0x100000000ULL, &to);
+	check(bad_is(&to, clipped, 2) && to.bad[0].phys == 0x100000000ULL &&
+	      to.bad[1].phys == 0x100000000ULL + 3072,
+	      "map_bad_clip(): the runs inside, from the range's start, with "
+	      "their physical addresses");
+	map_bad_free(&to);
+	map_bad_clip(&bl, 0, ~0ULL, PMEM_UNKNOWN, &to);
+	check(to.nr == 2 && to.bad[0].phys == 0x200000000ULL &&
+	      to.bad[1].phys == PMEM_UNKNOWN,
+	      "map_bad_clip(): a copy keeps each run's own address");
+	map_bad_free(&to);
+	map_bad_free(&bl);
+
+	/* --skip-badblocks: bad 4 KiB at 1 MiB, 512 B at 40 MiB, of 124 MiB */
+	map_bad_add(&ns, 1 * MiB, 4 * KiB, PMEM_UNKNOWN);
+	map_bad_add(&ns, 40 * MiB + 512, 512, PMEM_UNKNOWN);
+	rc = map_clean_stretch(&ns, 0, 124 * MiB, 4 * KiB, &s, &e);
+	check(!rc &&
+	      s == 40 * MiB + 4 * KiB && e == 124 * MiB,
+	      "map_clean_stretch(): the largest, after 40 MiB (%llu-%llu)",
+	      (unsigned long long)s, (unsigned long long)e);
+	rc = map_clean_stretch(&ns, 0, 50 * MiB, 4 * KiB, &s, &e);
+	check(!rc &&
+	      s == 1 * MiB + 4 * KiB && e == 40 * MiB,
+	      "map_clean_stretch(): of 50 MiB, between the two (%llu-%llu)",
+	      (unsigned long long)s, (unsigned long long)e);
+	rc = map_clean_stretch(&ns, 0, 50 * MiB, 2 * MiB, &s, &e);
+	check(!rc &&
+	      s == 2 * MiB && e == 40 * MiB,
+	      "map_clean_stretch(): in 2 MiB blocks (%llu-%llu)",
+	      (unsigned long long)s, (unsigned long long)e);
+	rc = map_clean_stretch(&ns, 41 * MiB, 50 * MiB, 4 * KiB, &s, &e);
+	check(!rc &&
+	      s == 41 * MiB && e == 50 * MiB,
+	      "map_clean_stretch(): from an offset past them, all of it");
+	rc = map_clean_stretch(&ns, 1 * MiB, 2 * MiB, 4 * KiB, &s, &e);
+	check(!rc &&
+	      s == 1 * MiB + 4 * KiB && e == 2 * MiB,
+	      "map_clean_stretch(): from an offset on a bad block, after it");
+	rc = map_clean_stretch(&ns, 1 * MiB, 1 * MiB + 4 * KiB, 4 * KiB, &s,
+				&e);
+	check(rc == -ENOSPC,
+	      "map_clean_stretch(): nothing clean: -ENOSPC");
+	map_bad_free(&ns);
+	map_bad_add(&ns, 0, 0, PMEM_UNKNOWN);
+	rc = map_clean_stretch(&ns, 0, 8 * MiB, 4 * KiB, &s, &e);
+	check(!rc &&
+	      s == 0 && e == 8 * MiB, "map_clean_stretch(): no bad blocks");
+	map_bad_free(&ns);
+}
+
+/* the device offset of byte @at of file @fd (FIEMAP), or ~0 */
+static __u64 dev_offset(int fd, __u64 at)
+{
+	__u64 buf[(sizeof(struct fiemap) + 64 * sizeof(struct fiemap_extent)) / 8];
+	struct fiemap *fm = (struct fiemap *)buf;
+	__u32 i;
+
+	memset(buf, 0, sizeof(buf));
+	fm->fm_start = at;
+	fm->fm_length = 1;
+	fm->fm_flags = FIEMAP_FLAG_SYNC;
+	fm->fm_extent_count = 64;
+	if (ioctl(fd, FS_IOC_FIEMAP, fm))
+		return ~0ULL;
+	for (i = 0; i < fm->fm_mapped_extents; i++) {
+		const struct fiemap_extent *e = &fm->fm_extents[i];
+
+		if (e->fe_logical <= at && at < e->fe_logical + e->fe_length)
+			return e->fe_physical + (at - e->fe_logical);
+	}
+	return ~0ULL;
+}
+
+static void test_file_bad(void)
+{
+	static const __u64 dense[] = { 0, 256 * KiB, 512 * KiB, 768 * KiB };
+	struct pmem_badlist dev = { 0 }, out = { 0 };
+	__u64 d1, d2;
+	int fd, rc;
+
+	fd = scratch("fiemap", dense, 4, 256 * KiB, 1 * MiB);
+	if (fd < 0) {
+		check(0, "scratch file for map_file_bad");
+		return;
+	}
+	d1 = dev_offset(fd, 300 * KiB);
+	d2 = dev_offset(fd, 900 * KiB + 512);
+	if (d1 == ~0ULL || d2 == ~0ULL) {
+		skip("map_file_bad: no FIEMAP for %s here", dir);
+		close(fd);
+		return;
+	}
+	/* bad blocks on the device under bytes 300 KiB and 900.5 KiB, and
+	 * one where the file is not (below its first byte's block) */
+	map_bad_add(&dev, d1, 512, 0x300000000ULL);
+	map_bad_add(&dev, d2, 1024, PMEM_UNKNOWN);
+	map_bad_sort(&dev);
+	rc = map_file_bad(fd, 0, 1 * MiB, &dev, &out);
+	check(!rc && out.nr == 2 && out.bad[0].offset == 300 * KiB &&
+	      out.bad[0].len == 512 && out.bad[0].phys == 0x300000000ULL &&
+	      out.bad[1].offset == 900 * KiB + 512 && out.bad[1].len == 1024,
+	      "map_file_bad(): the device's bad blocks are bytes 300 KiB and "
+	      "900.5 KiB of the file (rc %d, %u runs, first at %llu)", rc,
+	      out.nr, out.nr ? (unsigned long long)out.bad[0].offset : 0ULL);
+	map_bad_free(&out);
+	rc = map_file_bad(fd, 512 * KiB, 256 * KiB, &dev, &out);
+	check(!rc && !out.nr, "map_file_bad(): none in [512 KiB, 768 KiB)");
+	map_bad_free(&out);
+	close(fd);
+	fd = scratch("fiemap-sparse", NULL, 0, 0, 1 * MiB);
+	rc = fd < 0 ? -1 : map_file_bad(fd, 0, 1 * MiB, &dev, &out);
+	check(!rc && !out.nr, "map_file_bad(): a hole lies on no bad block");
+	map_bad_free(&out);
+	map_bad_free(&dev);
+	if (fd >= 0)
+		close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -282,5 +546,8 @@ int main(int argc, char **argv)
 	test_gaps();
 	test_prefault();
 	test_refusals();
+	test_sigbus();
+	test_badlists();
+	test_file_bad();
 	return tap_done("map");
 }
