@@ -18,11 +18,13 @@
  *    DAX reports for that very device (LATT_RES_DAX).  Raw namespaces have
  *    no DAX; there the iomem check stands alone.
  *
+ *  - for a raw namespace (no DAX), it lies inside that very namespace's
+ *    range (<linux/nd.h>: the disk's parent is the namespace device);
  *  - for a pmem block device, no known bad block lies in the range (the
- *    disk's badblocks; the whole disk where its physical start is unknown,
- *    a raw namespace): a load of poison from kernel mode is a machine check
- *    the kernel does not survive.  -EHWPOISON otherwise.  (Device-DAX: its
- *    region's bad blocks are lattester-ctl's to check, through libndctl.)
+ *    disk's badblocks): a load of poison from kernel mode is a machine
+ *    check the kernel does not survive.  -EHWPOISON otherwise.
+ *    (Device-DAX: its region's bad blocks are lattester-ctl's to check,
+ *    through libndctl.)
  *
  * Then the range is mapped with memremap(MEMREMAP_WB), and refused unless
  * the page tables really map it write-back (PCD and PWT clear: index 0 or
@@ -49,6 +51,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <asm/pgtable.h>
+#include <linux/nd.h>
 #include "lattester.h"
 
 /*
@@ -197,6 +200,26 @@ static int latt_check_badblocks(struct block_device *bdev, sector_t first,
 	return 0;
 }
 
+/*
+ * A raw namespace (no DAX): its disk's parent is the namespace device,
+ * whose range <linux/nd.h> gives (disk sector 0 is its first byte).  The
+ * range must lie inside it -- not in another namespace that the claim does
+ * not hold -- and hold no known bad block.  -EINVAL, -EHWPOISON.
+ */
+static int latt_raw_range(struct block_device *bdev, u64 phys, u64 size)
+{
+	struct device *parent = disk_to_dev(bdev->bd_disk)->parent;
+	struct nd_namespace_io *nsio;
+
+	if (!parent || strncmp(dev_name(parent), "namespace", 9))
+		return -EINVAL;
+	nsio = to_nd_namespace_io(parent);
+	if (phys < nsio->res.start || phys + size - 1 > nsio->res.end)
+		return -EINVAL;
+	return latt_check_badblocks(bdev, (phys - nsio->res.start) >> SECTOR_SHIFT,
+				    DIV_ROUND_UP(size, SECTOR_SIZE));
+}
+
 /* Is the mapping at @addr write-back in the page tables? */
 static bool latt_mapped_wb(void *addr)
 {
@@ -289,9 +312,7 @@ int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd,
 						   (phys - dstart) >> SECTOR_SHIFT,
 						   DIV_ROUND_UP(size, SECTOR_SIZE));
 		} else if (ret == -EOPNOTSUPP) {
-			/* raw: where the range starts on the disk is unknown */
-			ret = latt_check_badblocks(r->bdev, 0,
-						   bdev_nr_sectors(r->bdev));
+			ret = latt_raw_range(r->bdev, phys, size);
 		}
 		if (ret)
 			goto fail;	/* fail closed: no check, no run */

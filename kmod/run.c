@@ -270,6 +270,12 @@ static void latt_window_done(struct latt_thread *t, u64 cycles, bool nmi,
 	WRITE_ONCE(t->windows, t->windows + 1);
 }
 
+/* A window's length; 0 if the TSC went backwards (a VM's can) */
+static inline u64 latt_window_len(u64 w0, u64 now)
+{
+	return (s64)(now - w0) < 0 ? 0 : now - w0;
+}
+
 /*
  * A window longer than this ends the run: run->ceiling_cycles, ten windows
  * and at least LATT_CEILING_MIN_US.  Interrupts were off all that time.
@@ -306,7 +312,7 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 	/* PMEM chase: offsets, masked (see latt_sample_chase_off()) */
 	const bool chase_off = chase && run->region.map;
 	const u64 mask = (run->cfg.region - 1) & ~7ULL;
-	u64 done = 0, w0, now, off, cyc, opos = 0;
+	u64 done = 0, w0, now, off, cyc, opos = 0, len;
 	unsigned int nmi;
 	bool nmi_seen;
 	unsigned long fl;
@@ -341,11 +347,12 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 			now = rdtsc();
 		} while (done < total && now - w0 < run->window_cycles);
 		nmi_seen = latt_window_close(t, fl, nmi);
+		len = latt_window_len(w0, now);
 
 		t->count = done - t->backwards;
 		atomic64_set(&t->done, done);
-		latt_window_done(t, now - w0, nmi_seen, first);
-		if (latt_ceiling(t, now - w0))
+		latt_window_done(t, len, nmi_seen, first);
+		if (latt_ceiling(t, len))
 			return -ETIME;
 		cond_resched();
 		if (latt_should_stop(run))
@@ -462,8 +469,9 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 			t->series[min_t(u64, bin, run->series_len - 1)] +=
 				rd + wr;
 		}
-		latt_window_done(t, now - w0, nmi_seen, t->nr_outliers);
-		ret = latt_ceiling(t, now - w0);
+		latt_window_done(t, latt_window_len(w0, now), nmi_seen,
+				 t->nr_outliers);
+		ret = latt_ceiling(t, latt_window_len(w0, now));
 		if (ret)
 			return ret;
 		cond_resched();

@@ -93,9 +93,12 @@ static inline void latt_chase_swap_off(struct latt_chase_node *a,
 /* The last phase: indices into addresses or offsets, own offsets set. */
 static inline void latt_chase_link(struct latt_chase *ch, __u64 i)
 {
-	const __u64 size = ch->pat->size;
+	const __u64 size = ch->pat->size, n = ch->pat->nslots;
 	struct latt_chase_node *a = ch->node(ch->ctx, i);
 	__u64 next = (__u64)(__UINTPTR_TYPE__)a->next;
+
+	if (next >= n)		/* read back from the target: see phase 3 */
+		next %= n;
 
 	a->offset = latt_slot_offset(i, size);
 	a->next = ch->offsets ?
@@ -141,8 +144,15 @@ static inline void latt_chase_block_step(struct latt_chase *ch)
 				ch->node(ch->ctx, ch->c * k + ch->i % k));
 		break;
 	case 3:
+		/*
+		 * P is read back from the target: on persistent memory others
+		 * may write it meanwhile, so it is bounded before it names a
+		 * node to write (a cycle that came out wrong is only wrong,
+		 * never a write outside the region)
+		 */
 		j = ch->i;
-		ch->node(ch->ctx, ch->node(ch->ctx, j)->offset)->next =
+		lo = ch->node(ch->ctx, j)->offset;
+		ch->node(ch->ctx, lo < n ? lo : lo % n)->next =
 			(char *)(__UINTPTR_TYPE__)
 			ch->node(ch->ctx, j + 1 < n ? j + 1 : 0)->offset;
 		break;

@@ -4,9 +4,9 @@
 # (EHWPOISON, with ndctl's commands named).  A bad block is injected into
 # the fsdax and the raw namespace through /sys/block/pmemN/badblocks (the
 # list the kernel keeps; nothing is poisoned for real; 75 put the same ones
-# there already): on fsdax, where the module knows where the range starts
-# on the disk, a range that holds it is refused and one beside it runs; on
-# raw, where it doesn't, any range of the disk is refused.  lattester-ctl
+# there already): a range that holds it is refused, on fsdax (where DAX
+# says where the range starts on the disk) and on raw (the namespace's own
+# range), and on fsdax one beside it runs.  lattester-ctl
 # refuses such a range itself before it asks the module (75 tests how), so
 # the module's refusal is tested with the tool's check blinded: an empty
 # file bind-mounted over the disk's list, which libndctl then reads (the
@@ -61,6 +61,6 @@ if [ -n "$FSDAX_DEV" ] && inject "$FSDAX_DEV" 2048; then
 	[ $rc -eq 0 ] && echo "ok: $FSDAX_DEV --offset 64M: the range beside it runs"
 fi
 if [ -n "$RAW_DEV" ] && inject "$RAW_DEV" 4096; then
-	poisoned "$RAW_DEV" --region 4M			# not over it, but raw
+	poisoned "$RAW_DEV" --region 4M			# sector 4096 = 2 MiB in
 fi
 exit $rc
