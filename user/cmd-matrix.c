@@ -999,50 +999,6 @@ static void print_csv(const struct matrix *m)
 	}
 }
 
-static void add_time(struct json_object *o, const char *key,
-		     const struct timespec *ts)
-{
-	char buf[64];
-	struct tm tm;
-
-	gmtime_r(&ts->tv_sec, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	json_add_str(o, key, buf);
-}
-
-static struct json_object *json_provenance(const struct matrix *m)
-{
-	struct json_object *o = json_object_new_object();
-	struct json_object *argv = json_object_new_array();
-	char buf[HOST_STR];
-	int i;
-
-	json_add_str(o, "tool", LATT_PROG);
-	json_add_str(o, "tool_version", LATT_TOOL_VERSION);
-	if (m->have_info)
-		json_add_u64(o, "abi_version", m->info.abi_version);
-	else
-		json_object_object_add(o, "abi_version", NULL);
-	for (i = 0; i < m->ctx->argc; i++)
-		json_object_array_add(argv,
-				      json_object_new_string(m->ctx->argv[i]));
-	json_object_object_add(o, "command_line", argv);
-	host_kernel(buf, sizeof(buf));
-	json_add_str(o, "kernel", buf);
-	host_name(buf, sizeof(buf));
-	json_add_str(o, "hostname", buf);
-	host_cpu_model(buf, sizeof(buf));
-	json_add_str(o, "cpu_model", buf);
-	if (m->have_info)
-		json_add_u64(o, "tsc_khz", m->info.tsc_khz);
-	else
-		json_object_object_add(o, "tsc_khz", NULL);
-	json_add_str(o, "engine", m->base.user_engine ? "user" : "kernel");
-	add_time(o, "start", &m->start);
-	add_time(o, "end", &m->end);
-	return o;
-}
-
 /* The options as asked, every cell's (each cell's own config has what its
  * run resolved: the region as clamped, the width). */
 static struct json_object *json_config(const struct matrix *m)
@@ -1181,7 +1137,10 @@ static int write_json(const struct matrix *m)
 	int rc;
 
 	json_add_str(o, "schema", MATRIX_SCHEMA);
-	json_object_object_add(o, "provenance", json_provenance(m));
+	json_object_object_add(o, "provenance",
+			       json_provenance(m->ctx, m->have_info ? &m->info : NULL,
+					       m->base.user_engine, &m->start,
+					       &m->end));
 	json_object_object_add(o, "config", json_config(m));
 	json_object_object_add(o, "nodes", json_nodes(m));
 	for (r = 0; r < m->nrows; r++) {

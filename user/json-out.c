@@ -9,6 +9,7 @@
 
 #include "host.h"
 #include "json-out.h"
+#include "log.h"
 #include "parse.h"
 #include "run.h"
 
@@ -90,19 +91,30 @@ static void add_time(struct json_object *o, const char *key,
 	json_add_str(o, key, buf);
 }
 
-struct json_object *json_run_provenance(const struct run_report *r)
+/**
+ * json_provenance() - what made a document: the tool, the module's ABI and
+ * TSC frequency (null when @info is NULL: not known), the command line, the
+ * host, the engine, and when it started and ended
+ */
+struct json_object *json_provenance(const struct cmd_ctx *ctx,
+				    const struct latt_info *info,
+				    bool user_engine,
+				    const struct timespec *start,
+				    const struct timespec *end)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *argv = json_object_new_array();
 	char buf[HOST_STR];
 	int i;
 
-	json_add_str(o, "tool", "lattester-ctl");
+	json_add_str(o, "tool", LATT_PROG);
 	json_add_str(o, "tool_version", LATT_TOOL_VERSION);
-	json_add_u64(o, "abi_version", r->info->abi_version);
-	for (i = 0; i < r->ctx->argc; i++)
-		json_object_array_add(argv,
-				      json_object_new_string(r->ctx->argv[i]));
+	if (info)
+		json_add_u64(o, "abi_version", info->abi_version);
+	else
+		json_object_object_add(o, "abi_version", NULL);
+	for (i = 0; i < ctx->argc; i++)
+		json_object_array_add(argv, json_object_new_string(ctx->argv[i]));
 	json_object_object_add(o, "command_line", argv);
 	host_kernel(buf, sizeof(buf));
 	json_add_str(o, "kernel", buf);
@@ -110,11 +122,20 @@ struct json_object *json_run_provenance(const struct run_report *r)
 	json_add_str(o, "hostname", buf);
 	host_cpu_model(buf, sizeof(buf));
 	json_add_str(o, "cpu_model", buf);
-	json_add_u64(o, "tsc_khz", r->info->tsc_khz);
-	json_add_str(o, "engine", r->user_engine ? "user" : "kernel");
-	add_time(o, "start", &r->start);
-	add_time(o, "end", &r->end);
+	if (info)
+		json_add_u64(o, "tsc_khz", info->tsc_khz);
+	else
+		json_object_object_add(o, "tsc_khz", NULL);
+	json_add_str(o, "engine", user_engine ? "user" : "kernel");
+	add_time(o, "start", start);
+	add_time(o, "end", end);
 	return o;
+}
+
+struct json_object *json_run_provenance(const struct run_report *r)
+{
+	return json_provenance(r->ctx, r->info, r->user_engine, &r->start,
+			       &r->end);
 }
 
 struct json_object *json_run_config(const struct run_report *r)

@@ -7,6 +7,7 @@
 
 #include <json-c/json.h>
 #include <linux/types.h>
+#include <stdbool.h>
 
 void json_add_str(struct json_object *o, const char *key, const char *val);
 void json_add_u64(struct json_object *o, const char *key, __u64 val);
@@ -18,6 +19,14 @@ int json_emit(const char *path, struct json_object *o);
 
 /* The blocks of a run's JSON (json-out.c), also the rows of a sweep. */
 struct run_report;
+struct cmd_ctx;
+struct latt_info;
+struct timespec;
+struct json_object *json_provenance(const struct cmd_ctx *ctx,
+				    const struct latt_info *info,
+				    bool user_engine,
+				    const struct timespec *start,
+				    const struct timespec *end);
 struct json_object *json_run_provenance(const struct run_report *r);
 struct json_object *json_run_target(const struct run_report *r);
 struct json_object *json_run_config(const struct run_report *r);
