@@ -135,6 +135,26 @@ int map_devdax_align(int fd, __u64 *align)
 	return rc;
 }
 
+/* A buffer for one FIEMAP call of FIEMAP_BATCH extents, in __u64s */
+#define FIEMAP_BUF_U64	((sizeof(struct fiemap) + \
+			  FIEMAP_BATCH * sizeof(struct fiemap_extent)) / 8)
+
+/*
+ * One FIEMAP call over [@pos, @end) into @fm (FIEMAP_BUF_U64 __u64s): the
+ * extents it mapped, or a negative errno.
+ */
+static int fiemap_at(int fd, struct fiemap *fm, __u64 pos, __u64 end)
+{
+	memset(fm, 0, FIEMAP_BUF_U64 * sizeof(__u64));
+	fm->fm_start = pos;
+	fm->fm_length = end - pos;
+	fm->fm_flags = FIEMAP_FLAG_SYNC;
+	fm->fm_extent_count = FIEMAP_BATCH;
+	if (ioctl(fd, FS_IOC_FIEMAP, fm))
+		return -errno;
+	return (int)fm->fm_mapped_extents;
+}
+
 /*
  * FIEMAP: the first byte of [@pos, @end) that is not written data (a hole,
  * or an extent that is unwritten, delayed or unknown).  1 with it in *@gap,
@@ -142,21 +162,17 @@ int map_devdax_align(int fd, __u64 *align)
  */
 static int gap_fiemap(int fd, __u64 pos, __u64 end, __u64 *gap)
 {
-	__u64 buf[(sizeof(struct fiemap) +
-		   FIEMAP_BATCH * sizeof(struct fiemap_extent)) / 8];
+	__u64 buf[FIEMAP_BUF_U64];
 	struct fiemap *fm = (struct fiemap *)buf;
 	const struct fiemap_extent *e;
 	__u32 i;
+	int rc;
 
 	while (pos < end) {
-		memset(buf, 0, sizeof(buf));
-		fm->fm_start = pos;
-		fm->fm_length = end - pos;
-		fm->fm_flags = FIEMAP_FLAG_SYNC;
-		fm->fm_extent_count = FIEMAP_BATCH;
-		if (ioctl(fd, FS_IOC_FIEMAP, fm))
-			return -errno;
-		if (!fm->fm_mapped_extents)
+		rc = fiemap_at(fd, fm, pos, end);
+		if (rc < 0)
+			return rc;
+		if (!rc)
 			break;
 		for (i = 0; i < fm->fm_mapped_extents; i++) {
 			e = &fm->fm_extents[i];
@@ -718,8 +734,7 @@ int map_clean_stretch(const struct pmem_badlist *bl, __u64 from, __u64 to,
 int map_file_bad(int fd, __u64 offset, __u64 len,
 		 const struct pmem_badlist *dev, struct pmem_badlist *out)
 {
-	__u64 buf[(sizeof(struct fiemap) +
-		   FIEMAP_BATCH * sizeof(struct fiemap_extent)) / 8];
+	__u64 buf[FIEMAP_BUF_U64];
 	struct fiemap *fm = (struct fiemap *)buf;
 	const struct fiemap_extent *e;
 	struct pmem_badlist part = { 0 };
@@ -729,13 +744,10 @@ int map_file_bad(int fd, __u64 offset, __u64 len,
 
 	while (pos < end) {
 		was = pos;
-		memset(buf, 0, sizeof(buf));
-		fm->fm_start = pos;
-		fm->fm_length = end - pos;
-		fm->fm_flags = FIEMAP_FLAG_SYNC;
-		fm->fm_extent_count = FIEMAP_BATCH;
-		if (ioctl(fd, FS_IOC_FIEMAP, fm))
-			return -errno;
+		rc = fiemap_at(fd, fm, pos, end);
+		if (rc < 0)
+			goto out;
+		rc = 0;
 		if (!fm->fm_mapped_extents)
 			break;
 		for (i = 0; i < fm->fm_mapped_extents; i++) {
