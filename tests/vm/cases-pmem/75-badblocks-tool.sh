@@ -28,17 +28,6 @@ R="run --quiet --samples 1000 --cpu 0"
 KiB=1024
 MiB=1048576
 
-# inject DEV SECTOR COUNT: COUNT known bad blocks at SECTOR of DEV's disk
-inject() {
-	bb=/sys/block/$(basename "$1")/badblocks
-	if ! echo "$2 $3" >"$bb" 2>/tmp/bb.err; then
-		fail "$1: cannot write $bb: $(cat /tmp/bb.err)"
-		return 1
-	fi
-	grep -q "^$2 $3\$" "$bb" || { fail "$1: $bb does not list $2 $3"; return 1; }
-	echo "ok: $1: bad blocks at sector $2 (+$3) listed: $(tr '\n' ' ' <"$bb")"
-}
-
 # the module's refusals of a bad block so far (kmod/pmem.c logs each)
 nbb() {
 	dmesg | grep -c "known bad block"

@@ -14,17 +14,6 @@
 . /tests/lib/pmem.sh
 set -u
 
-# inject DEV SECTOR: one known bad block of 8 sectors at SECTOR
-inject() {
-	bb=/sys/block/$(basename "$1")/badblocks
-	if ! echo "$2 8" >"$bb" 2>/tmp/bb.err; then
-		fail "$1: cannot write $bb: $(cat /tmp/bb.err)"
-		return 1
-	fi
-	grep -q "^$2 8" "$bb" || { fail "$1: $bb does not list $2 8"; return 1; }
-	echo "ok: $1: bad block at sector $2 listed: $(tr '\n' ' ' <"$bb")"
-}
-
 # poisoned DEV ARGS...: the run over DEV is refused for the bad block by
 # lattester-ctl, before START; and with the tool blinded, by the module
 poisoned() {
@@ -55,12 +44,12 @@ poisoned() {
 		fail "$dev $*: the kernel log does not name the bad block"
 }
 
-if [ -n "$FSDAX_DEV" ] && inject "$FSDAX_DEV" 2048; then
+if [ -n "$FSDAX_DEV" ] && inject "$FSDAX_DEV" 2048 8; then
 	poisoned "$FSDAX_DEV" --region 16M		# sector 2048 = 1 MiB in
 	run_json fsdax-beside --target "$FSDAX_DEV" --offset 64M --region 16M
 	[ $rc -eq 0 ] && echo "ok: $FSDAX_DEV --offset 64M: the range beside it runs"
 fi
-if [ -n "$RAW_DEV" ] && inject "$RAW_DEV" 4096; then
+if [ -n "$RAW_DEV" ] && inject "$RAW_DEV" 4096 8; then
 	poisoned "$RAW_DEV" --region 4M			# sector 4096 = 2 MiB in
 fi
 exit $rc

@@ -105,3 +105,14 @@ gone_wait() {
 		cat "$1"
 	fi
 }
+
+# inject DEV SECTOR COUNT: COUNT known bad blocks at SECTOR of DEV's disk
+inject() {
+	bb=/sys/block/$(basename "$1")/badblocks
+	if ! echo "$2 $3" >"$bb" 2>/tmp/bb.err; then
+		fail "$1: cannot write $bb: $(cat /tmp/bb.err)"
+		return 1
+	fi
+	grep -q "^$2 $3\$" "$bb" || { fail "$1: $bb does not list $2 $3"; return 1; }
+	echo "ok: $1: bad blocks at sector $2 (+$3) listed: $(tr '\n' ' ' <"$bb")"
+}
