@@ -1,27 +1,42 @@
 #!/bin/sh
 # Interrupts really are off inside a window: with 100 ms windows the
 # measuring CPU takes about one local timer interrupt per window, where
-# the same time with 1 ms windows takes one per tick (~500 in the 2 s at
-# HZ=250, ~2000 at HZ=1000).  Both counts also take in the ticks of the
-# tool's start and end (up to ~200 ms), so the test compares the two runs
-# rather than counting against HZ, which the guest can't read: with
-# interrupts on in the windows (a build with preempt_disable() in place of
-# local_irq_save()) the two counts come out alike (540 against 514).
+# the same time with 1 ms windows takes one per tick (~250 a second at
+# HZ=250, ~1000 at HZ=1000).  The interrupts are counted over one second
+# in the middle of the sampling (the run going, progress moving), not
+# over the tool's start and end, whose ticks (up to ~200 ms, more on a
+# slow or busy host) would blur the two counts together; the test compares
+# the two runs rather than counting against HZ, which the guest can't
+# read: with interrupts on in the windows (a build with preempt_disable()
+# in place of local_irq_save()) the two counts come out alike.
 # Also: rmmod is refused while a run holds the device, and the run goes on.
 set -u
+D=/sys/class/misc/lattester
 loc() {	# local timer interrupts of CPU 0
 	awk '$1 == "LOC:" { print $2 }' /proc/interrupts
 }
+ms() { awk '{ printf "%d", $1 * 1000 }' /proc/uptime; }
+# wait_sampling: until the run is taking samples (at most 20 s)
+wait_sampling() {
+	t=$(($(ms) + 20000))
+	while [ "$(ms)" -lt $t ]; do
+		[ "$(cat $D/state)" = running ] &&
+			[ "$(cut -d' ' -f1 $D/progress)" -gt 0 ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
 measure() {	# window_us -> prints "interrupts windows"
-	before=$(loc)
 	lattester-ctl run --quiet --cpu 0 --samples 1000000000 --region 16M \
 		--window-us "$1" --json "$OUT/w$1.json" >/dev/null 2>&1 &
 	pid=$!
-	sleep 2
+	wait_sampling || echo "the run with $1 us windows did not get going" >&2
+	before=$(loc)
+	sleep 1
+	after=$(loc)
 	[ "$1" = 100000 ] && try_rmmod >&2
 	kill -INT $pid
 	wait $pid
-	after=$(loc)
 	windows=$(awk -F: '/"windows"/ { gsub(/[ ,]/, "", $2); print $2; exit }' \
 		"$OUT/w$1.json")
 	echo "$((after - before)) $windows"
