@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # lattester - top-level build
 #
 #   make            build kmod/lattester.ko and user/lattester-ctl

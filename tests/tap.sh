@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # tests/tap.sh - the shell tests' reporting, as tests/tap.h is the C tests':
 # one "ok N - what" / "not ok N - what" line per check, "# SKIP" with the
 # reason, and finish() closes with "$TAP_NAME: N passed, N failed[, N

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # tools/deps.sh - install the Debian 12 packages lattester's build and tests
 # need (module build for both kernel lines, lattester-ctl, the QEMU VM rig).
 #

@@ -1,4 +1,5 @@
 # shellcheck shell=sh disable=SC2034 # the variables are for the scripts
+# SPDX-License-Identifier: GPL-2.0
 # tools/repro-common.sh - what the tools/repro-* scripts share: options,
 # finding lattester-ctl, and plotting when gnuplot is there.  Sourced; POSIX
 # sh (the scripts also run in the test VM's busybox).
@@ -35,10 +36,10 @@
 
 repro_usage() {	# [STATUS]: the script's header comment; 0 on stdout
 	if [ "${1:-2}" = 0 ]; then
-		sed -n '2,/^set -eu/{/^set -eu/d;s/^# \{0,1\}//;p}' "$0"
+		sed -n '2,/^set -eu/{/^set -eu/d;/^# SPDX-License-Identifier:/d;s/^# \{0,1\}//;p}' "$0"
 		exit 0
 	fi
-	sed -n '2,/^set -eu/{/^set -eu/d;s/^# \{0,1\}//;p}' "$0" >&2
+	sed -n '2,/^set -eu/{/^set -eu/d;/^# SPDX-License-Identifier:/d;s/^# \{0,1\}//;p}' "$0" >&2
 	exit 2
 }
 

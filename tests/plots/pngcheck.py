@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """pngcheck.py FILE WIDTH HEIGHT: is FILE a PNG of WIDTH x HEIGHT pixels
 (from its IHDR) with something drawn on it?  "Something" means at least 4
 distinct colours and at least 1% of the pixels not the background (the

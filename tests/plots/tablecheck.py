@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """tablecheck.py TABLE CHECK...: what gnuplot drew, from the `set table`
 file gnuplot-spy writes (a "# Curve N of M, K points" block per plot, its
 "# Curve title", then "x y type" rows: i in range, o out of range, u

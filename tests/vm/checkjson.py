@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 """Checks shared by the VM suite's host-side *.check scripts.
 
 check_run() validates one lattester-ctl run --json file: schema, the

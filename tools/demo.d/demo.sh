@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The demo, inside the VM: what lattester-ctl shows on a machine with two
 # NUMA nodes and an emulated NVDIMM.  Under QEMU's software emulation the
 # figures are emulator artifacts; the point is the path, not the numbers.

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
 # Helpers shared by the tools/vm scripts.  Source it; don't run it.
 
 LATT_VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # memmap=256M!1G gives a legacy e820 pmem range: nd_e820 shows it as one
 # namespace with /dev/pmem0 (ndctl calls it fsdax, "map":"mem": no pfn info
 # block, the data starts at the namespace's start).  list sees it; every op x pattern runs on it

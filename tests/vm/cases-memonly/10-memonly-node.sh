@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # A memory-only NUMA node (no CPUs: a CXL expander in system-RAM mode) is
 # just another dram: target, measured from a CPU of another node.
 set -eu

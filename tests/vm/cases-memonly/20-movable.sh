@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # A memory-only node onlined as ZONE_MOVABLE, as daxctl onlines CXL memory
 # by default: its memory blocks are taken offline and brought back with
 # online_movable (those the kernel can offline); then dram:1 must be

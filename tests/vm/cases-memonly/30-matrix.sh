@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # lattester-ctl matrix with the module on a node with a CPU (0) and a
 # memory-only node (1): one row, node 0 from its CPU 0, and two columns, 0
 # and 1 (a column only: no CPU); both cells measured by the kernel engine.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The premise of the suite: the kernel does not list rdtscp (else the
 # other cases would test nothing new; 20-ioctl-neg checks that GET_INFO's
 # features agree).

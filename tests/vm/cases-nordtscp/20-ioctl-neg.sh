@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # tests/vm/ioctl-neg.c on a kernel without rdtscp: every validation as
 # documented, and its timer checks take the other side: runs without
 # LATT_CFG_RDTSC say LATT_RES_TIMER_RDTSC too, GET_INFO lacks

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # lattester-ctl on a kernel without rdtscp: plain runs go through (the
 # module falls back to lfence; rdtsc, lattester-ctl lets it), one JSON file
 # each; 40-cli.check validates them on the host.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Carve the NVDIMM's region into namespaces of every mode, side by side, and
 # name them in /tmp/pmem.env for the later cases:
 #   FSDAX   128 MiB fsdax   (/dev/pmemN)     measured

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # lattester-ctl list, table and JSON, beside what ndctl and daxctl say in the
 # same state; 20-list.check compares them on the host.
 . /tests/lib/pmem.sh

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Every op x pattern on an fsdax block device, a device-DAX device and a raw
 # namespace (by name), from CPU 0 while the NVDIMM is on node 1; stores and
 # chase with --force.  Plus the defaults (whole range), --offset and a

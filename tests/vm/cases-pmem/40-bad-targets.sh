@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Bad targets and unforced writes: each a clear message and exit 1 (2 for a
 # usage error), refused before the module's START.
 . /tests/lib/pmem.sh

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The mounted-filesystem guard.  ext4 goes on an fsdax namespace and is
 # mounted with -o dax; while it is mounted every run is refused, loads too
 # and --force or not (the run claims the device with O_EXCL, which a mounted

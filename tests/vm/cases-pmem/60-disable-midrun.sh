@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # A namespace disabled under a run: the fsdax namespace can't be (the run
 # holds its block device open: EBUSY) and the run goes on; a device-DAX
 # namespace can be, and the run then fails cleanly with "No such device" at

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # --engine user on the device-DAX namespace (10-namespaces), mapped at the
 # device's alignment:
 #   - every op x pattern (stores and chase with --force), by name, the

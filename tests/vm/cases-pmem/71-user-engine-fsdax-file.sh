@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # --engine user on files of ext4 mounted with -o dax on the DAXFS fsdax
 # namespace (10-namespaces), mapped with MAP_SYNC:
 #   - every op x pattern on a 16 MiB file of random data (stores and chase

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Known bad blocks, checked by lattester-ctl itself (libndctl) before the
 # module is asked: refused with the byte, the physical address and the
 # ndctl commands; avoided with --skip-badblocks; counted by list.  Bad

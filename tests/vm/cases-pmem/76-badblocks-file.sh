@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Known bad blocks under a file of a DAX filesystem, for --engine user:
 # ext4 -o dax on the DAXFS namespace (made afresh), a 16 MiB file whose
 # 4 KiB blocks say their number ("LATTBLK-001000"); the disk block under

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Known bad blocks of device-DAX.  The pmem driver keeps no list for a
 # device-DAX namespace: only its region's list (the bus's poison list, from
 # address range scrubs and machine checks; /sys/bus/nd/devices/regionN/

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Known bad blocks: a load of poison from kernel mode is a machine check the
 # kernel does not survive, so the module refuses a range that holds one
 # (EHWPOISON, with ndctl's commands named).  A bad block is injected into

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # lattester-ctl run with threads and modes on 4 CPUs (2 per node): latency
 # on 4 threads, bandwidth on DRAM and on the NVDIMM (raw /dev/pmem0, node
 # 1), a read/write mix on split parts, loaded latency with chase and a

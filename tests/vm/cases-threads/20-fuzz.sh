@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # 20-fuzz: the ioctl fuzzer (tests/vm/ioctl-fuzz.c) on 4 CPUs: runs of up to
 # every online CPU in every mode, CPU lists checked against the model, with
 # CPU 3 offline while the calls go on (so that lists and .cpu name an

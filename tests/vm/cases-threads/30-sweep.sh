@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # sweep with threads and modes on 4 CPUs: bandwidth over --threads 1..4 and
 # two ops, bandwidth over sizes, loaded latency over a --delay list, and a
 # --resume that runs nothing again.  30-sweep.check reads the files and

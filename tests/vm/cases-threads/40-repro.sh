@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The experiment scripts of many threads (tools/repro-bandwidth-threads,
 # -size, -mix, tools/repro-loaded-latency) end to end on 4 CPUs with 10 ms
 # points and tiny sample counts: the numbers mean nothing under emulation,

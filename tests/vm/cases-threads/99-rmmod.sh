@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # 99-rmmod: runs last; the module unloads cleanly after every run of
 # several threads (tests/vm/lib/rmmod.sh).
 . /tests/lib/rmmod.sh

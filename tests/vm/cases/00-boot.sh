@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # 00-boot: the VM rig itself works: lattester.ko is loaded, its device node
 # and sysfs attributes are there, and the emulated NVDIMM shows up as an
 # ndctl namespace with a /dev/pmem0 block device.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Every op x pattern on DRAM through lattester-ctl, one JSON file each;
 # 20-ops-patterns.check validates them on the host.
 set -u

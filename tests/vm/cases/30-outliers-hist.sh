@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # A low threshold yields outlier records that match the summary; --hist
 # writes a histogram whose counts add up to the samples.
 set -eu

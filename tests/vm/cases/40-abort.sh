@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # SIGINT mid-run: the run is aborted, what was measured is still printed
 # and written, the exit status is 130, and the module is idle again.
 set -u

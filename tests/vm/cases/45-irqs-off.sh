@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Interrupts really are off inside a window: with 100 ms windows the
 # measuring CPU takes about one local timer interrupt per window, where
 # the same time with 1 ms windows takes one per tick (~250 a second at

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Clear errors, never a crash: each bad input gives its exit status and a
 # message naming the problem.
 set -u

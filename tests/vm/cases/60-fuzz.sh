@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # 60-fuzz: 10^5 ioctl calls of hostile input, then 2x10^4 from a 32-bit
 # build (compat_ioctl) (tests/vm/ioctl-fuzz.c: random
 # command numbers, mutated START configs with CPU lists, modes and mixes,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # 62-sigkill: SIGKILL of lattester-ctl mid-run stops the run: closing the
 # starter's file aborts it, so the state is "aborted" within ~1 s (by the
 # time the killed process is reaped, in fact).  Then SIGKILL at random

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # 63-rmmod-midrun: rmmod while lattester-ctl runs is refused (the open file
 # holds the module), the run goes on and completes with every sample;
 # afterwards rmmod works (insmod again, left loaded).  63-rmmod-midrun.check

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # 64-two-runs: two lattester-ctl runs started together: exactly one gets
 # "busy" (exit status 1, a message that says so), the other completes.
 # Three rounds: 16 MiB, 64 MiB (a longer allocation inside START), and the

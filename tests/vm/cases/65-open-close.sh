@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # 65-open-close: while a run goes, other files of /dev/lattester are opened
 # and closed thousands of times (two shell loops, 2 x 2500, and
 # lattester-ctl info, which also asks GET_INFO): the run goes on, since only

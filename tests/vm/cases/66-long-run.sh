@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # 66-long-run: a run of 65 s with default settings (64 MiB): the samples
 # advance every 5 s, SIGINT ends it (exit 130, aborted; 66-long-run.check
 # validates its JSON), and the kernel logged no lockup, stall, BUG or

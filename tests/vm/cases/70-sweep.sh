@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # lattester-ctl sweep: a small grid into CSV and JSON lines (checked on the
 # host by 70-sweep.check); --resume finds every point done; a sweep stopped
 # by one Ctrl-C keeps the points it finished, exits 130, and --resume

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # run --outliers: every record to CSV and to JSON, with counts matching the
 # summary (71-outliers-file.check); the threshold as cycles, as a time and
 # as a multiple of the median (with its calibration pass); the SMI count

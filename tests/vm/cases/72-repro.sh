@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The experiment scripts (tools/repro-*) end to end with tiny sample
 # counts: the numbers mean nothing under emulation, the pipeline does.
 # Their data files go to $OUT; the host draws them (72-repro.check).

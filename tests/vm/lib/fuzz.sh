@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Shared by the fuzz cases (busybox sh): . /tests/lib/fuzz.sh
 #
 # fuzz ARGS...: run ioctl-fuzz (or $FUZZ_BIN) with ARGS, say how long it

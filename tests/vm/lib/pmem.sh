@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Shared by the pmem suites' guest cases (busybox sh): . /tests/lib/pmem.sh
 #
 # rc is 0 until a check fails.  /tmp/pmem.env (written by the suite's setup

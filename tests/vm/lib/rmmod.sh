@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # 99-rmmod of every suite (busybox sh): . /tests/lib/rmmod.sh
 # The module unloads cleanly and its device node goes away.  (The host's
 # "dmesg clean" check catches warnings from the unload.)
