@@ -9,6 +9,14 @@
  * pages.  The address generator (include/lattester/pattern.h) never lets an
  * access cross a chunk.
  *
+ * Where a node has no free 4 MiB blocks left even after compaction (a
+ * long-running, fragmented server), the whole region falls back to 2 MiB
+ * chunks (LATT_CHUNK_MIN_SHIFT) rather than fail: the generator then keeps
+ * accesses inside 2 MiB, a size above that is refused (-ENOMEM: it needs
+ * 4 MiB blocks), and the result says the chunk size (latt_result
+ * .chunk_size).  sysfs max_chunk_kib = 2048 asks for 2 MiB chunks from the
+ * start (tests, and machines known to be fragmented).
+ *
  * On a long-running server the chunks take compaction (__GFP_RETRY_MAYFAIL,
  * which never calls the OOM killer), and a node whose memory is all
  * ZONE_MOVABLE -- CXL and hot-plugged memory onlined the default way --
@@ -38,9 +46,9 @@
 #define LATT_MAX_ORDER	(MAX_ORDER - 1)
 #endif
 
-#define LATT_CHUNK_ORDER	(LATT_CHUNK_SHIFT - PAGE_SHIFT)
+static_assert(LATT_CHUNK_SHIFT - PAGE_SHIFT <= LATT_MAX_ORDER);
 
-static_assert(LATT_CHUNK_ORDER <= LATT_MAX_ORDER);
+unsigned int latt_max_chunk_kib = LATT_CHUNK >> 10;	/* sysfs */
 
 /* The node's free pages, and whether it has a ZONE_MOVABLE to serve from. */
 static u64 latt_node_free(int node, bool *movable)
@@ -62,67 +70,99 @@ static u64 latt_node_free(int node, bool *movable)
 	return free;
 }
 
+/* One physically contiguous block of 1 << @shift bytes on @node. */
+static struct page *latt_chunk_alloc(int node, u32 shift, bool movable)
+{
+	const gfp_t gfp = GFP_KERNEL | __GFP_THISNODE | __GFP_RETRY_MAYFAIL |
+			  __GFP_NOWARN;
+	struct page *p = alloc_pages_node(node, gfp, shift - PAGE_SHIFT);
+
+	/*
+	 * ZONE_MOVABLE takes __GFP_MOVABLE with __GFP_HIGHMEM (the GFP zone
+	 * table; without it MOVABLE means NORMAL); there is no highmem on
+	 * x86-64: the direct map still covers it
+	 */
+	if (!p && movable)
+		p = alloc_pages_node(node, gfp | __GFP_HIGHMEM | __GFP_MOVABLE,
+				     shift - PAGE_SHIFT);
+	return p;
+}
+
+/*
+ * Fill @r with @bytes in chunks of 1 << @shift.  -ENOMEM when a chunk
+ * can't be had (what was had stays in @r, for the caller to free),
+ * -EINTR when the caller is killed meanwhile.
+ */
+static int latt_chunks_alloc(struct latt_region *r, u64 bytes, int node,
+			     u32 shift, bool movable)
+{
+	u64 i, n = DIV_ROUND_UP(bytes, 1ULL << shift);
+
+	r->chunks = kvcalloc(n, sizeof(*r->chunks), GFP_KERNEL);
+	r->addr = kvcalloc(n, sizeof(*r->addr), GFP_KERNEL);
+	if (!r->chunks || !r->addr)
+		return -ENOMEM;
+	r->node = node;
+	r->chunk_shift = shift;
+	r->bytes = n << shift;
+	for (i = 0; i < n; i++) {
+		r->chunks[i] = latt_chunk_alloc(node, shift, movable);
+		if (!r->chunks[i])
+			return -ENOMEM;
+		r->addr[i] = page_address(r->chunks[i]);
+		r->nchunks = i + 1;
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+	return 0;
+}
+
 /**
  * latt_region_alloc() - allocate @bytes (rounded up to chunks) on @node
  * @r: the region to fill
  * @bytes: asked size
  * @node: NUMA node
+ * @size: the run's largest access: 2 MiB chunks can't hold one above 2 MiB
+ *
+ * 4 MiB chunks, or 2 MiB ones for the whole region when a 4 MiB block
+ * can't be had (or sysfs max_chunk_kib says so); r->chunk_shift says which.
  *
  * Return: 0; -EINVAL for a node that isn't online or has no memory;
  * -ENOMEM when the node has less free memory than asked or the chunks
  * can't be had (the allocation gives up rather than invoke the OOM
- * killer); -EINTR
- * when the caller is killed meanwhile.  Called in
- * process context; may sleep.
+ * killer); -EINTR when the caller is killed meanwhile.  Called in process
+ * context; may sleep.
  */
-int latt_region_alloc(struct latt_region *r, u64 bytes, int node)
+int latt_region_alloc(struct latt_region *r, u64 bytes, int node, u64 size)
 {
-	const gfp_t gfp = GFP_KERNEL | __GFP_THISNODE | __GFP_RETRY_MAYFAIL |
-			  __GFP_NOWARN;
-	u64 i, n = DIV_ROUND_UP(bytes, LATT_CHUNK);
-	int ret = -ENOMEM;
+	u32 shift = READ_ONCE(latt_max_chunk_kib) == LATT_CHUNK >> 10 ?
+		    LATT_CHUNK_SHIFT : LATT_CHUNK_MIN_SHIFT;
+	u64 pages = round_up(bytes, LATT_CHUNK) >> PAGE_SHIFT;
 	bool movable;
+	int ret;
 
 	memset(r, 0, sizeof(*r));
 	if (node < 0 || node >= nr_node_ids || !node_online(node) ||
 	    !node_state(node, N_MEMORY))
 		return -EINVAL;
-	if ((n << LATT_CHUNK_SHIFT) >> PAGE_SHIFT > node_present_pages(node) ||
-	    (n << LATT_CHUNK_SHIFT) >> PAGE_SHIFT > latt_node_free(node, &movable))
+	if (pages > node_present_pages(node) ||
+	    pages > latt_node_free(node, &movable))
 		return -ENOMEM;
 
-	r->chunks = kvcalloc(n, sizeof(*r->chunks), GFP_KERNEL);
-	r->addr = kvcalloc(n, sizeof(*r->addr), GFP_KERNEL);
-	if (!r->chunks || !r->addr)
-		goto nomem;
-	r->node = node;
-	r->bytes = n << LATT_CHUNK_SHIFT;
-	for (i = 0; i < n; i++) {
-		r->chunks[i] = alloc_pages_node(node, gfp, LATT_CHUNK_ORDER);
-		/*
-		 * ZONE_MOVABLE takes __GFP_MOVABLE with __GFP_HIGHMEM (the
-		 * GFP zone table; without it MOVABLE means NORMAL); there is
-		 * no highmem on x86-64: the direct map still covers it
-		 */
-		if (!r->chunks[i] && movable)
-			r->chunks[i] = alloc_pages_node(node, gfp | __GFP_HIGHMEM |
-							__GFP_MOVABLE,
-							LATT_CHUNK_ORDER);
-		if (!r->chunks[i])
-			goto nomem;
-		r->addr[i] = page_address(r->chunks[i]);
-		r->nchunks = i + 1;
-		if (fatal_signal_pending(current)) {
-			ret = -EINTR;
-			goto nomem;
-		}
-		cond_resched();
+	for (;;) {
+		if (size > 1ULL << shift)
+			return -ENOMEM;		/* it needs 4 MiB blocks */
+		ret = latt_chunks_alloc(r, bytes, node, shift, movable);
+		if (!ret)
+			return 0;
+		latt_region_free(r);
+		if (ret != -ENOMEM || shift == LATT_CHUNK_MIN_SHIFT)
+			return ret;
+		pr_info("node %d: no free 4 MiB block; taking 2 MiB ones\n",
+			node);
+		shift = LATT_CHUNK_MIN_SHIFT;
 	}
-	return 0;
-
-nomem:
-	latt_region_free(r);
-	return ret;
 }
 
 /**
@@ -136,7 +176,8 @@ void latt_region_free(struct latt_region *r)
 
 	if (r->chunks)
 		for (i = 0; i < r->nchunks; i++) {
-			__free_pages(r->chunks[i], LATT_CHUNK_ORDER);
+			__free_pages(r->chunks[i],
+				     r->chunk_shift - PAGE_SHIFT);
 			if (!(i & 63))
 				cond_resched();
 		}
@@ -154,7 +195,8 @@ static struct latt_chase_node *latt_node(void *ctx, u64 slot)
 	struct latt_run *run = ctx;
 
 	return (void *)latt_region_addr(&run->region,
-					latt_slot_offset(slot, run->cfg.size));
+					latt_slot_offset_in(slot, run->cfg.size,
+						run->region.chunk_shift));
 }
 
 /**

@@ -48,7 +48,8 @@ typedef __u64 (*latt_chase_off_fn)(char *base, __u64 mask, __u64 *pos,
 				   __u32 chain);
 
 /**
- * struct latt_region - the target's memory, seen as LATT_CHUNK-byte chunks
+ * struct latt_region - the target's memory, seen as chunks of
+ *	1 << @chunk_shift bytes (LATT_CHUNK, or 2 MiB on a fragmented node)
  *
  * DRAM: physically contiguous chunks allocated on one node, reached through
  * the kernel's direct map (@chunks).  PMEM: one memremap()ed range (@map),
@@ -58,6 +59,7 @@ struct latt_region {
 	struct page **chunks;	/* DRAM */
 	char **addr;		/* kernel address of each chunk */
 	u64 nchunks;
+	u32 chunk_shift;	/* LATT_CHUNK_SHIFT or LATT_CHUNK_MIN_SHIFT */
 	u64 bytes;
 	int node;
 	void *map;		/* PMEM: the mapping */
@@ -115,6 +117,11 @@ struct latt_run {
 	int timer;			/* LATT_TIMER_* */
 	u64 timer_step;			/* thread 0's, cycles */
 	u64 page_size;			/* of the region's first byte */
+	u64 chunk_size;			/* of the region, bytes */
+	bool keep;			/* LATT_CFG_REUSE: the region outlives
+					 * the run, for the next START */
+	bool reused;			/* took the previous run's region */
+	struct file *starter;		/* identity only: who started it */
 	bool tsc_unstable;		/* the kernel said so by the end */
 	latt_stream_fn stream_fn;	/* bandwidth without a mix */
 	latt_stream_fn read_fn, write_fn; /* the mix's, and loaded traffic */
@@ -164,18 +171,20 @@ int latt_pick_streams(struct latt_run *run);
 bool latt_op_is_store(u32 op);
 
 /* dram.c */
-int latt_region_alloc(struct latt_region *r, u64 bytes, int node);
+extern unsigned int latt_max_chunk_kib;
+int latt_region_alloc(struct latt_region *r, u64 bytes, int node, u64 size);
 void latt_region_free(struct latt_region *r);
 static inline char *latt_region_addr(const struct latt_region *r, u64 off)
 {
-	return r->addr[off >> LATT_CHUNK_SHIFT] + (off & (LATT_CHUNK - 1));
+	return r->addr[off >> r->chunk_shift] +
+	       (off & ((1ULL << r->chunk_shift) - 1));
 }
 int latt_chase_build(struct latt_run *run, struct latt_pattern *pat);
 int latt_split_part(u64 region, u32 n, u64 size, u64 *part);
 
 /* pmem.c */
 int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd,
-		  bool writes, bool chase);
+		  u64 map_addr, bool writes, bool chase);
 bool latt_region_gone(const struct latt_region *r);
 
 /* run.c */

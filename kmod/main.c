@@ -9,7 +9,13 @@
  * and are read with LATT_IOC_RESULT; nothing is reported through dmesg.
  *
  * One run at a time: a START while a run goes returns -EBUSY.  Closing the
- * file that started a run aborts it; so does module unload.  See
+ * file that started a run aborts it; so does module unload.
+ *
+ * LATT_CFG_REUSE (a sweep's points): the run's region outlives it, held by
+ * the run that stays latt_cur, and the next START of the same file takes
+ * it when it asks for the same memory (latt_kept_matches()).  Any other
+ * START frees it before allocating; so do closing that file, rmmod, and
+ * the shrinker when memory runs short.  See
  * Documentation/methodology.md for what a figure means, and
  * Documentation/ABI/testing/sysfs-class-misc-lattester for the attributes.
  */
@@ -24,6 +30,9 @@
 #include <linux/nodemask.h>
 #include <linux/topology.h>
 #include <linux/capability.h>
+#include <linux/file.h>
+#include <linux/shrinker.h>
+#include <linux/version.h>
 #include <asm/tsc.h>
 #include <lattester/access.h>
 #include "lattester.h"
@@ -175,9 +184,72 @@ static int latt_config_check(struct latt_run *run)
 	return latt_pick(run);
 }
 
+/*
+ * The region the last run kept (LATT_CFG_REUSE), moved out of it into
+ * @out: the caller owns it then.  Only from a run that has ended, and with
+ * @starter, only from one that file started.  Under latt_lock.
+ */
+static bool latt_take_kept(struct file *starter, struct latt_region *out)
+{
+	struct latt_run *old = latt_cur;
+
+	if (!old || !old->keep || !old->region.nchunks ||
+	    latt_run_state(old) == LATT_STATE_RUNNING ||
+	    (starter && old->starter != starter))
+		return false;
+	*out = old->region;
+	memset(&old->region, 0, sizeof(old->region));
+	return true;
+}
+
+/*
+ * May @run take the region @old kept (@r)?  The same memory asked for by
+ * the same file: target, node, bytes, the PMEM range, its claim (the very
+ * file: fget() of the new fd gives the one the region holds) and its
+ * mapping; and what the new run does must be allowed on it, as
+ * latt_pmem_map() would check: writes through a claim opened for them, a
+ * chase over a power of two, an access no larger than a chunk.  Under
+ * latt_lock.
+ */
+static bool latt_kept_matches(const struct latt_run *old,
+			      const struct latt_run *run,
+			      const struct latt_region *r, struct file *claim)
+{
+	const struct latt_config *a = &old->cfg, *b = &run->cfg;
+
+	if (a->target != b->target || a->node != b->node ||
+	    a->region != b->region || a->phys_addr != b->phys_addr ||
+	    a->map_addr != b->map_addr || b->size > 1ULL << r->chunk_shift)
+		return false;
+	if (b->target != LATT_TARGET_PMEM)
+		return true;
+	if (!claim || claim != r->claim)
+		return false;
+	if ((latt_op_is_store(b->op) || b->pattern == LATT_PAT_CHASE ||
+	     b->mix_write) && !(claim->f_mode & FMODE_WRITE))
+		return false;
+	return b->pattern != LATT_PAT_CHASE || is_power_of_2(b->region);
+}
+
+/* Free what latt_cur kept, if @starter's (any file's: NULL). */
+static void latt_free_kept(struct file *starter)
+{
+	struct latt_region kept;
+	bool took;
+
+	mutex_lock(&latt_lock);
+	took = latt_take_kept(starter, &kept);
+	mutex_unlock(&latt_lock);
+	if (took)
+		latt_region_free(&kept);
+}
+
 static long latt_ioctl_start(struct file *file, void __user *arg)
 {
 	struct latt_run *run, *old;
+	struct latt_region kept;
+	struct file *claim = NULL;
+	bool took, reuse = false;
 	int ret;
 
 	run = kzalloc(sizeof(*run), GFP_KERNEL);
@@ -214,18 +286,35 @@ static long latt_ioctl_start(struct file *file, void __user *arg)
 		return -EBUSY;
 	}
 	latt_starting = true;
+	run->keep = run->cfg.flags & LATT_CFG_REUSE;
+	run->starter = file;
+	/* what the last run kept is taken, or freed before allocating */
+	if (run->keep && run->cfg.target == LATT_TARGET_PMEM)
+		claim = fget(run->cfg.fd);
+	took = latt_take_kept(NULL, &kept);
+	if (took && run->keep && latt_owner == file)
+		reuse = latt_kept_matches(latt_cur, run, &kept, claim);
 	mutex_unlock(&latt_lock);
+	if (claim)
+		fput(claim);
 
-	if (run->cfg.target == LATT_TARGET_PMEM)
+	if (took && !reuse)
+		latt_region_free(&kept);
+	if (reuse) {
+		run->region = kept;
+		run->reused = true;
+		ret = 0;
+	} else if (run->cfg.target == LATT_TARGET_PMEM)
 		ret = latt_pmem_map(&run->region, run->cfg.phys_addr,
 				    run->cfg.region, run->cfg.fd,
+				    run->cfg.map_addr,
 				    latt_op_is_store(run->cfg.op) ||
 				    run->cfg.pattern == LATT_PAT_CHASE ||
 				    run->cfg.mix_write,
 				    run->cfg.pattern == LATT_PAT_CHASE);
 	else
 		ret = latt_region_alloc(&run->region, run->cfg.region,
-					run->cfg.node);
+					run->cfg.node, run->cfg.size);
 
 	run->dax_checked = run->region.dax_checked;
 	/* per-thread buffers and up to LATT_MAX_THREADS kthreads: unlocked */
@@ -427,6 +516,7 @@ static long latt_ioctl_result(void __user *arg)
 	r.timer_step = run->timer_step;
 	r.backwards = run->backwards;
 	r.page_size = run->page_size;
+	r.chunk_size = run->chunk_size;
 	r.windows = run->windows;
 	r.nmi_windows = run->nmi_windows;
 	r.outliers = run->outliers_seen;
@@ -438,7 +528,8 @@ static long latt_ioctl_result(void __user *arg)
 	r.flags = (run->vector ? LATT_RES_VECTOR : 0) |
 		  (run->dax_checked ? LATT_RES_DAX : 0) |
 		  (run->timer == LATT_TIMER_RDTSC ? LATT_RES_TIMER_RDTSC : 0) |
-		  (run->tsc_unstable ? LATT_RES_TSC_UNSTABLE : 0);
+		  (run->tsc_unstable ? LATT_RES_TSC_UNSTABLE : 0) |
+		  (run->reused ? LATT_RES_REUSED : 0);
 	r.width = run->width;
 	r.bytes_read = run->bytes_read;
 	r.bytes_written = run->bytes_written;
@@ -540,8 +631,88 @@ static int latt_open(struct inode *inode, struct file *file)
 static int latt_release(struct inode *inode, struct file *file)
 {
 	latt_stop_current(file);
+	latt_free_kept(file);
 	return 0;
 }
+
+/*
+ * Memory pressure: a kept region is idle memory, given back whole.  Never
+ * waits for the module's lock (the allocation that reclaims may be one
+ * made under it).
+ */
+static unsigned long latt_shrink_count(struct shrinker *s,
+				       struct shrink_control *sc)
+{
+	unsigned long pages = 0;
+
+	if (!mutex_trylock(&latt_lock))
+		return 0;
+	if (latt_cur && latt_cur->keep && latt_cur->region.chunks &&
+	    latt_run_state(latt_cur) != LATT_STATE_RUNNING)
+		pages = latt_cur->region.nchunks <<
+			(latt_cur->region.chunk_shift - PAGE_SHIFT);
+	mutex_unlock(&latt_lock);
+	return pages ? pages : SHRINK_EMPTY;
+}
+
+static unsigned long latt_shrink_scan(struct shrinker *s,
+				      struct shrink_control *sc)
+{
+	struct latt_region kept;
+	unsigned long pages;
+	bool took = false;
+
+	if (!mutex_trylock(&latt_lock))
+		return SHRINK_STOP;
+	/* DRAM only: a PMEM mapping holds no memory the system could use */
+	if (latt_cur && latt_cur->region.chunks)
+		took = latt_take_kept(NULL, &kept);
+	mutex_unlock(&latt_lock);
+	if (!took)
+		return SHRINK_STOP;
+	pages = kept.nchunks << (kept.chunk_shift - PAGE_SHIFT);
+	latt_region_free(&kept);
+	pr_info("freed a kept region of %lu pages under memory pressure\n",
+		pages);
+	return pages;
+}
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+static struct shrinker *latt_shrinker;
+
+static int latt_shrinker_add(void)
+{
+	latt_shrinker = shrinker_alloc(0, "lattester");
+	if (!latt_shrinker)
+		return -ENOMEM;
+	latt_shrinker->count_objects = latt_shrink_count;
+	latt_shrinker->scan_objects = latt_shrink_scan;
+	latt_shrinker->seeks = DEFAULT_SEEKS;
+	shrinker_register(latt_shrinker);
+	return 0;
+}
+
+static void latt_shrinker_del(void)
+{
+	shrinker_free(latt_shrinker);
+}
+#else
+static struct shrinker latt_shrinker_s = {
+	.count_objects = latt_shrink_count,
+	.scan_objects = latt_shrink_scan,
+	.seeks = DEFAULT_SEEKS,
+};
+
+static int latt_shrinker_add(void)
+{
+	return register_shrinker(&latt_shrinker_s, "lattester");
+}
+
+static void latt_shrinker_del(void)
+{
+	unregister_shrinker(&latt_shrinker_s);
+}
+#endif
 
 static const struct file_operations latt_fops = {
 	.owner = THIS_MODULE,
@@ -623,6 +794,29 @@ static ssize_t window_us_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(window_us);
 
+static ssize_t max_chunk_kib_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(latt_max_chunk_kib));
+}
+
+/* 4096 (the default) or 2048: what a fragmented node falls back to */
+static ssize_t max_chunk_kib_store(struct device *dev,
+				   struct device_attribute *attr,
+				   const char *buf, size_t count)
+{
+	unsigned int v;
+	int ret = kstrtouint(buf, 10, &v);
+
+	if (ret)
+		return ret;
+	if (v != LATT_CHUNK >> 10 && v != 1U << (LATT_CHUNK_MIN_SHIFT - 10))
+		return -EINVAL;
+	WRITE_ONCE(latt_max_chunk_kib, v);
+	return count;
+}
+static DEVICE_ATTR_RW(max_chunk_kib);
+
 static struct attribute *latt_attrs[] = {
 	&dev_attr_abi_version.attr,
 	&dev_attr_tsc_khz.attr,
@@ -630,6 +824,7 @@ static struct attribute *latt_attrs[] = {
 	&dev_attr_state.attr,
 	&dev_attr_progress.attr,
 	&dev_attr_window_us.attr,
+	&dev_attr_max_chunk_kib.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(latt);
@@ -644,12 +839,20 @@ static struct miscdevice latt_misc = {
 
 static int __init latt_init(void)
 {
-	return misc_register(&latt_misc);
+	int ret = latt_shrinker_add();
+
+	if (ret)
+		return ret;
+	ret = misc_register(&latt_misc);
+	if (ret)
+		latt_shrinker_del();
+	return ret;
 }
 
 static void __exit latt_exit(void)
 {
 	misc_deregister(&latt_misc);
+	latt_shrinker_del();
 	/* no file is open (each holds a module reference): just free */
 	mutex_lock(&latt_lock);
 	latt_run_put(latt_cur);

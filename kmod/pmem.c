@@ -20,6 +20,13 @@
  *
  *  - for a raw namespace (no DAX), it lies inside that very namespace's
  *    range (<linux/nd.h>: the disk's parent is the namespace device);
+ *  - for a device-DAX device, the device itself says where the range is:
+ *    the caller maps it (latt_config.map_addr), and the pages its mapping
+ *    holds there must be exactly [phys, phys + size) -- device_dax's fault
+ *    handler translates the file's offsets through the device's own
+ *    ranges, so a range of another namespace, of its metadata (a devdax
+ *    namespace keeps its struct pages at its start), or of anything else
+ *    can't pass;
  *  - for a pmem block device, no known bad block lies in the range (the
  *    disk's badblocks): a load of poison from kernel mode is a machine
  *    check the kernel does not survive.  -EHWPOISON otherwise.
@@ -29,8 +36,10 @@
  * Then the range is mapped with memremap(MEMREMAP_WB), and refused unless
  * the page tables really map it write-back (PCD and PWT clear: index 0 or
  * 4 of the kernel's PAT, both WB): a figure through an uncached mapping
- * would be off by an order of magnitude.  (MTRRs can still make the
- * effective type uncached; the kernel gives no way to ask.)  The mapping
+ * would be off by an order of magnitude.  That covers the MTRRs too: where
+ * they don't say write-back for the range, the PAT code maps a WB request
+ * UC- instead (memtype_reserve() -> pat_x_mtrr_type()), which sets PCD.
+ * With PAT off that can't be seen, and the module says so once.  The mapping
  * is the module's own, which stays valid whatever happens to the device
  * meanwhile; a run whose device goes away (a device-DAX namespace disabled
  * under it) stops with -ENODEV at the next window.
@@ -50,6 +59,7 @@
 #include <linux/pfn_t.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <asm/memtype.h>
 #include <asm/pgtable.h>
 #include <linux/nd.h>
 #include "lattester.h"
@@ -220,6 +230,65 @@ static int latt_raw_range(struct block_device *bdev, u64 phys, u64 size)
 				    DIV_ROUND_UP(size, SECTOR_SIZE));
 }
 
+#define LATT_PIN_BATCH	512
+
+/*
+ * A device-DAX range, tied to its device: the caller's mapping of @claim
+ * at @uaddr must hold, page after page, the pages of [phys, phys + size).
+ * The pages are pinned only while they are compared (the run pins the
+ * device per window: dax_read_lock()).  -EINVAL when they are not those,
+ * -EFAULT when the mapping is not there, -ENOMEM.
+ */
+static int latt_dax_map_check(struct file *claim, u64 uaddr, u64 phys,
+			      u64 size, bool writes)
+{
+	u64 npages = size >> PAGE_SHIFT, done = 0;
+	struct vm_area_struct *vma;
+	struct page **pages;
+	long got, i;
+	bool ours;
+	int ret = 0;
+
+	if (!uaddr || !PAGE_ALIGNED(uaddr) || !PAGE_ALIGNED(size) ||
+	    uaddr + size < uaddr)
+		return -EINVAL;
+	mmap_read_lock(current->mm);
+	vma = vma_lookup(current->mm, uaddr);
+	ours = vma && vma->vm_file && uaddr + size <= vma->vm_end &&
+	       S_ISCHR(file_inode(vma->vm_file)->i_mode) &&
+	       file_inode(vma->vm_file)->i_rdev == file_inode(claim)->i_rdev;
+	mmap_read_unlock(current->mm);
+	if (!ours)
+		return -EINVAL;
+
+	pages = kmalloc_array(LATT_PIN_BATCH, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		return -ENOMEM;
+	while (!ret && done < npages) {
+		got = pin_user_pages_fast(uaddr + (done << PAGE_SHIFT),
+					  min_t(u64, npages - done,
+						LATT_PIN_BATCH),
+					  writes ? FOLL_WRITE : 0, pages);
+		if (got <= 0) {
+			ret = got ? (int)got : -EFAULT;
+			break;
+		}
+		for (i = 0; i < got; i++)
+			if (page_to_pfn(pages[i]) != PHYS_PFN(phys) + done + i)
+				ret = -EINVAL;
+		unpin_user_pages(pages, got);
+		done += got;
+		if (fatal_signal_pending(current))
+			ret = -EINTR;
+		cond_resched();
+	}
+	kfree(pages);
+	if (ret == -EINVAL)
+		pr_warn("0x%llx: not what the claimed device-DAX maps there: "
+			"refused\n", (unsigned long long)phys);
+	return ret;
+}
+
 /* Is the mapping at @addr write-back in the page tables? */
 static bool latt_mapped_wb(void *addr)
 {
@@ -260,6 +329,7 @@ static int latt_check_claim(struct file *f, struct latt_region *r)
  * @phys: first byte
  * @size: bytes
  * @fd: the claim, in the caller's file table
+ * @map_addr: a device-DAX claim: where the caller maps @phys through it
  * @writes: the run will overwrite the range (stores, chase)
  * @chase: the run chases pointers (offsets, here) through the range
  *
@@ -268,13 +338,14 @@ static int latt_check_claim(struct file *f, struct latt_region *r)
  * be read; -EHWPOISON for a known bad block in the range (a raw
  * namespace: on the disk); -EOPNOTSUPP when the mapping is not
  * write-back; -EINVAL for a chase over a size that is not a power of two, or
- * for a file that is not a pmem or
- * device-DAX device, or a range outside what it may reach; -EBUSY for a
+ * for a file that is not a pmem or device-DAX device, or a range outside
+ * what it may reach (a device-DAX range that is not what @map_addr maps);
+ * -EFAULT when @map_addr is not mapped; -EBUSY for a
  * block device not opened with O_EXCL by this file, or a range that is
  * System RAM; -ENOMEM when the mapping fails.
  */
 int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd,
-		  bool writes, bool chase)
+		  u64 map_addr, bool writes, bool chase)
 {
 	u64 dstart, dsize, i;
 	int ret;
@@ -301,6 +372,13 @@ int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd,
 		ret = -EBUSY;
 		goto fail;
 	}
+	if (r->dax) {
+		ret = latt_dax_map_check(r->claim, map_addr, phys, size, writes);
+		if (ret)
+			goto fail;
+	} else if (map_addr) {
+		goto fail;	/* -EINVAL: only a device-DAX claim has one */
+	}
 	if (r->bdev) {
 		ret = latt_dax_range(r->bdev, &dstart, &dsize);
 		if (!ret) {
@@ -323,6 +401,7 @@ int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd,
 	if (chase && !is_power_of_2(size))
 		goto fail;
 
+	r->chunk_shift = LATT_CHUNK_SHIFT;
 	r->nchunks = DIV_ROUND_UP(size, LATT_CHUNK);
 	r->addr = kvcalloc(r->nchunks, sizeof(*r->addr), GFP_KERNEL);
 	r->map = memremap(phys, size, MEMREMAP_WB);
@@ -330,6 +409,9 @@ int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd,
 		ret = -ENOMEM;
 		goto fail;
 	}
+	if (!pat_enabled())
+		pr_warn_once("PAT is off: the MTRRs could make a pmem mapping "
+			     "uncached unseen\n");
 	if (!latt_mapped_wb(r->map)) {
 		pr_warn("0x%llx: memremap() did not map it write-back: "
 			"refused\n", (unsigned long long)phys);

@@ -530,8 +530,9 @@ static int latt_thread_pattern(struct latt_thread *t, struct latt_pattern *pat)
 		kind = LATT_PAT_SEQ;
 		stride = 0;
 	}
-	ret = latt_pattern_init(pat, kind, c->size, stride, t->part_bytes,
-				c->seed + t->idx * 0x9e3779b97f4a7c15ULL);
+	ret = latt_pattern_init_in(pat, kind, c->size, stride, t->part_bytes,
+				   c->seed + t->idx * 0x9e3779b97f4a7c15ULL,
+				   t->run->region.chunk_shift);
 	if (ret)
 		return ret;
 	/* sharing the region, sequential threads start spread over it */
@@ -585,7 +586,9 @@ static void latt_run_finish(struct latt_run *run, bool interrupted)
 	/* marked unstable, the TSC stays so: by the run's end, then */
 	run->tsc_unstable = check_tsc_unstable();
 	run->timer_step = run->threads[0].timer_step;
-	latt_region_free(&run->region);
+	/* kept for the next START only when whole: not after a failure */
+	if (!run->keep || run->error)
+		latt_region_free(&run->region);
 	/* pairs with the acquire in latt_run_state(): figures first */
 	smp_wmb();
 	atomic_set(&run->state, run->error ? LATT_STATE_FAILED :
@@ -764,6 +767,7 @@ int latt_run_start(struct latt_run *run)
 	int ret;
 
 	run->page_size = latt_page_size(latt_region_addr(&run->region, 0));
+	run->chunk_size = 1ULL << run->region.chunk_shift;
 	run->window_cycles = div_u64((u64)c->window_us * tsc_khz, 1000);
 	run->ceiling_cycles = max(10 * run->window_cycles,
 				  div_u64((u64)LATT_CEILING_MIN_US * tsc_khz,
@@ -890,7 +894,8 @@ void latt_run_stop(struct latt_run *run)
 	/* threads stopped before they ran never got to end the run */
 	if (atomic_read(&run->state) == LATT_STATE_RUNNING && run->threads)
 		latt_run_finish(run, true);
-	latt_region_free(&run->region);
+	if (!run->keep || run->error)
+		latt_region_free(&run->region);
 	if (atomic_read(&run->state) == LATT_STATE_RUNNING)
 		atomic_set(&run->state, LATT_STATE_ABORTED);
 	mutex_unlock(&run->stop_lock);
@@ -908,6 +913,7 @@ void latt_run_put(struct latt_run *run)
 	if (!run || !refcount_dec_and_test(&run->refs))
 		return;
 	latt_run_stop(run);
+	latt_region_free(&run->region);		/* kept, and never taken */
 	for (i = 0; run->threads && i < run->nr_threads; i++) {
 		vfree(run->threads[i].hist);
 		vfree(run->threads[i].outliers);

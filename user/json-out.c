@@ -282,6 +282,10 @@ struct json_object *json_run_result(const struct run_report *r)
 	json_add_u64(pg, "bytes", s->page_size);
 	json_add_str(pg, "source", r->page_note);
 	json_object_object_add(o, "page_size", pg);
+	/* ABI 2.1: the bytes of each physically contiguous block of the
+	 * region (the module's chunks); 0: unknown, as from the user engine,
+	 * whose region is one virtual mapping */
+	json_add_u64(o, "chunk_size", s->chunk_size);
 	json_add_u64(o, "windows", s->windows);
 	json_add_u64(o, "nmi_windows", s->nmi_windows);
 	json_add_u64(o, "window_cycles_max", s->window_cycles_max);

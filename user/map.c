@@ -549,6 +549,36 @@ int map_target(const char *spec, const struct pmem_target *t, int fd,
 	return 0;
 }
 
+/**
+ * map_devdax_for_module() - map a device-DAX target for the module's check
+ * @spec, @t, @fd: as map_target()'s; @t a device-DAX device
+ * @offset, @len: the region, in bytes of the device
+ * @writes: the run writes: a writable mapping (the module pins the pages
+ *	for writing then)
+ * @m: out; map_release() it once the run no longer needs it
+ *
+ * The module (ABI 2.1, LATT_FEAT_DAX_MAP) takes a device-DAX range only
+ * where the caller's mapping of the device holds exactly those pages
+ * (latt_config.map_addr = m->base): the device's own translation ties the
+ * range to it.  Nothing is touched here: the module's pin faults it in.
+ * Returns 0, or 1 after a message.
+ */
+int map_devdax_for_module(const char *spec, const struct pmem_target *t,
+			  int fd, __u64 offset, __u64 len, bool writes,
+			  struct map_region *m)
+{
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	rc = map_devdax_align(fd, &m->align);
+	if (rc) {
+		log_err("%s: cannot read the alignment of %s from sysfs: %s",
+			spec, t->device, strerror(-rc));
+		return 1;
+	}
+	return map_window_of(spec, t, fd, offset, len, writes, m);
+}
+
 void map_release(struct map_region *m)
 {
 	if (m->map)

@@ -45,6 +45,9 @@ struct map_fault {
 int map_target(const char *spec, const struct pmem_target *t, int fd,
 	       __u64 offset, __u64 len, bool writes, struct map_region *m);
 void map_release(struct map_region *m);
+int map_devdax_for_module(const char *spec, const struct pmem_target *t,
+			  int fd, __u64 offset, __u64 len, bool writes,
+			  struct map_region *m);
 int map_check_dax_file(const char *spec, const struct pmem_target *t);
 
 /* The pieces, for the unit test (tests/unit/test-map.c). */

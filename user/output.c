@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <lattester/hist.h>
+#include <lattester/pattern.h>	/* LATT_CHUNK */
 #include "parse.h"
 #include "run.h"
 
@@ -304,6 +305,12 @@ static void print_header(FILE *f, const struct run_report *r)
 		line(f, "pages:", "%s (%s)", size, r->page_note);
 	} else {
 		line(f, "pages:", "unknown");
+	}
+	/* ABI 2.1: said only when it is not the 4 MiB every access expects */
+	if (s->chunk_size && s->chunk_size != LATT_CHUNK) {
+		fmt_bytes(size, sizeof(size), s->chunk_size);
+		line(f, "chunks:", "%s (the node had no free 4 MiB blocks; no "
+		     "access crosses one)", size);
 	}
 	for (i = 0; i < r->nr_warnings; i++)
 		line(f, "warning:", "%s", r->warnings[i]);

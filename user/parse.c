@@ -78,6 +78,8 @@ static const struct latt_name feature_names[] = {
 	{ "threads",	13,	0 },
 	{ "timer_rdtsc", 14,	0 },
 	{ "tsc_stable",	15,	0 },
+	{ "reuse",	16,	0 },
+	{ "dax_map",	17,	0 },
 	END
 };
 

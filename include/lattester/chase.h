@@ -93,16 +93,16 @@ static inline void latt_chase_swap_off(struct latt_chase_node *a,
 /* The last phase: indices into addresses or offsets, own offsets set. */
 static inline void latt_chase_link(struct latt_chase *ch, __u64 i)
 {
-	const __u64 size = ch->pat->size, n = ch->pat->nslots;
+	const __u64 n = ch->pat->nslots;
 	struct latt_chase_node *a = ch->node(ch->ctx, i);
 	__u64 next = (__u64)(__UINTPTR_TYPE__)a->next;
 
 	if (next >= n)		/* read back from the target: see phase 3 */
 		next %= n;
 
-	a->offset = latt_slot_offset(i, size);
+	a->offset = latt_pattern_slot(ch->pat, i);
 	a->next = ch->offsets ?
-		  (char *)(__UINTPTR_TYPE__)latt_slot_offset(next, size) :
+		  (char *)(__UINTPTR_TYPE__)latt_pattern_slot(ch->pat, next) :
 		  (char *)ch->node(ch->ctx, next);
 }
 
@@ -196,7 +196,7 @@ static inline int latt_chase_step(struct latt_chase *ch, __u64 budget)
 				a->offset = ch->i;	/* P[i] = i */
 			} else {
 				a->next = (char *)(__UINTPTR_TYPE__)ch->i;
-				a->offset = latt_slot_offset(ch->i, p->size);
+				a->offset = latt_pattern_slot(p, ch->i);
 			}
 			break;
 		case 1:

@@ -4,8 +4,10 @@
  * module and lattester-ctl, so one seed gives one offset sequence in both.
  *
  * The target is seen as chunks of LATT_CHUNK bytes (the module backs DRAM
- * with physically contiguous 4 MiB blocks).  Each chunk holds
- * floor(LATT_CHUNK / size) slots of @size bytes, so no access ever crosses a
+ * with physically contiguous 4 MiB blocks), or of 2 MiB where the module
+ * could only get 2 MiB blocks (latt_pattern_init_in(), LATT_CHUNK_MIN_SHIFT):
+ * the chunk is the pattern's @chunk_shift.  Each chunk holds
+ * floor(chunk / size) slots of @size bytes, so no access ever crosses a
  * chunk.  For power-of-two sizes the slots tile the region and slot s is at
  * byte s * size.  Offsets returned are byte offsets in the region.
  */
@@ -18,12 +20,14 @@
 
 #define LATT_CHUNK_SHIFT	22
 #define LATT_CHUNK		(1ULL << LATT_CHUNK_SHIFT)
+#define LATT_CHUNK_MIN_SHIFT	21	/* 2 MiB: a fragmented node's blocks */
 
 struct latt_pattern {
 	__u32 kind;		/* LATT_PAT_* */
 	__u64 size;		/* access size */
 	__u64 region;		/* bytes */
 	__u64 per_chunk;	/* slots in one chunk */
+	__u32 chunk_shift;	/* a chunk is 1 << chunk_shift bytes */
 	__u64 nslots;		/* slots in the region */
 	__u64 hot_slots;	/* slots inside the hotspot */
 	__u64 block_slots;	/* chase: slots in a TLB-locality block */
@@ -34,48 +38,68 @@ struct latt_pattern {
 	struct latt_prng prng;
 };
 
-/** latt_slots_below() - how many slots lie entirely below byte @bytes */
-static inline __u64 latt_slots_below(__u64 bytes, __u64 size)
+/**
+ * latt_slots_below_in() - how many slots lie entirely below byte @bytes,
+ *	in chunks of 1 << @shift bytes
+ */
+static inline __u64 latt_slots_below_in(__u64 bytes, __u64 size,
+					__u32 shift)
 {
-	__u64 per_chunk = LATT_CHUNK / size;
-	__u64 rest = bytes & (LATT_CHUNK - 1);
+	__u64 per_chunk = (1ULL << shift) / size;
+	__u64 rest = bytes & ((1ULL << shift) - 1);
 
 	rest /= size;
 	if (rest > per_chunk)
 		rest = per_chunk;
-	return (bytes >> LATT_CHUNK_SHIFT) * per_chunk + rest;
+	return (bytes >> shift) * per_chunk + rest;
 }
 
-/** latt_slot_offset() - byte offset of slot @s */
+/** latt_slot_offset_in() - byte offset of slot @s, chunks of 1 << @shift */
+static inline __u64 latt_slot_offset_in(__u64 s, __u64 size, __u32 shift)
+{
+	__u64 per_chunk = (1ULL << shift) / size;
+
+	return ((s / per_chunk) << shift) + (s % per_chunk) * size;
+}
+
+/* The same, in LATT_CHUNK chunks. */
+static inline __u64 latt_slots_below(__u64 bytes, __u64 size)
+{
+	return latt_slots_below_in(bytes, size, LATT_CHUNK_SHIFT);
+}
+
 static inline __u64 latt_slot_offset(__u64 s, __u64 size)
 {
-	__u64 per_chunk = LATT_CHUNK / size;
-
-	return ((s / per_chunk) << LATT_CHUNK_SHIFT) + (s % per_chunk) * size;
+	return latt_slot_offset_in(s, size, LATT_CHUNK_SHIFT);
 }
 
 /**
- * latt_pattern_init() - check a pattern's parameters and set it up
+ * latt_pattern_init_in() - check a pattern's parameters and set it up, for
+ *	a target in chunks of 1 << @shift bytes (LATT_CHUNK_MIN_SHIFT to
+ *	LATT_CHUNK_SHIFT)
  *
  * Returns 0, or -22 (EINVAL) when the sizes don't fit: size not a multiple
- * of 64 or above LATT_MAX_SIZE, no whole slot in the region, a stride not a
- * multiple of 64 or beyond the region, a hotspot smaller than one access,
- * a chase's TLB-locality block (@stride) not a power of two, not a multiple
- * of the size or beyond the region.
+ * of 64 or above LATT_MAX_SIZE or the chunk, no whole slot in the region,
+ * a stride not a multiple of 64 or beyond the region, a hotspot smaller
+ * than one access, a chase's TLB-locality block (@stride) not a power of
+ * two, not a multiple of the size or beyond the region.
  */
-static inline int latt_pattern_init(struct latt_pattern *p, __u32 kind,
-				    __u64 size, __u64 stride, __u64 region,
-				    __u64 seed)
+static inline int latt_pattern_init_in(struct latt_pattern *p, __u32 kind,
+				       __u64 size, __u64 stride, __u64 region,
+				       __u64 seed, __u32 shift)
 {
 	const int einval = 22;
 
-	if (!size || size % LATT_LINE || size > LATT_MAX_SIZE)
+	if (!size || size % LATT_LINE || size > LATT_MAX_SIZE ||
+	    shift < LATT_CHUNK_MIN_SHIFT || shift > LATT_CHUNK_SHIFT ||
+	    size > 1ULL << shift)
 		return -einval;
 	p->kind = kind;
 	p->size = size;
 	p->region = region;
-	p->per_chunk = LATT_CHUNK / size;
-	p->nslots = latt_slots_below(region, size);
+	p->chunk_shift = shift;
+	p->per_chunk = (1ULL << shift) / size;
+	p->nslots = latt_slots_below_in(region, size, shift);
 	p->hot_slots = 0;
 	p->block_slots = 0;
 	p->stride = stride;
@@ -103,15 +127,31 @@ static inline int latt_pattern_init(struct latt_pattern *p, __u32 kind,
 		if (!stride || stride % LATT_LINE || stride >= region)
 			return -einval;
 		/* wrap where the last whole access still fits */
-		p->span = latt_slot_offset(p->nslots - 1, size) + size;
+		p->span = latt_slot_offset_in(p->nslots - 1, size, shift) +
+			  size;
 		return 0;
 	case LATT_PAT_HOTSPOT:
 		if (stride < size || stride > region || stride % LATT_LINE)
 			return -einval;
-		p->hot_slots = latt_slots_below(stride, size);
+		p->hot_slots = latt_slots_below_in(stride, size, shift);
 		return p->hot_slots ? 0 : -einval;
 	}
 	return -einval;
+}
+
+/** latt_pattern_init() - latt_pattern_init_in() in LATT_CHUNK chunks */
+static inline int latt_pattern_init(struct latt_pattern *p, __u32 kind,
+				    __u64 size, __u64 stride, __u64 region,
+				    __u64 seed)
+{
+	return latt_pattern_init_in(p, kind, size, stride, region, seed,
+				    LATT_CHUNK_SHIFT);
+}
+
+/** latt_pattern_slot() - byte offset of slot @s of @p */
+static inline __u64 latt_pattern_slot(const struct latt_pattern *p, __u64 s)
+{
+	return latt_slot_offset_in(s, p->size, p->chunk_shift);
 }
 
 /**
@@ -147,21 +187,22 @@ static inline __u64 latt_pattern_next(struct latt_pattern *p)
 
 	switch (p->kind) {
 	case LATT_PAT_SEQ:
-		off = latt_slot_offset(p->i % p->nslots, p->size);
+		off = latt_pattern_slot(p, p->i % p->nslots);
 		break;
 	case LATT_PAT_RAND:
-		off = latt_slot_offset(latt_prng_below(&p->prng, p->nslots),
-				       p->size);
+		off = latt_pattern_slot(p, latt_prng_below(&p->prng,
+							   p->nslots));
 		break;
 	case LATT_PAT_HOTSPOT:
-		off = latt_slot_offset(latt_prng_below(&p->prng, p->hot_slots),
-				       p->size);
+		off = latt_pattern_slot(p, latt_prng_below(&p->prng,
+							   p->hot_slots));
 		break;
 	case LATT_PAT_STRIDE:
 		off = p->pos;
 		/* an access may not cross a chunk: go to the next one */
-		if ((off & (LATT_CHUNK - 1)) + p->size > LATT_CHUNK)
-			off = (off | (LATT_CHUNK - 1)) + 1;
+		if ((off & ((1ULL << p->chunk_shift) - 1)) + p->size >
+		    1ULL << p->chunk_shift)
+			off = (off | ((1ULL << p->chunk_shift) - 1)) + 1;
 		if (off + p->size > p->span)
 			off = 0;
 		p->pos = (off + p->stride) % p->span;

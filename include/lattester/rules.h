@@ -76,6 +76,16 @@ static inline int latt_mode_rules(const struct latt_config *c,
 	if (c->mode == LATT_MODE_LOADED && c->nr_threads < 2)
 		return latt_rule(why, "--mode loaded needs at least 2 threads",
 				 LATT_EINVAL);
+	/*
+	 * a sample is one access with interrupts off: several threads timing
+	 * large ones would hold every CPU of the run so at once (streams go
+	 * in 64 KiB pieces, one timed thread is bounded by the ceiling)
+	 */
+	if (lat && c->nr_threads > 1 && c->size > LATT_MAX_SIZE_THREADS)
+		return latt_rule(why, "--size above 256 KiB is for one "
+				 "thread: several threads would each keep "
+				 "interrupts off for a whole access",
+				 LATT_EINVAL);
 	/* one chain, only thread 0 on it, unwritten */
 	if (c->pattern == LATT_PAT_CHASE &&
 	    (c->flags & LATT_CFG_SPLIT || c->mix_write ||
@@ -142,13 +152,8 @@ static inline int latt_access_rules(struct latt_config *c, const char **why)
 static inline int latt_config_rules(struct latt_config *c, const char **why)
 {
 	struct latt_pattern pat;
-	__u32 i;
 	int ret;
 
-	for (i = 0; i < sizeof(c->reserved) / sizeof(c->reserved[0]); i++)
-		if (c->reserved[i])
-			return latt_rule(why, "a reserved field is not zero",
-					 LATT_EINVAL);
 	if (c->pad || c->pad2)
 		return latt_rule(why, "a padding field is not zero",
 				 LATT_EINVAL);
@@ -162,7 +167,7 @@ static inline int latt_config_rules(struct latt_config *c, const char **why)
 		return latt_rule(why, "unknown --fence", LATT_EINVAL);
 	switch (c->target) {
 	case LATT_TARGET_DRAM:
-		if (c->fd || c->phys_addr)
+		if (c->fd || c->phys_addr || c->map_addr)
 			return latt_rule(why, "a dram target has no device or "
 					 "physical address", LATT_EINVAL);
 		break;

@@ -19,7 +19,7 @@
 #include <linux/ioctl.h>
 
 #define LATT_ABI_MAJOR		2
-#define LATT_ABI_MINOR		0
+#define LATT_ABI_MINOR		1
 #define LATT_ABI_VERSION	((LATT_ABI_MAJOR << 16) | LATT_ABI_MINOR)
 
 #define LATT_DEVICE_NAME	"lattester"
@@ -81,8 +81,12 @@
 					   * the region (ABI 1.2) */
 #define LATT_CFG_RDTSC		(1U << 3) /* time with "lfence; rdtsc" even
 					   * where rdtscp exists (ABI 1.3) */
+#define LATT_CFG_REUSE		(1U << 4) /* keep the region on this file
+					   * after the run, and take the
+					   * one kept if it matches (2.1) */
 #define LATT_CFG_FLAGS_ALL	(LATT_CFG_WARM | LATT_CFG_FORCE | \
-				 LATT_CFG_SPLIT | LATT_CFG_RDTSC)
+				 LATT_CFG_SPLIT | LATT_CFG_RDTSC | \
+				 LATT_CFG_REUSE)
 
 /* CPU and platform features (latt_info.features) */
 #define LATT_FEAT_RDTSCP	(1ULL << 0)
@@ -104,11 +108,16 @@
 						 * LATT_CFG_RDTSC (ABI 1.3) */
 #define LATT_FEAT_TSC_STABLE	(1ULL << 15)	/* the kernel has not marked
 						 * the TSC unstable (ABI 1.3) */
+#define LATT_FEAT_REUSE		(1ULL << 16)	/* LATT_CFG_REUSE (ABI 2.1) */
+#define LATT_FEAT_DAX_MAP	(1ULL << 17)	/* device-DAX ranges checked
+						 * through .map_addr (2.1) */
 
 /* Limits */
 #define LATT_LINE		64ULL		/* bytes; sizes are multiples */
 #define LATT_MIN_SIZE		64ULL
 #define LATT_MAX_SIZE		(4ULL << 20)	/* one DRAM chunk */
+#define LATT_MAX_SIZE_THREADS	(256ULL << 10)	/* latency mode, several
+						 * threads (ABI 2.1) */
 #define LATT_MAX_CHAIN		4096U
 #define LATT_MAX_OUTLIERS	(1U << 20)
 #define LATT_MAX_REGION		(1ULL << 40)
@@ -180,6 +189,19 @@ struct latt_info {
  *	be opened so), or a device-DAX character device.  Where the block
  *	device supports DAX, the range must be the one DAX reports for it.
  *	Must be 0 for DRAM.
+ * @map_addr: ABI 2.1, a device-DAX @fd: where the caller has the byte at
+ *	@phys_addr mapped through @fd (MAP_SHARED, @region bytes on).  The
+ *	module asks the caller's page tables for the pages there and takes
+ *	the range only if they are that device's and exactly
+ *	[@phys_addr, @phys_addr + @region): the device's own translation
+ *	ties the range to it.  0 with a device-DAX @fd is refused where
+ *	info.features has LATT_FEAT_DAX_MAP; must be 0 for other targets.
+ * @flags LATT_CFG_REUSE (ABI 2.1): when the run ends, the module keeps its
+ *	region (DRAM chunks, or the checked PMEM mapping and claim) on this
+ *	open file; the next START on the same file with the flag and the
+ *	same target, node, region, phys_addr, fd's device and map_addr takes
+ *	it as it is (LATT_RES_REUSED), any other START frees it first.  A
+ *	kept region is freed on close, on rmmod and under memory pressure.
  *
  * Threads (ABI 1.2): @nr_threads kthreads (0 means 1), bound to the CPUs in
  * the array @cpus_ptr points to (__u32[nr_threads]; 0 for one thread on
@@ -227,7 +249,7 @@ struct latt_config {
 	__u16 mix_read;		/* ABI 1.2 */
 	__u16 mix_write;
 	__u32 write_op;		/* ABI 1.2: LATT_OP_* store, or 0 */
-	__u64 reserved[1];	/* must be zero */
+	__u64 map_addr;		/* ABI 2.1: device-DAX, see above */
 };
 
 /**
@@ -267,6 +289,8 @@ struct latt_outlier {
 					   * rdtscp (ABI 1.3) */
 #define LATT_RES_TSC_UNSTABLE	(1U << 3) /* the kernel had called the TSC
 					   * unstable by the run's end (1.3) */
+#define LATT_RES_REUSED		(1U << 4) /* the run took the region kept
+					   * by the previous one (2.1) */
 
 /**
  * struct latt_result - LATT_IOC_RESULT
@@ -318,7 +342,9 @@ struct latt_result {
 	__u64 timer_step;	/* ABI 1.3: cycles */
 	__u64 backwards;	/* ABI 1.3: samples with t1 < t0 */
 	__u64 page_size;	/* ABI 1.3: bytes, 0 = unknown */
-	__u64 reserved[2];
+	__u64 chunk_size;	/* ABI 2.1: bytes of each physically
+				 * contiguous block, 0 = unknown */
+	__u64 reserved[1];
 };
 
 /* latt_thread_stats.role */

@@ -440,7 +440,7 @@ else
 	expect 1 "fake: a module of ABI 1.3 (magic 0xb7)" \
 		env FAKE_ABI=65539 LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" \
 		"$ctl" run --samples 10
-	has "$tmp/err" "this lattester module speaks ABI 1.3 \(ioctl magic 0xb7\); lattester-ctl speaks 2.0 \(0xbc\): load the module of this release" \
+	has "$tmp/err" "this lattester module speaks ABI 1.3 \(ioctl magic 0xb7\); lattester-ctl speaks 2.1 \(0xbc\): load the module of this release" \
 		"fake: ... the old ABI and both magics named"
 	# one rule book (rules.h): the kernel engine refuses before START, in
 	# the very words of the user engine
@@ -630,6 +630,16 @@ else
 
 	# per-thread p99 of too few samples (a module with threads, ABI 1.2)
 	F=$(( (1 << 12) - 1 | 1 << 13 ))
+	# ABI 2.1: large timed accesses on several CPUs at once are refused
+	# before START (rules.h), with the rule's sentence
+	expect 1 "fake: --threads 2 --size 512K refused" env FAKE_FEATURES=$F \
+		LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" "$ctl" run \
+		--threads 2 --size 512K --samples 10
+	has "$tmp/err" "--size above 256 KiB is for one thread: several threads would each keep interrupts off for a whole access" \
+		"fake: ... the interrupts-off reason given"
+	expect 0 "fake: --threads 2 --size 256K runs" env FAKE_FEATURES=$F \
+		LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" "$ctl" run \
+		--threads 2 --size 256K --samples 10
 	expect 0 "fake: --threads 2 --samples 500" env FAKE_FEATURES=$F \
 		LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" "$ctl" run \
 		--threads 2 --samples 500 --json "$j"

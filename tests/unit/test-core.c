@@ -30,7 +30,7 @@ _Static_assert(sizeof(struct latt_threads) == LATT_THREADS_SIZE,
 
 static void test_abi(void)
 {
-	check(offsetof(struct latt_config, reserved) % 8 == 0 &&
+	check(offsetof(struct latt_config, map_addr) % 8 == 0 &&
 	      offsetof(struct latt_result, config) % 8 == 0 &&
 	      offsetof(struct latt_result, reserved) % 8 == 0,
 	      "ABI: 64-bit fields naturally aligned");
@@ -229,25 +229,69 @@ static void test_prng(void)
 	      "prng: below(0) and below(1) are 0");
 }
 
-/* Every offset of @n draws: aligned, inside, never across a chunk. */
+/*
+ * Every offset of @n draws: aligned, inside, never across a chunk of the
+ * pattern's (4 MiB, or 2 MiB: latt_pattern_init_in()).
+ */
 static int pattern_ok(struct latt_pattern *p, __u64 limit, int n)
 {
+	const __u64 chunk = 1ULL << p->chunk_shift;
 	int i;
 
 	for (i = 0; i < n; i++) {
 		__u64 off = latt_pattern_next(p);
 
 		if (off + p->size > limit ||
-		    (off & (LATT_CHUNK - 1)) + p->size > LATT_CHUNK ||
-		    (p->kind != LATT_PAT_STRIDE &&
-		     (off % LATT_CHUNK) % p->size))
+		    (off & (chunk - 1)) + p->size > chunk ||
+		    (p->kind != LATT_PAT_STRIDE && (off % chunk) % p->size))
 			return 0;
 	}
 	return 1;
 }
 
+/* 2 MiB chunks, what a fragmented node gives the module (ABI 2.1) */
+static void test_patterns_2m(void)
+{
+	const __u64 region = 64ULL << 20, two = 2ULL << 20;
+	__u64 sizes[] = { 64, 192, 4096, 192 << 10, 65536 + 64, two };
+	struct latt_pattern p;
+	int ok, k, crossed;
+
+	check(latt_pattern_init_in(&p, LATT_PAT_SEQ, two + 64, 0, region, 1,
+				   LATT_CHUNK_MIN_SHIFT) < 0 &&
+	      latt_pattern_init_in(&p, LATT_PAT_SEQ, 64, 0, region, 1, 20) < 0 &&
+	      latt_pattern_init_in(&p, LATT_PAT_SEQ, 64, 0, region, 1, 23) < 0,
+	      "pattern 2 MiB: an access above the chunk, or another chunk "
+	      "size, rejected");
+	for (k = 0; k < (int)(sizeof(sizes) / sizeof(sizes[0])); k++) {
+		ok = 1;
+		ok &= !latt_pattern_init_in(&p, LATT_PAT_RAND, sizes[k], 0,
+					    region, 5, LATT_CHUNK_MIN_SHIFT) &&
+		      pattern_ok(&p, region, 20000);
+		ok &= !latt_pattern_init_in(&p, LATT_PAT_SEQ, sizes[k], 0,
+					    region, 5, LATT_CHUNK_MIN_SHIFT) &&
+		      pattern_ok(&p, region, 20000);
+		ok &= !latt_pattern_init_in(&p, LATT_PAT_STRIDE, sizes[k],
+					    sizes[k] * 3, region, 5,
+					    LATT_CHUNK_MIN_SHIFT) &&
+		      pattern_ok(&p, region, 20000);
+		check(ok, "pattern 2 MiB: size %llu stays aligned, inside, in "
+		      "2 MiB", (unsigned long long)sizes[k]);
+	}
+	/* the same sizes in 4 MiB chunks do cross 2 MiB: the check can fail */
+	latt_pattern_init(&p, LATT_PAT_SEQ, 192 << 10, 0, region, 5);
+	for (k = 0, crossed = 0; k < 1000; k++) {
+		__u64 off = latt_pattern_next(&p);
+
+		crossed += (off & (two - 1)) + p.size > two;
+	}
+	check(crossed > 0, "pattern 4 MiB: %d of 1000 accesses of 192 KiB "
+	      "cross 2 MiB", crossed);
+}
+
 static void test_patterns(void)
 {
+	test_patterns_2m();
 	const __u64 region = 64ULL << 20;
 	struct latt_pattern p, q;
 	__u64 off, sizes[] = { 64, 192, 256, 4096, 65536 + 64, LATT_MAX_SIZE };

@@ -69,6 +69,17 @@ def check_abi13(name, d, state="done"):
             if "source" in ps and not isinstance(ps["source"], str):
                 p.append(f"{name}: result.page_size.source "
                          f"{ps['source']!r}")
+    # ABI 2.1: the module's chunks, 4 MiB or 2 MiB; 0 = unknown (the user
+    # engine, a module before 2.1)
+    if "chunk_size" in res and res["chunk_size"] not in (0, 2 << 20,
+                                                         4 << 20):
+        p.append(f"{name}: result.chunk_size {res['chunk_size']!r}, not "
+                 f"0, 2 MiB or 4 MiB")
+    prov = d.get("provenance") or {}
+    if (prov.get("engine") == "kernel" and "page_size" in res and
+            res.get("chunk_size") not in (2 << 20, 4 << 20)):
+        p.append(f"{name}: the module (ABI 2.1) gave result.chunk_size "
+                 f"{res.get('chunk_size')!r}")
     if "warnings" in d:
         w = d["warnings"]
         if not (isinstance(w, list) and

@@ -94,9 +94,10 @@
 #define SAFE_DELAY	20000ULL	/* cycles after each streamed access */
 
 /* ABI 1.3: what the module may say */
-#define FEAT_KNOWN	((LATT_FEAT_TSC_STABLE << 1) - 1)
+#define FEAT_KNOWN	((LATT_FEAT_DAX_MAP << 1) - 1)	/* ABI 2.1 */
 #define RES_KNOWN	(LATT_RES_VECTOR | LATT_RES_DAX | \
-			 LATT_RES_TIMER_RDTSC | LATT_RES_TSC_UNSTABLE)
+			 LATT_RES_TIMER_RDTSC | LATT_RES_TSC_UNSTABLE | \
+			 LATT_RES_REUSED)
 #define GARBAGE		(1ULL << 40)	/* no calibration, no step is this */
 
 enum { C_INFO, C_START, C_STATUS, C_ABORT, C_RESULT, C_THREADS, C_OTHER,
@@ -529,6 +530,9 @@ static int model_mode(const struct latt_config *c)
 	}
 	if (c->mode == LATT_MODE_LOADED && c->nr_threads < 2)
 		return -EINVAL;
+	/* ABI 2.1: several threads timing large accesses at once */
+	if (lat && c->nr_threads > 1 && c->size > LATT_MAX_SIZE_THREADS)
+		return -EINVAL;
 	/* one chain, thread 0's alone, never written */
 	if (c->pattern == LATT_PAT_CHASE &&
 	    (c->flags & LATT_CFG_SPLIT || c->mix_write ||
@@ -555,14 +559,13 @@ static int model_check(const struct latt_config *c0)
 	__u32 node;
 	int ret;
 
-	if (!all_zero(c.reserved, ARRAY_SIZE(c.reserved)) || c.pad ||
-	    c.pad2 || c.flags & ~LATT_CFG_FLAGS_ALL)
+	if (c.pad || c.pad2 || c.flags & ~LATT_CFG_FLAGS_ALL)
 		return -EINVAL;
 	if (!c.op || c.op > LATT_OP_MAX || !c.pattern ||
 	    c.pattern > LATT_PAT_MAX || c.fence > LATT_FENCE_MAX)
 		return -EINVAL;
 	if (c.target == LATT_TARGET_DRAM) {
-		if (c.fd || c.phys_addr)
+		if (c.fd || c.phys_addr || c.map_addr)
 			return -EINVAL;
 	} else if (c.target == LATT_TARGET_PMEM) {
 		if ((is_store(c.op) || c.pattern == LATT_PAT_CHASE) &&
@@ -722,6 +725,9 @@ static int model_pmem(const struct latt_config *c)
 	if (kind == F_SHARED)
 		return -EBUSY;
 	if (!have_pmem || c->phys_addr < ns_start || end > ns_start + ns_size)
+		return -EINVAL;
+	/* ABI 2.1: only a device-DAX claim has a mapping to check */
+	if (c->map_addr)
 		return -EINVAL;
 	if (c->pattern == LATT_PAT_CHASE && (c->region & (c->region - 1)))
 		return -EINVAL;
@@ -1146,9 +1152,8 @@ static const char *mutate(struct latt_config *c)
 		c->pad2 = (__u32)(chance(50) ? 1U << below(32) : rnd());
 		return "pad2";
 	case 21:
-		c->reserved[below(ARRAY_SIZE(c->reserved))] =
-			chance(50) ? 1ULL << below(64) : rnd();
-		return "reserved";
+		c->map_addr = chance(50) ? 1ULL << below(64) : rnd();
+		return "map_addr";
 	case 22:	/* the pattern's geometry together */
 		c->pattern = 1 + below(LATT_PAT_MAX);
 		c->stride = mutant(c->stride);
@@ -1298,14 +1303,13 @@ static int report(const char *fmt, int err)
 
 static void print_config(const struct latt_config *c)
 {
-	unsigned int i;
 
 	printf("#   config: op %u fence %u pattern %u target %u node %#x "
 	       "cpu %u size %#llx stride %#llx region %#llx samples %#llx "
 	       "seed %#llx threshold %#llx chain %u max_outliers %u "
 	       "window_us %u width %u flags %#x pad %#x phys %#llx fd %d "
 	       "pad2 %#x nr_threads %u mode %u cpus_ptr %#llx duration_us "
-	       "%llu delay %llu mix %u:%u write_op %u reserved",
+	       "%llu delay %llu mix %u:%u write_op %u map_addr %#llx",
 	       c->op, c->fence, c->pattern, c->target, c->node, c->cpu,
 	       (unsigned long long)c->size, (unsigned long long)c->stride,
 	       (unsigned long long)c->region, (unsigned long long)c->samples,
@@ -1316,10 +1320,7 @@ static void print_config(const struct latt_config *c)
 	       c->nr_threads, c->mode, (unsigned long long)c->cpus_ptr,
 	       (unsigned long long)c->duration_us,
 	       (unsigned long long)c->delay, c->mix_read, c->mix_write,
-	       c->write_op);
-	for (i = 0; i < ARRAY_SIZE(c->reserved); i++)
-		printf(" %#llx", (unsigned long long)c->reserved[i]);
-	putchar('\n');
+	       c->write_op, (unsigned long long)c->map_addr);
 }
 
 /* A CPU list as the model read it. */
@@ -1488,6 +1489,8 @@ static void do_info(void)
 	    i.nr_cpu_ids != info.nr_cpu_ids || i.state > LATT_STATE_FAILED ||
 	    !(i.features & LATT_FEAT_THREADS) ||
 	    !(i.features & LATT_FEAT_TIMER_RDTSC) ||
+	    !(i.features & LATT_FEAT_REUSE) ||
+	    !(i.features & LATT_FEAT_DAX_MAP) ||
 	    (i.features & ~FEAT_KNOWN) ||
 	    (i.features | LATT_FEAT_TSC_STABLE) !=
 	    (info.features | LATT_FEAT_TSC_STABLE) ||
@@ -1726,7 +1729,7 @@ static void check_result(const struct latt_result *r, __u32 out_asked,
 		me->result_state[r->state]++;
 	if (r->hist_len != LATT_HIST_BUCKETS ||
 	    !all_zero(r->reserved, ARRAY_SIZE(r->reserved)) ||
-	    !all_zero(c->reserved, ARRAY_SIZE(c->reserved)) || c->pad ||
+	    c->pad ||
 	    c->pad2)
 		bad_output(c, "RESULT: hist_len %u, or reserved/pad not zero",
 			   r->hist_len);
@@ -1756,6 +1759,12 @@ static void check_result(const struct latt_result *r, __u32 out_asked,
 			   "rdtscp, target %u)", r->flags, c->flags,
 			   info.features & LATT_FEAT_RDTSCP ? "with" :
 			   "without", c->target);
+	/* ABI 2.1: the blocks the region is made of, 2 or 4 MiB */
+	if (r->chunk_size != 2 << 20 && r->chunk_size != 4 << 20)
+		bad_output(c, "RESULT: chunk_size %llu",
+			   (unsigned long long)r->chunk_size);
+	if ((r->flags & LATT_RES_REUSED) && !(c->flags & LATT_CFG_REUSE))
+		bad_output(c, "RESULT: reused without LATT_CFG_REUSE");
 	if (c->target == LATT_TARGET_DRAM ? !page_size_ok(r->page_size) :
 	    r->page_size && !page_size_ok(r->page_size))
 		bad_output(c, "RESULT: page_size %llu (target %u)",

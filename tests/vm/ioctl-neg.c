@@ -114,7 +114,7 @@ static void test_validation(int fd)
 	EXPECT_START(fd, c.cpu = 100000, EINVAL);
 	EXPECT_START(fd, c.node = 7, EINVAL);	/* not possible here */
 	EXPECT_START(fd, c.node = 1U << 20, EINVAL);
-	EXPECT_START(fd, c.reserved[0] = 1, EINVAL);
+	EXPECT_START(fd, c.map_addr = 1 << 20, EINVAL);	/* ABI 2.1 */
 	EXPECT_START(fd, c.pad = 1, EINVAL);
 	EXPECT_START(fd, c.flags = 1U << 7, EINVAL);
 	/* the first bit after ABI 1.3's LATT_CFG_RDTSC */

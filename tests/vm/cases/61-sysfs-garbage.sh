@@ -1,11 +1,13 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # 61-sysfs-garbage: garbage written to every writable attribute of
-# /sys/class/misc/lattester/ (found by mode: the module's window_us and the
-# driver core's uevent; power/ is the driver core's runtime-PM group and is
+# /sys/class/misc/lattester/ (found by mode: the module's window_us and
+# max_chunk_kib, and the driver core's uevent; power/ is the driver core's
+# runtime-PM group and is
 # left alone) is refused with the documented errno and changes nothing;
 # good values take effect; read-only attributes refuse writes (EACCES, even
 # for root); every attribute still reads, whole and byte by byte.
-# window_us is left at 500.
+# window_us is left at 500, max_chunk_kib at 4096.
 # Each write is one write(2) by dd, whose error message gives the errno.
 set -u
 D=/sys/class/misc/lattester
@@ -87,6 +89,10 @@ want_window() {
 	*) echo EINVAL ;;
 	esac
 }
+# max_chunk_kib takes 2048 and 4096 alone: every other number is EINVAL
+want_max_chunk_kib() {
+	want_window "$@"
+}
 want_uevent() {
 	case $1 in
 	empty-no-write) echo OK ;;
@@ -97,6 +103,7 @@ want_uevent() {
 # good values: "written expected-read-back"
 good_window_us='1000\n:1000 10:10 100000:100000 0500:500 010:10 +750:750 1000:1000 500\n:500'
 good_uevent='change:- change\n:-'
+good_max_chunk_kib='2048:2048 4096\n:4096 02048:2048 4096:4096'
 
 writable=$(find "$D/" -maxdepth 1 -type f -perm -200 | sort)
 readonly=$(find "$D/" -maxdepth 1 -type f ! -perm -200 | sort)
@@ -111,6 +118,7 @@ for f in $writable; do
 	a=$(basename "$f")
 	case $a in
 	window_us) good=$good_window_us ;;
+	max_chunk_kib) good=$good_max_chunk_kib ;;
 	uevent) good=$good_uevent ;;
 	*) bad "$a: writable, and this test knows no good value for it"; continue ;;
 	esac
@@ -189,6 +197,7 @@ for f in $D/*; do
 	case $a in
 	abi_version) re='^[0-9]+\.[0-9]+$' ;;
 	tsc_khz | window_us) re='^[0-9]+$' ;;
+	max_chunk_kib) re='^(2048|4096)$' ;;
 	features) re='^0x[0-9a-f]+$' ;;
 	state) re='^(idle|running|done|aborted|failed)$' ;;
 	progress) re='^[0-9]+ [0-9]+$' ;;
