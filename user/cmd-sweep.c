@@ -19,6 +19,15 @@
  * (--samples, --seed, ...), naming them.  More than --max-points points
  * to measure are refused before the first; a sweep in which every point
  * failed removes the files it started.
+ *
+ * Points that share their region (engine, target, node, region, pages,
+ * offset) run on one: the sweep keeps the open device, a pmem target's
+ * claim and the user engine's region from one point to the next
+ * (struct run_keep, runner.c), and gives them back at its end, after a
+ * point that failed or was aborted, or when a point needs another region.
+ * Each row says whether its point took a kept region (region_reused).
+ * --no-reuse makes every point open, claim and allocate its own, as
+ * before: the comparison make bench draws.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -55,6 +64,7 @@ enum sweep_opt_id {
 	OPT_RESUME,
 	OPT_DRY_RUN,
 	OPT_MAX_POINTS,
+	OPT_NO_REUSE,
 };
 
 static const struct cmd_opt sweep_options[] = {
@@ -132,6 +142,10 @@ static const struct cmd_opt sweep_options[] = {
 	{ "max-points", OPT_MAX_POINTS, "N",
 	  "refuse a sweep of more than N points to measure (default: 10000)",
 	  -1 },
+	{ "no-reuse", OPT_NO_REUSE, NULL,
+	  "every point on a region of its own, allocated (or mapped), locked "
+	  "and faulted in afresh, as run does: no region kept between points",
+	  -1 },
 	{ "quiet", OPT_QUIET, NULL, "no progress bar", -1 },
 	{ NULL, 0, NULL, NULL, -1 }
 };
@@ -190,7 +204,19 @@ const struct cmd_usage sweep_usage = {
 		"lattester-ctl pinned to the point's CPU, as run --engine user "
 		"does: DRAM, device-DAX and files on a DAX filesystem, no "
 		"module, interrupts not kept out.  The engine is part of every point's key (engine=user), and "
-		"--resume refuses a file that holds the other engine's points.",
+		"--resume refuses a file that holds the other engine's points.\n\n"
+		"Points that share their region (engine, target, node, region, "
+		"page size, offset) are measured on one: the region the first "
+		"of them allocated (or mapped), locked and faulted in stays for "
+		"the next, with the device and a pmem target's claim; the "
+		"samples flush their lines as always, so the figures mean what "
+		"they meant.  A point that needs another region frees it first; "
+		"a point that fails or is aborted gives everything back; the "
+		"sweep's end frees it.  Each row says whether its point took a "
+		"kept region (region_reused).  The kernel engine keeps it in the "
+		"module where the module can (ABI 2.1, feature reuse).  "
+		"--no-reuse measures every point on a region of its own, as "
+		"before.",
 	.examples = sweep_examples,
 	.see_also = "Documentation/reproducing.md in lattester's sources",
 };
@@ -216,6 +242,8 @@ struct sweep {
 	struct sweep_out out[MAX_OUT];
 	int nout;
 	bool resume, dry_run, quiet;
+	bool no_reuse;			/* --no-reuse */
+	struct run_keep keep;		/* kept from point to point */
 	__u64 max_points;
 	char fixed_head[64];		/* the shared part of every key: */
 	char fixed_tail[512];		/* samples, [region], the rest */
@@ -383,6 +411,9 @@ static int set_option(struct sweep *s, int id, const char *v)
 		return 0;
 	case OPT_DRY_RUN:
 		s->dry_run = true;
+		return 0;
+	case OPT_NO_REUSE:
+		s->no_reuse = true;
 		return 0;
 	case OPT_QUIET:
 		s->quiet = true;
@@ -751,6 +782,8 @@ static void write_csv_row(const struct sweep_out *out,
 	put_u64(f, c->region);
 	if (sweep_csv_has_column(layout, "page_size"))
 		put_u64(f, s->page_size);
+	if (sweep_csv_has_column(layout, "region_reused"))
+		put_u64(f, r->region_reused);
 	put_u64(f, c->chain ? c->chain : 1);
 	put_u64(f, s->width);
 	put_u64(f, !!(c->flags & LATT_CFG_WARM));
@@ -791,7 +824,7 @@ static void write_jsonl_row(const struct sweep_out *out,
 			    const struct grid_point *p,
 			    const struct run_report *r, const char *key)
 {
-	struct json_object *o = json_object_new_object();
+	struct json_object *o = json_object_new_object(), *res;
 	FILE *f = out->f;
 
 	json_add_str(o, "schema", SWEEP_SCHEMA);
@@ -800,7 +833,10 @@ static void write_jsonl_row(const struct sweep_out *out,
 	json_object_object_add(o, "provenance", json_run_provenance(r));
 	json_object_object_add(o, "target", json_run_target(r));
 	json_object_object_add(o, "config", json_run_config(r));
-	json_object_object_add(o, "result", json_run_result(r));
+	res = json_run_result(r);
+	/* a sweep's own: run's document has no point before it */
+	json_add_bool(res, "region_reused", r->region_reused);
+	json_object_object_add(o, "result", res);
 	json_object_object_add(o, "latency", r->res.count ?
 			       json_run_latency(r) : NULL);
 	json_object_object_add(o, "outlier_summary",
@@ -1282,7 +1318,8 @@ static int run_point(struct sweep *s, const struct grid_point *p,
 {
 	struct run_report r = { .ctx = s->ctx };
 	struct run_hooks h = { .abort_at = 2, .progress = on_progress,
-			       .arg = s, .engine_hint = true };
+			       .arg = s, .engine_hint = true,
+			       .keep = s->no_reuse ? NULL : &s->keep };
 	int rc;
 
 	s->point_frac = 0;
@@ -1384,6 +1421,7 @@ static int run_grid(struct sweep *s)
 	int rc, status = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &s->t0);
+	run_keep_init(&s->keep);
 	for (i = 0; i < s->total; i++) {
 		if (run_stops) {
 			tell_stop(s);
@@ -1408,6 +1446,8 @@ static int run_grid(struct sweep *s)
 			measured++;
 		}
 	}
+	/* the last point's region, device and claim; a break above too */
+	run_keep_release(&s->keep);
 	/* a Ctrl-C after the last point's last poll stopped nothing */
 	if (run_stops && !status && measured + failed < s->to_run)
 		status = EXIT_INTERRUPTED;

@@ -28,17 +28,27 @@
  * mapped target (map.c) runs under the same guard (map_guard()), and is
  * refused with the byte and the reason; known bad blocks were refused (or
  * skipped) before anything was mapped (runner.c).
+ *
+ * A sweep keeps the region between its points (struct user_keep, as the
+ * module keeps its own on an open file with LATT_CFG_REUSE): a point that
+ * would make the same region (target, node, region, pages, offset,
+ * access) takes the one the previous point left, locked and faulted in,
+ * and the samples flush their lines as they always do; any other point
+ * frees it first.  Allocating, locking and faulting in a region costs
+ * far more than 10^5 samples on it.
  */
 #include <cpuid.h>
 #include <errno.h>
 #include <numa.h>
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -188,8 +198,11 @@ static __u64 ts_ns(const struct timespec *t)
 	return (__u64)t->tv_sec * 1000000000ULL + (__u64)t->tv_nsec;
 }
 
-/* tsc_khz: the kernel's (tsc_freq_khz) if it says, else ~100 ms against
- * CLOCK_MONOTONIC_RAW */
+/*
+ * tsc_khz: the kernel's (tsc_freq_khz) if it says, else ~100 ms against
+ * CLOCK_MONOTONIC_RAW; either once a process, so that a sweep's points
+ * (each asks user_engine_info()) don't each wait the 100 ms
+ */
 static __u64 user_tsc_khz(void)
 {
 	static __u64 khz;
@@ -211,7 +224,9 @@ static __u64 user_tsc_khz(void)
 	khz = ns ? (c1 - c0) * 1000000ULL / ns : 0;
 	log_dbg("tsc_khz %llu, calibrated against CLOCK_MONOTONIC_RAW",
 		(unsigned long long)khz);
-	return khz ? khz : 1;
+	if (!khz)
+		khz = 1;	/* nonsense, but kept: not calibrated again */
+	return khz;
 }
 
 /** user_engine_timer() - "rdtscp" or "rdtsc", as the user engine times */
@@ -309,6 +324,7 @@ struct user_run {
 	struct latt_pick pick;	/* functions, width, timer */
 	char *base;		/* the region */
 	bool chase_off;		/* persistent memory: chase by offsets */
+	bool chase_built;	/* the region holds this run's chase cycle */
 	int clflushopt;
 	__u64 window_cycles;
 	__u64 tsc_khz;
@@ -321,6 +337,7 @@ struct user_run {
 	__u64 windows_done;	/* atomic */
 	int abort;		/* atomic: stop at the next window's end */
 	int finished;		/* atomic: the thread is done */
+	sem_t done_sem;		/* posted once @finished is set */
 	int error;		/* negative errno */
 };
 
@@ -504,7 +521,7 @@ static int run_body(struct user_run *u, struct latt_pattern *pat)
 	int ret;
 
 	u->res.tsc_start = user_rdtsc();
-	if (u->cfg.pattern == LATT_PAT_CHASE)
+	if (u->cfg.pattern == LATT_PAT_CHASE && !u->chase_built)
 		chase_build(u, pat);
 	warmup(u);
 	ret = calibrate(u, &u->res.overhead, &u->res.overhead_min,
@@ -569,6 +586,7 @@ static void *user_thread(void *arg)
 	u->res.state = ret == -EINTR ? LATT_STATE_ABORTED :
 		       ret ? LATT_STATE_FAILED : LATT_STATE_DONE;
 	__atomic_store_n(&u->finished, 1, __ATOMIC_RELEASE);
+	sem_post(&u->done_sem);
 	return NULL;
 }
 
@@ -636,6 +654,126 @@ static void mem_put(struct user_mem *m)
 }
 
 /*
+ * A run's region and what it was made for: freed after the run, or kept
+ * for the next (user_engine_measure()'s @keep).  The chase cycle a run
+ * built in it is kept too, for a chase of the same layout (size, region,
+ * TLB block, seed) on DRAM while no run wrote to it since; on persistent
+ * memory others may write the device between two runs, so there every
+ * chase builds its cycle again, as the module does.
+ */
+struct user_keep {
+	struct user_mem mem;
+	char *base;
+	__u32 target;
+	__u32 node;
+	__u64 region;
+	bool hugepages;
+	bool writes;		/* a pmem mapping: mapped for writing */
+	bool file_known;	/* @dev, @ino, @rdev: the mapped file */
+	dev_t dev, rdev;
+	ino_t ino;
+	__u64 offset;		/* --offset of a pmem target */
+	bool chase;		/* a chase cycle of this layout is built: */
+	__u64 chase_size, chase_stride, chase_seed;
+	bool pages_fixed;	/* no huge page can come: @page_size stays */
+	__u64 page_size;	/* smaps_page_size()'s, once read */
+	char page_note[64];
+};
+
+/* The region for @c, allocated or mapped afresh; NULL after a message. */
+static struct user_keep *keep_new(const struct run_opts *o,
+				  const struct latt_config *c)
+{
+	struct user_keep *k = calloc(1, sizeof(*k));
+	struct stat st;
+
+	if (!k) {
+		log_err("out of memory");
+		return NULL;
+	}
+	k->base = mem_get(o, c, &k->mem);
+	if (!k->base) {
+		free(k);
+		return NULL;
+	}
+	k->target = c->target;
+	k->node = c->node;
+	k->region = c->region;
+	k->hugepages = o->hugepages;
+	k->writes = run_writes(c);
+	k->offset = o->tgt.offset;
+	/*
+	 * DRAM that transparent huge pages can't reach (THP "never", or
+	 * "madvise" without --hugepages) keeps the pages it was faulted in
+	 * with, locked: its page size is read once, not every point (reading
+	 * smaps walks the whole process, ~10 ms a GiB)
+	 */
+	if (c->target == LATT_TARGET_DRAM && !o->hugepages) {
+		char thp[32];
+
+		host_thp_mode(thp, sizeof(thp));
+		k->pages_fixed = !strcmp(thp, "never") ||
+				 !strcmp(thp, "madvise");
+	}
+	if (c->target == LATT_TARGET_PMEM && !fstat(c->fd, &st)) {
+		k->file_known = true;
+		k->dev = st.st_dev;
+		k->ino = st.st_ino;
+		k->rdev = st.st_rdev;
+	}
+	return k;
+}
+
+void user_keep_free(struct user_keep **keep)
+{
+	if (!*keep)
+		return;
+	mem_put(&(*keep)->mem);
+	free(*keep);
+	*keep = NULL;
+}
+
+/*
+ * Would a run of @c make the region @k holds?  The same memory (a DRAM
+ * node, or the device or file behind @c->fd at the same offset, mapped for
+ * the same access: loads map read-only), the same region and pages.
+ */
+static bool keep_fits(const struct user_keep *k, const struct run_opts *o,
+		      const struct latt_config *c)
+{
+	struct stat st;
+
+	if (k->target != c->target || k->region != c->region)
+		return false;
+	if (c->target == LATT_TARGET_DRAM)
+		return k->node == c->node && k->hugepages == o->hugepages;
+	return k->file_known && !fstat(c->fd, &st) && st.st_dev == k->dev &&
+	       st.st_ino == k->ino && st.st_rdev == k->rdev &&
+	       k->offset == o->tgt.offset && k->writes == run_writes(c);
+}
+
+/* Does @k hold the chase cycle a run of @c would build? */
+static bool chase_fits(const struct user_keep *k, const struct latt_config *c)
+{
+	return k->chase && c->pattern == LATT_PAT_CHASE &&
+	       k->target == LATT_TARGET_DRAM && k->chase_size == c->size &&
+	       k->chase_stride == c->stride && k->chase_seed == c->seed;
+}
+
+/* After a run of @c that ended done on @k: is its chase cycle still there? */
+static void keep_after(struct user_keep *k, const struct latt_config *c)
+{
+	if (c->pattern == LATT_PAT_CHASE && c->target == LATT_TARGET_DRAM) {
+		k->chase = true;
+		k->chase_size = c->size;
+		k->chase_stride = c->stride;
+		k->chase_seed = c->seed;
+	} else if (run_writes(c) || c->target != LATT_TARGET_DRAM) {
+		k->chase = false;
+	}
+}
+
+/*
  * The page size that backs [@base, @base + @len) from /proc/self/smaps: the
  * VMA's KernelPageSize, or 2 MiB where transparent huge pages back at least
  * half of the range (AnonHugePages; FilePmdMapped for DAX).  @note says
@@ -685,12 +823,18 @@ static __u64 smaps_page_size(const char *base, __u64 len, char *note,
 	return page;
 }
 
-/* Wait for the thread as wait_run() waits for the module. */
+/*
+ * Wait for the thread as wait_run() waits for the module, but woken the
+ * moment it is done: a run of 10^5 samples takes tens of ms, and a sleep
+ * of the poll's interval past its end would be the longest part of a
+ * point that reuses its region.  A signal cuts the wait short, as it does
+ * the module's poll (no SA_RESTART).
+ */
 static bool wait_thread(struct user_run *u, const struct run_hooks *h)
 {
 	long us = POLL_FIRST_US;
 	struct latt_status st;
-	struct timespec poll;
+	struct timespec until;
 	bool aborted = false;
 
 	while (!__atomic_load_n(&u->finished, __ATOMIC_ACQUIRE)) {
@@ -706,18 +850,24 @@ static bool wait_thread(struct user_run *u, const struct run_hooks *h)
 			st.windows = load64(&u->windows_done);
 			h->progress(h->arg, &st);
 		}
-		poll = (struct timespec){ us / 1000000, (us % 1000000) * 1000 };
-		nanosleep(&poll, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += us % 1000000 * 1000;
+		until.tv_sec += us / 1000000 + until.tv_nsec / 1000000000;
+		until.tv_nsec %= 1000000000;
+		/* posted after @finished is set: the loop's test sees it */
+		sem_clockwait(&u->done_sem, CLOCK_MONOTONIC, &until);
 		us = us * 2 > POLL_MS * 1000L ? POLL_MS * 1000L : us * 2;
 	}
 	return aborted;
 }
 
 int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
-			struct run_report *r, const struct run_hooks *h)
+			struct run_report *r, const struct run_hooks *h,
+			struct user_keep **keep)
 {
+	struct user_keep *k = NULL;
 	struct user_run *u;
-	struct user_mem mem;
+	bool reused = false;
 	pthread_t t;
 	__u32 nout = r->outliers && c->threshold ? c->max_outliers : 0;
 	int rc = 1;
@@ -732,6 +882,7 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 		log_err("out of memory");
 		return 1;
 	}
+	sem_init(&u->done_sem, 0, 0);
 	u->spec = o->target;
 	u->cfg = *c;
 	if (pick(&u->cfg, r->info, &u->pick))
@@ -749,15 +900,28 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 	/* the run starts before its memory is mapped and faulted in, as
 	 * the module's START allocates it: wall_ns counts both */
 	clock_gettime(CLOCK_REALTIME, &r->start);
-	u->base = mem_get(o, &u->cfg, &mem);
-	if (!u->base)
-		goto out;
+	if (keep && *keep && !keep_fits(*keep, o, &u->cfg))
+		user_keep_free(keep);	/* another region: this one goes first */
+	if (keep && *keep) {
+		k = *keep;
+		*keep = NULL;
+		reused = true;
+		u->chase_built = chase_fits(k, &u->cfg);
+		log_info("%s: the region of the previous run, as it is%s",
+			 o->target, u->chase_built ? ", its chase cycle too" :
+			 "");
+	} else {
+		k = keep_new(o, &u->cfg);
+		if (!k)
+			goto out;
+	}
+	u->base = k->base;
 
 	rc = pthread_create(&t, NULL, user_thread, u);
 	if (rc) {
 		log_err("%s: cannot start the measuring thread: %s", o->target,
 			strerror(rc));
-		mem_put(&mem);
+		user_keep_free(&k);
 		rc = 1;
 		goto out;
 	}
@@ -766,10 +930,26 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 		 (unsigned long long)c->threshold);
 	r->interrupted = wait_thread(u, h);
 	pthread_join(t, NULL);
-	u->res.page_size = smaps_page_size(u->base, u->cfg.region,
-					   r->page_note,
-					   sizeof(r->page_note));
-	mem_put(&mem);		/* as the module frees it before RESULT */
+	if (k->pages_fixed && k->page_size) {
+		u->res.page_size = k->page_size;
+		snprintf(r->page_note, sizeof(r->page_note), "%s",
+			 k->page_note);
+	} else {
+		u->res.page_size = smaps_page_size(u->base, u->cfg.region,
+						   r->page_note,
+						   sizeof(r->page_note));
+		k->page_size = u->res.page_size;
+		snprintf(k->page_note, sizeof(k->page_note), "%s",
+			 r->page_note);
+	}
+	/* kept for the next run only if this one ended as it should: a
+	 * failed or aborted run may have left its chase half built */
+	if (keep && u->res.state == LATT_STATE_DONE && !r->interrupted) {
+		keep_after(k, &u->cfg);
+		*keep = k;
+	} else {
+		user_keep_free(&k);	/* as the module frees it before RESULT */
+	}
 	clock_gettime(CLOCK_REALTIME, &r->end);
 
 	r->res = u->res;
@@ -785,12 +965,14 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 	r->res.nmi_windows = 0;
 	r->res.flags =
 		(u->pick.timer == LATT_TIMER_RDTSC ? LATT_RES_TIMER_RDTSC : 0) |
-		(strcmp(user_clocksource(), "tsc") ? LATT_RES_TSC_UNSTABLE : 0);
+		(strcmp(user_clocksource(), "tsc") ? LATT_RES_TSC_UNSTABLE : 0) |
+		(reused ? LATT_RES_REUSED : 0);
 	r->res.width = u->cfg.width;
 	if (u->error == -EINVAL && r->res.state == LATT_STATE_FAILED)
 		log_dbg("pattern rejected by latt_pattern_init");
 	rc = 0;
 out:
+	sem_destroy(&u->done_sem);
 	free(u);
 	return rc;
 }

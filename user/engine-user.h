@@ -25,9 +25,21 @@ const char *user_engine_timer(void);
 /* The kernel's current clocksource ("tsc" while it trusts the TSC), or "" */
 const char *user_clocksource(void);
 
-/* One run (or calibration pass) of @c into @r, like the module's START,
- * STATUS polling and RESULT; 0, 1 or EXIT_INTERRUPTED. */
+/*
+ * One run (or calibration pass) of @c into @r, like the module's START,
+ * STATUS polling and RESULT; 0, 1 or EXIT_INTERRUPTED.  @keep NULL: the
+ * region is allocated (or mapped) for the run and freed after it.  Else
+ * *@keep is a region kept from an earlier run (or NULL): taken as it is
+ * if it was made for the same target, node, region, pages, offset and
+ * access (r->res.flags then has LATT_RES_REUSED, as the module's result
+ * would), freed first if not; and the run's region is left in *@keep when
+ * the run ends done, freed when it does not.
+ */
 int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
-			struct run_report *r, const struct run_hooks *h);
+			struct run_report *r, const struct run_hooks *h,
+			struct user_keep **keep);
+
+/* Free a region user_engine_measure() kept (*@keep NULL: nothing). */
+void user_keep_free(struct user_keep **keep);
 
 #endif /* _LATT_ENGINE_USER_H */

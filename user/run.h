@@ -18,6 +18,8 @@
 
 #include <uapi/lattester.h>
 #include "builtin.h"
+#include "lib.h"
+#include "map.h"
 #include "msr.h"
 #include "outstats.h"
 #include "parse.h"
@@ -141,6 +143,9 @@ struct run_report {
 	struct timespec start, end;	/* CLOCK_REALTIME around the run */
 	bool interrupted;		/* SIGINT/SIGTERM aborted it */
 	bool user_engine;		/* measured by --engine user */
+	bool region_reused;		/* the point's first run took the
+					 * region an earlier point left
+					 * (struct run_keep) */
 	struct latt_info info_copy;	/* what @info points to */
 	struct run_threshold thr;
 	struct outlier_summary osum;	/* with a threshold */
@@ -159,11 +164,52 @@ struct run_report {
 extern volatile sig_atomic_t run_stops;
 void run_catch_signals(void);
 
+struct user_keep;
+
+/**
+ * struct run_keep - what a sweep keeps from one point to the next, so that
+ *	points that share a region don't allocate, lock and fault it in
+ *	again (runner.c): run_keep_init() before the first, run_keep_release()
+ *	after the last (or when a point fails)
+ * @dev: the kernel engine's /dev/lattester, open across the points (fd -1:
+ *	not open); START takes LATT_CFG_REUSE where the module has
+ *	LATT_FEAT_REUSE, and the module keeps the region on this file
+ * @claim_fd: a pmem target's claim (0: none), kept while the points share
+ *	the target: the module's kept region holds it per open file
+ * @claim_path, @claim_rdonly: what @claim_fd is open on, and how
+ * @dax: a device-DAX claim's mapping for the module (latt_config.map_addr,
+ *	LATT_FEAT_DAX_MAP), kept with the claim: the module takes its kept
+ *	region only for the same map_addr
+ * @dax_offset, @dax_len, @dax_writes: what @dax maps, and how
+ * @user: the user engine's region (engine-user.c), or NULL
+ * @held_node, @held_bytes: DRAM the kept region holds on a node (-1: none),
+ *	which the node's free memory no longer shows: the clamp of the next
+ *	point's region counts it as free
+ */
+struct run_keep {
+	struct latt_dev dev;
+	int claim_fd;
+	char claim_path[PATH_MAX];
+	bool claim_rdonly;
+	struct map_region dax;
+	__u64 dax_offset, dax_len;
+	bool dax_writes;
+	struct user_keep *user;
+	int held_node;
+	__u64 held_bytes;
+};
+
+void run_keep_init(struct run_keep *k);
+void run_keep_release(struct run_keep *k);
+
 /**
  * struct run_hooks - how run_measure() behaves inside a command
  * @abort_at: run_stops at which the run is aborted (run: 1, sweep: 2)
  * @progress: called at every poll while a run goes (NULL: none)
  * @engine_hint: without the module and --engine, suggest --engine user
+ * @keep: a sweep's device, claim and region kept between its points; NULL
+ *	(run, matrix, sweep --no-reuse): every run opens, claims, allocates
+ *	and frees its own
  */
 struct run_hooks {
 	int abort_at;
@@ -171,6 +217,7 @@ struct run_hooks {
 	void *arg;
 	bool engine_hint;	/* the command has --engine: name it when
 				 * the module is missing */
+	struct run_keep *keep;
 };
 
 /* The run writes to its target: a store op, or chase (its links). */

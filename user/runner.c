@@ -26,10 +26,21 @@
  * first, on the same open device and claim, and its corrected p50 times
  * the multiple becomes the threshold.  With a threshold, MSR_SMI_COUNT of
  * the measuring CPU is read before and after the run (msr.c).
+ *
+ * A sweep (struct run_keep, hooks->keep) keeps between its points what a
+ * run would otherwise take and give back every time: the open device, on
+ * which the module keeps the region (LATT_CFG_REUSE, where it has
+ * LATT_FEAT_REUSE), a pmem target's claim while the points share it, and
+ * the user engine's region.  Each point's region is still the one its
+ * options ask for: the module and engine-user.c take the kept one only
+ * if it is that, and free it first if not.  A point that does not end
+ * done gives everything back, so that no later point runs on what a
+ * failed or aborted one left.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -287,7 +298,8 @@ const char *run_args_problem(const struct run_opts *o)
  * so that the run doesn't push the node into reclaim or the OOM killer.
  * The warning is given once per clamped size (a sweep repeats it).
  */
-static int clamp_region(struct run_opts *o, unsigned int node)
+static int clamp_region(struct run_opts *o, unsigned int node,
+			const struct run_keep *k)
 {
 	static __u64 warned;
 	struct latt_config *c = &o->cfg;
@@ -303,6 +315,13 @@ static int clamp_region(struct run_opts *o, unsigned int node)
 		log_err("%s: node %u has no memory", o->target, node);
 		return 1;
 	}
+	/*
+	 * the region a sweep keeps on this node is freed before this one is
+	 * made (unless it is this one): it is as good as free, and the clamp
+	 * must come out as it would have without it
+	 */
+	if (k && k->held_node == (int)node)
+		free += (long long)k->held_bytes;
 	half = free > 0 ? (__u64)free / 2 : 0;
 	if (c->region <= half)
 		return 0;
@@ -776,7 +795,7 @@ static int check_pmem(struct run_opts *o)
 	return 0;
 }
 
-static int check_host(struct run_opts *o)
+static int check_host(struct run_opts *o, const struct run_keep *k)
 {
 	struct latt_config *c = &o->cfg;
 	char online[HOST_STR];
@@ -803,7 +822,7 @@ static int check_host(struct run_opts *o)
 		return 0;
 	}
 	snprintf(o->target, sizeof(o->target), "dram:%d", node);
-	return clamp_region(o, (unsigned int)node);
+	return clamp_region(o, (unsigned int)node, k);
 }
 
 static int check_module(const struct run_opts *o, const struct latt_info *in)
@@ -912,18 +931,23 @@ static int check_rules(const struct run_opts *o, const struct latt_info *in)
 /*
  * Poll STATUS until the run stops; once run_stops reaches @h->abort_at,
  * ABORT it.  The interval starts at 1 ms and doubles up to POLL_MS, so that
- * a short run doesn't wait 100 ms for nothing.  *aborted says whether this
- * side aborted it.
+ * a short run doesn't wait 100 ms for nothing; and it is no longer than
+ * what the samples left take at the rate so far, so that the poll after
+ * the end comes soon after it: the doubling alone oversleeps the end of a
+ * run by up to its length, the longest part of a sweep's point that
+ * reuses its region.  *aborted says whether this side aborted it.
  */
 static int wait_run(struct latt_dev *d, const struct run_hooks *h,
 		    bool *aborted)
 {
-	long us = POLL_FIRST_US;
-	struct timespec poll;
+	long us = POLL_FIRST_US, nap;
+	struct timespec poll, t0, now;
 	struct latt_status st;
+	double left;
 	int rc;
 
 	*aborted = false;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		rc = latt_dev_status(d, &st);
 		if (rc || st.state != LATT_STATE_RUNNING)
@@ -935,7 +959,20 @@ static int wait_run(struct latt_dev *d, const struct run_hooks *h,
 		}
 		if (h->progress)
 			h->progress(h->arg, &st);
-		poll = (struct timespec){ us / 1000000, (us % 1000000) * 1000 };
+		nap = us;
+		if (st.samples_done && st.samples_total > st.samples_done) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			/* the time so far, then the time the rest takes */
+			left = (double)(now.tv_sec - t0.tv_sec) * 1e6 +
+			       (double)(now.tv_nsec - t0.tv_nsec) / 1e3;
+			left *= (double)(st.samples_total - st.samples_done) /
+				(double)st.samples_done;
+			if (left < (double)nap)
+				nap = left > POLL_FIRST_US ? (long)left :
+				      POLL_FIRST_US;
+		}
+		poll = (struct timespec){ nap / 1000000,
+					  (nap % 1000000) * 1000 };
 		nanosleep(&poll, NULL);
 		us = us * 2 > POLL_MS * 1000L ? POLL_MS * 1000L : us * 2;
 	}
@@ -999,6 +1036,100 @@ static int claim_pmem(const struct run_opts *o)
 	return fd;
 }
 
+/* Close the claim a sweep kept (run_keep), and its mapping first. */
+static void claim_release(struct run_keep *k)
+{
+	map_release(&k->dax);
+	if (k->claim_fd > 0)
+		close(k->claim_fd);
+	k->claim_fd = 0;
+	k->claim_path[0] = '\0';
+}
+
+/*
+ * A pmem target's claim for this run: claim_pmem()'s own; or, in a sweep
+ * (@k), the one the previous point left, when it is open on the same
+ * device or file, alike: the region the module keeps on its open file
+ * holds that very claim, which a second open with O_EXCL would not get.
+ * Another target's claim is closed first.  The descriptor, or -1.
+ */
+static int claim(const struct run_opts *o, struct run_keep *k)
+{
+	const struct pmem_target *t = &o->tgt.pm;
+	const char *path = t->file[0] ? t->file : t->device;
+	bool rdonly = o->user_engine && !run_writes(&o->cfg);
+	int fd;
+
+	if (!k)
+		return claim_pmem(o);
+	if (k->claim_fd > 0 && k->claim_rdonly == rdonly &&
+	    !strcmp(k->claim_path, path))
+		return k->claim_fd;
+	claim_release(k);
+	fd = claim_pmem(o);
+	if (fd > 0) {
+		k->claim_fd = fd;
+		k->claim_rdonly = rdonly;
+		snprintf(k->claim_path, sizeof(k->claim_path), "%s", path);
+	}
+	return fd;
+}
+
+/*
+ * A device-DAX target for a module that checks the range through the
+ * caller's own mapping of the claimed device (LATT_FEAT_DAX_MAP, ABI 2.1):
+ * the region mapped (map.c; nothing touched, the module's pin faults it
+ * in), its address in cfg.map_addr.  In a sweep (@k) the mapping stays
+ * with the claim while the points share offset, region and access, since
+ * the module takes the region it kept only for the same map_addr; else
+ * it is @own, released after the run.  0, or 1 after a message.
+ */
+static int dax_map(struct run_opts *o, struct run_keep *k,
+		   struct map_region *own)
+{
+	struct latt_config *c = &o->cfg;
+	bool writes = run_writes(c);
+	struct map_region *m = k ? &k->dax : own;
+
+	if (k && k->dax.map && k->dax_offset == o->tgt.offset &&
+	    k->dax_len == c->region && k->dax_writes == writes) {
+		c->map_addr = (__u64)(uintptr_t)k->dax.base;
+		return 0;
+	}
+	map_release(m);
+	if (map_devdax_for_module(o->target, &o->tgt.pm, c->fd, o->tgt.offset,
+				  c->region, writes, m))
+		return 1;
+	if (k) {
+		k->dax_offset = o->tgt.offset;
+		k->dax_len = c->region;
+		k->dax_writes = writes;
+	}
+	c->map_addr = (__u64)(uintptr_t)m->base;
+	return 0;
+}
+
+/** run_keep_init() - a sweep's run_keep before its first point: nothing */
+void run_keep_init(struct run_keep *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->dev.fd = -1;
+	k->held_node = -1;
+}
+
+/**
+ * run_keep_release() - give back what a sweep kept: the device (the module
+ * frees the region it kept on it), then the claim, the user engine's region
+ */
+void run_keep_release(struct run_keep *k)
+{
+	latt_dev_close(&k->dev);
+	claim_release(k);
+	user_keep_free(&k->user);
+	k->held_node = -1;
+	k->held_bytes = 0;
+}
+
 static int report_start_error(const struct run_opts *o,
 			      const struct latt_config *c, int rc)
 {
@@ -1033,13 +1164,20 @@ static int measure(struct latt_dev *d, const struct run_opts *o,
 		   const struct run_hooks *h)
 {
 	__u32 nout = r->outliers && c->threshold ? c->max_outliers : 0;
+	struct latt_config run = *c;
 	bool aborted;
 	int rc;
 
 	if (!d)
-		return user_engine_measure(o, c, r, h);
+		return user_engine_measure(o, c, r, h,
+					   h->keep ? &h->keep->user : NULL);
+	/* in a sweep the module keeps the region on the open device, and
+	 * the next START takes it if it asks for the same; an older module
+	 * knows no such flag */
+	if (h->keep && (d->info.features & LATT_FEAT_REUSE))
+		run.flags |= LATT_CFG_REUSE;
 	clock_gettime(CLOCK_REALTIME, &r->start);
-	rc = latt_dev_start(d, c);
+	rc = latt_dev_start(d, &run);
 	if (rc)
 		return report_start_error(o, c, rc);
 	log_info("%s: started, seed 0x%llx, threshold %llu cycles", o->target,
@@ -1102,6 +1240,9 @@ static int resolve_threshold(struct latt_dev *d, struct run_opts *o,
 	raw = latt_hist_percentile(r->hist, r->res.count, r->res.min,
 				   r->res.max, 500000);
 	t->calibration = r->res.count;
+	/* the point's region is the calibration pass's: it says whether an
+	 * earlier point's was taken, the run after it always takes it */
+	r->region_reused = !!(r->res.flags & LATT_RES_REUSED);
 	t->median = latt_correct(raw, r->res.overhead);
 	if (r->res.timer_step && t->median <= r->res.timer_step) {
 		log_err("%s: --threshold %s: the median (%llu cycles, "
@@ -1203,35 +1344,59 @@ static void run_warnings(struct run_report *r)
 			 r->clocksource : "unknown");
 }
 
-/**
- * run_measure() - check @o, run it in the module, fetch the result into @r
- *
- * Returns 0 when a result was fetched (whatever its state: see
- * run_exit_status()), else the exit status: 1 after an error (said on
- * stderr), EXIT_INTERRUPTED if stopped before the run began.  @r is to be
- * released with run_report_free() either way.
+/* The NUMA node of a DRAM target (its CPU's for "local"), or -1. */
+static int dram_node(const struct run_opts *o)
+{
+	const struct latt_config *c = &o->cfg;
+
+	if (c->target != LATT_TARGET_DRAM)
+		return -1;
+	return c->node == LATT_NODE_LOCAL ? host_node_of_cpu(c->cpu) :
+	       (int)c->node;
+}
+
+/*
+ * A point of a sweep ended done: what it leaves on a DRAM node (the user
+ * engine's region, or the module's where it kept it), for the clamp of
+ * the next point's region.
  */
-int run_measure(struct run_opts *o, struct run_report *r,
-		const struct run_hooks *h)
+static void keep_held(struct run_keep *k, const struct run_opts *o,
+		      const struct latt_info *in)
+{
+	bool held = o->user_engine || (in->features & LATT_FEAT_REUSE);
+
+	k->held_node = held ? dram_node(o) : -1;
+	k->held_bytes = k->held_node >= 0 ? o->cfg.region : 0;
+}
+
+static int measure_point(struct run_opts *o, struct run_report *r,
+			 const struct run_hooks *h)
 {
 	struct latt_dev dev = { .fd = -1 }, *d = &dev;
+	struct run_keep *k = h->keep;
+	struct map_region dax = { 0 };
 	int rc;
 
 	rc = threads_resolve(o);
 	if (!rc)
-		rc = check_host(o);
+		rc = check_host(o, k);
 	if (rc)
 		return rc;
 	if (o->user_engine) {
 		d = NULL;
 		user_engine_info(&r->info_copy);
 	} else {
-		rc = latt_dev_open(&dev);
-		if (rc) {
-			run_open_failed(rc, h->engine_hint && !o->engine_set);
-			return 1;
+		if (k)
+			d = &k->dev;	/* open from an earlier point? */
+		if (d->fd < 0) {
+			rc = latt_dev_open(d);
+			if (rc) {
+				run_open_failed(rc, h->engine_hint &&
+						!o->engine_set);
+				return 1;
+			}
 		}
-		r->info_copy = dev.info;
+		r->info_copy = d->info;
 	}
 	r->user_engine = o->user_engine;
 	r->info = &r->info_copy;
@@ -1242,12 +1407,17 @@ int run_measure(struct run_opts *o, struct run_report *r,
 	if (!rc)
 		rc = run_alloc(o, r);
 	if (!rc && o->cfg.target == LATT_TARGET_PMEM) {
-		o->cfg.fd = claim_pmem(o);
+		o->cfg.fd = claim(o, k);
 		if (o->cfg.fd < 0) {
 			o->cfg.fd = 0;
 			rc = 1;
 		}
+	} else if (!rc && k) {
+		claim_release(k);	/* no pmem target any more */
 	}
+	if (!rc && d && !strcmp(o->tgt.kind, "devdax") &&
+	    (r->info->features & LATT_FEAT_DAX_MAP))
+		rc = dax_map(o, k, &dax);
 	if (!rc)
 		rc = resolve_threshold(d, o, r, h);
 	if (!rc && o->cfg.threshold)
@@ -1256,11 +1426,19 @@ int run_measure(struct run_opts *o, struct run_report *r,
 		rc = measure(d, o, &o->cfg, r, h);
 	if (!rc && o->cfg.threshold)
 		smi_end(&r->smi);
-	if (d)
-		latt_dev_close(d);
-	if (o->cfg.fd > 0)
-		close(o->cfg.fd);
+	if (!rc && !r->thr.calibration)
+		r->region_reused = !!(r->res.flags & LATT_RES_REUSED);
+	if (!k) {		/* a sweep's stay for its next point */
+		if (d)
+			latt_dev_close(d);
+		map_release(&dax);
+		if (o->cfg.fd > 0)
+			close(o->cfg.fd);
+	} else if (!rc) {
+		keep_held(k, o, r->info);
+	}
 	o->cfg.fd = 0;
+	o->cfg.map_addr = 0;
 	if (rc)
 		return rc;
 	r->samples_asked = o->cfg.samples;
@@ -1281,6 +1459,27 @@ int run_measure(struct run_opts *o, struct run_report *r,
 		return 1;
 	}
 	return 0;
+}
+
+/**
+ * run_measure() - check @o, run it in the module, fetch the result into @r
+ *
+ * Returns 0 when a result was fetched (whatever its state: see
+ * run_exit_status()), else the exit status: 1 after an error (said on
+ * stderr), EXIT_INTERRUPTED if stopped before the run began.  @r is to be
+ * released with run_report_free() either way.  In a sweep (@h->keep), a
+ * point that did not end done gives back what the sweep kept: what a
+ * failed or aborted run left is no region for the next point.
+ */
+int run_measure(struct run_opts *o, struct run_report *r,
+		const struct run_hooks *h)
+{
+	int rc = measure_point(o, r, h);
+
+	if (h->keep && (rc || r->interrupted ||
+			r->res.state != LATT_STATE_DONE))
+		run_keep_release(h->keep);
+	return rc;
 }
 
 /** run_exit_status() - the exit status a fetched result earns */

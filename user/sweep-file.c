@@ -29,6 +29,7 @@ static const struct column {
 	{ "pattern", SWEEP_CSV_V1 }, { "stride", SWEEP_CSV_V1 },
 	{ "hotspot", SWEEP_CSV_V1 }, { "size", SWEEP_CSV_V1 },
 	{ "region", SWEEP_CSV_V1 }, { "page_size", SWEEP_CSV_V3 },
+	{ "region_reused", SWEEP_CSV_V4 },
 	{ "chain", SWEEP_CSV_V1 }, { "width", SWEEP_CSV_V1 },
 	{ "warm", SWEEP_CSV_V1 }, { "samples_asked", SWEEP_CSV_V1 },
 	{ "seed", SWEEP_CSV_V1 }, { "window_us", SWEEP_CSV_V1 },

@@ -29,8 +29,9 @@ enum sweep_csv_layout {
 	SWEEP_CSV_V1,	/* ... smi, cycles_min ...: no mode ... total_gbps */
 	SWEEP_CSV_V2,	/* mode ... total_gbps; "point" counts from 0 */
 	SWEEP_CSV_V3,	/* engine, page_size; "point" counts from 1 */
+	SWEEP_CSV_V4,	/* region_reused */
 };
-#define SWEEP_CSV_LAYOUT	SWEEP_CSV_V3	/* what a new file gets */
+#define SWEEP_CSV_LAYOUT	SWEEP_CSV_V4	/* what a new file gets */
 
 /* "point" in the rows of a new file: the grid's points count from 1 */
 #define SWEEP_POINT_BASE	1

@@ -8,7 +8,10 @@
 #  - bench.py with the user engine: exit 0, the table on stdout, a JSON
 #    document with the machine, the settings and every benchmark (timer,
 #    efficiency, agreement, memory, table), each figure a median/min/max
-#    over the repetitions; the module's memory skipped with a reason;
+#    over the repetitions; the module's memory skipped with a reason; the
+#    basic table as a sweep and as a sweep --no-reuse, their ratio, rows
+#    alike in keys, fields and counts, every point but the first reusing
+#    its region (user engine), none with --no-reuse;
 #  - the kernel engine without a device: skipped with the reason; with the
 #    stand-in for the module (test-cli-fake.so): every benchmark, and the
 #    module's memory measured;
@@ -96,6 +99,22 @@ else:
         for f in x.get("figures", {}).values():
             if b != "table" and len(f["reps"]) != reps:
                 why.append("%s: %d reps of %d" % (b, len(f["reps"]), reps))
+    t = e["benchmarks"].get("table", {})
+    if "error" not in t:
+        f = t.get("figures", {})
+        for k in ("table_s", "no_reuse_table_s", "speedup", "reused_points",
+                  "no_reuse_reused_points", "sampling_share",
+                  "no_reuse_sampling_share"):
+            if k not in f:
+                why.append("table.%s missing" % k)
+        if t.get("alike") is not True:
+            why.append("table: the sweeps differ: %r" % t.get("differences"))
+        if f.get("no_reuse_reused_points", {}).get("median") != 0:
+            why.append("table: --no-reuse reused a region")
+        if engine == "user" and f.get("reused_points", {}).get("median") != \
+           t["config"]["points"] - 1:
+            why.append("table: %r points reused, of %d" % (
+                f.get("reused_points", {}).get("median"), t["config"]["points"]))
     mod = e["benchmarks"].get("memory", {}).get("module", {})
     if want == "module":
         figures("memory.module", mod.get("figures"))
@@ -119,6 +138,9 @@ grep -q "^engine user on .* cores), kernel .*, tsc_khz [0-9]" "$tmp/out" &&
 	(for b in timer efficiency agreement memory table; do
 		grep -q "^  $b " "$tmp/out" || exit 1
 	done) &&
+	grep -q "^  table  *the same, sweep --no-reuse  *[0-9.]* s" "$tmp/out" &&
+	grep -q "^  table  *--no-reuse / reuse  *[0-9.]*  " "$tmp/out" &&
+	grep -q "rows alike in keys, fields and counts: yes" "$tmp/out" &&
 	grep -q "^engine kernel: skipped: no /nonexistent" "$tmp/out" &&
 	grep -q "module memory: skipped: " "$tmp/out"
 report $? "the table: the machine, every benchmark, the skips with reasons"

@@ -19,7 +19,19 @@
 #    lines on stdout and --dry-run, the engine and page_size columns;
 #  - --resume refuses another --samples or --seed, naming them, and adds
 #    the points of another --region or of --hugepages; older files (no
-#    engine, page_size, points from 0) are continued in their own form;
+#    engine, page_size, points from 0; no region_reused) are continued in
+#    their own form;
+#  - one region for many points: the rules of the region the user engine
+#    keeps (tests/unit/test-keep.c, built here: node, region, pages,
+#    target, file, offset, access; the chase cycle; an aborted run keeps
+#    nothing); a sweep whose points share their region says
+#    region_reused false, then true (JSON lines and CSV), one whose points
+#    change region (or NUMA node, where the host has two) false at every
+#    change, --no-reuse false everywhere; the rows of a sweep with and
+#    without --no-reuse alike in keys, fields and counts; a point that
+#    fails leaves no region for the next; chase takes the cycle of the
+#    calibration pass (--threshold 10x); --resume with --no-reuse finds
+#    every point done (not in the key); --no-reuse in --help;
 #  - a sweep whose every point failed leaves no file, and a CSV of a
 #    header alone doesn't stop the next sweep;
 #  - --max-points (and its default, 10000) refuses a grid before its
@@ -200,7 +212,8 @@ import csv, json, sys
 src, dst, jsrc, jdst = sys.argv[1:]
 rows = list(csv.reader(open(src)))
 head = rows[0]
-keep = [i for i, c in enumerate(head) if c not in ("engine", "page_size")]
+keep = [i for i, c in enumerate(head)
+        if c not in ("engine", "page_size", "region_reused")]
 with open(dst, "w", newline="") as f:
     w = csv.writer(f, lineterminator="\n")
     w.writerow([head[i] for i in keep])
@@ -225,6 +238,167 @@ assert [r[0] for r in rows[1:]] == ["0", "1", "2", "3"], [r[0] for r in rows]
 assert [d["point"] for d in jl] == [0, 1, 2, 3], [d["point"] for d in jl]
 PY
 report $? "--resume of files counted from 0, without engine, page_size: continued alike"
+
+# a file from before region_reused: continued in its own columns
+python3 - "$tmp/ws.csv" "$tmp/v3.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+col = rows[0].index("region_reused")
+with open(sys.argv[2], "w", newline="") as f:
+    w = csv.writer(f, lineterminator="\n")
+    for r in rows[:4]:
+        w.writerow(r[:col] + r[col + 1:])
+PY
+"$ctl" sweep --quiet --out "$tmp/v3.csv" $ws --resume >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && python3 - "$tmp/v3.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert "region_reused" not in rows[0] and "page_size" in rows[0], rows[0]
+assert len(rows) == 5 and all(len(r) == len(rows[0]) for r in rows), rows
+assert [r[0] for r in rows[1:]] == ["1", "2", "3", "4"], [r[0] for r in rows]
+PY
+report $? "--resume of a file without region_reused: continued in its columns"
+
+# ---- one region for many points ----
+# $CC as tests/unit/run takes it (words allowed: unquoted)
+keep_bin=$tmp/test-keep
+if ${CC:-cc} -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
+	-I"$top/include" -I"$top/user" -o "$keep_bin" \
+	"$top/tests/unit/test-keep.c" \
+	"$top/user/log.c" "$top/user/host.c" "$top/user/map.c" \
+	"$top/user/parse.c" -lnuma -pthread 2>"$tmp/err"; then
+	"$keep_bin" "$tmp" >"$tmp/keep.out" 2>"$tmp/err"
+	echo "rc $?" >>"$tmp/keep.out"
+	while IFS= read -r line; do
+		case $line in
+		"ok "*" - # SKIP"*) skip "kept region: ${line#*# SKIP }" ;;
+		"ok "*) report 0 "kept region: ${line#ok * - }" ;;
+		"not ok "*) report 1 "kept region: ${line#not ok * - }" ;;
+		"rc 0"|"1.."*|keep:*) ;;
+		*) report 1 "test-keep: $line" ;;
+		esac
+	done <"$tmp/keep.out"
+else
+	report 1 "tests/unit/test-keep.c builds"
+fi
+
+# reused LIST FILE.jsonl FILE.csv: the rows' region_reused, in order, in
+# both files ("0 1 1 1")
+reused()
+{
+	python3 - "$@" <<'PY'
+import csv, json, sys
+want = sys.argv[1].split()
+jl = [json.loads(l) for l in open(sys.argv[2])]
+got = [str(int(d["result"]["region_reused"])) for d in jl]
+if any(type(d["result"]["region_reused"]) is not bool for d in jl):
+    print("#  not a JSON boolean")
+    sys.exit(1)
+if got != want:
+    print("#  JSON lines: %s, want %s" % (" ".join(got), " ".join(want)))
+    sys.exit(1)
+if len(sys.argv) > 3:
+    rows = list(csv.DictReader(open(sys.argv[3])))
+    got = [r["region_reused"] for r in rows]
+    if got != want:
+        print("#  CSV: %s, want %s" % (" ".join(got), " ".join(want)))
+        sys.exit(1)
+PY
+}
+
+same="--engine user --op load,store --pattern seq,rand --size 64 --samples 500 --region 16M"
+sweep rr $same
+[ $? -eq 0 ] && reused "0 1 1 1" "$tmp/rr.jsonl" "$tmp/rr.csv"
+report $? "points that share their region: the first fresh, the rest reuse it"
+sweep rn $same --no-reuse
+[ $? -eq 0 ] && reused "0 0 0 0" "$tmp/rn.jsonl" "$tmp/rn.csv"
+report $? "--no-reuse: every point on a fresh region"
+python3 - "$tmp/rr.jsonl" "$tmp/rn.jsonl" "$tmp/rr.csv" "$tmp/rn.csv" <<'PY'
+import csv, json, sys
+# the two sweeps' rows: the same points, fields and counts (not values)
+def paths(o, pre=""):
+    if isinstance(o, dict):
+        return {p for k, v in o.items() for p in paths(v, pre + "." + k)} | {pre}
+    return {pre + ":" + type(o).__name__.replace("int", "float")}
+why = []
+a = [json.loads(l) for l in open(sys.argv[1])]
+b = [json.loads(l) for l in open(sys.argv[2])]
+if [d["key"] for d in a] != [d["key"] for d in b]:
+    why.append("keys differ")
+for x, y in zip(a, b):
+    for k in ("provenance", "result", "latency", "config", "target"):
+        px, py = paths(x[k]), paths(y[k])
+        if k == "provenance":
+            px = {p for p in px if not p.startswith(".command_line")}
+            py = {p for p in py if not p.startswith(".command_line")}
+        if px != py:
+            why.append("point %d: %s fields differ: %s" %
+                       (x["point"], k, sorted(px ^ py)[:4]))
+    if x["config"] != y["config"] or x["target"] != y["target"]:
+        why.append("point %d: config or target differ" % x["point"])
+    for k in ("state", "samples", "backwards", "windows", "page_size"):
+        if x["result"][k] != y["result"][k]:
+            why.append("point %d: result.%s %r, %r" %
+                       (x["point"], k, x["result"][k], y["result"][k]))
+    if x["latency"]["per"] != y["latency"]["per"]:
+        why.append("point %d: per differs" % x["point"])
+ca = list(csv.DictReader(open(sys.argv[3])))
+cb = list(csv.DictReader(open(sys.argv[4])))
+if [r["key"] for r in ca] != [r["key"] for r in cb] or \
+   [r["samples"] for r in ca] != [r["samples"] for r in cb] or \
+   (ca and list(ca[0]) != list(cb[0])):
+    why.append("the CSV files differ in keys, columns or samples")
+if not a or len(a) != len(b):
+    why.append("%d and %d rows" % (len(a), len(b)))
+if why:
+    print("#  " + "\n#  ".join(why[:8]))
+    sys.exit(1)
+PY
+report $? "with and without --no-reuse: the same keys, fields and counts"
+sweep rx --engine user --op load,store --pattern seq --size 64 --samples 500 --region 16M,32M
+[ $? -eq 0 ] && reused "0 0 0 0" "$tmp/rx.jsonl" "$tmp/rx.csv"
+report $? "points that change the region: a fresh one at every change"
+node0=$(ls -d /sys/devices/system/cpu/cpu0/node* 2>/dev/null | sed -n 's/.*node//p' | head -1)
+sweep rd --engine user --target "dram,dram:${node0:-0}" --pattern seq,rand \
+	--samples 500 --region 16M
+[ $? -eq 0 ] && reused "0 1 1 1" "$tmp/rd.jsonl" "$tmp/rd.csv"
+report $? "dram (CPU 0's node) and dram:N of that node: one region"
+other=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | sed 's/.*node//' |
+	while read -r nd; do
+		grep -q "MemFree: *[1-9][0-9]\{5,\} kB" \
+			/sys/devices/system/node/node$nd/meminfo 2>/dev/null &&
+			echo "$nd"
+	done | head -2 | tr '\n' ' ')
+if [ "$(wc -w <<<"$other")" -ge 2 ]; then
+	set -- $other
+	sweep rm --engine user --target "dram:$1,dram:$2" --pattern seq,rand \
+		--samples 500 --region 16M
+	[ $? -eq 0 ] && reused "0 1 0 1" "$tmp/rm.jsonl" "$tmp/rm.csv"
+	report $? "dram:$1 then dram:$2: a fresh region for the other node"
+	set --
+else
+	skip "a point on another NUMA node: this host has one node with memory"
+fi
+# a point that fails (chase with --width 16) between two that would share
+sweep rf --engine user --pattern seq,chase,rand --width 16 --samples 500 --region 16M
+[ $? -eq 1 ] && grep -q "3 points: 2 measured, 1 failed" "$tmp/err" &&
+	reused "0 0" "$tmp/rf.jsonl" "$tmp/rf.csv"
+report $? "a point that fails gives the region back: the next makes its own"
+sweep rg --engine user --pattern seq,rand --width 16 --samples 500 --region 16M
+[ $? -eq 0 ] && reused "0 1" "$tmp/rg.jsonl" "$tmp/rg.csv"
+report $? "(without the failing point between them, the second reuses it)"
+LATTESTER_LOG=info "$ctl" sweep --quiet --out "$tmp/rc.jsonl" --engine user \
+	--pattern chase --chain 4 --size 64,128 --threshold 10x --samples 500 \
+	--region 16M >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && reused "0 1" "$tmp/rc.jsonl" &&
+	[ "$(grep -c 'the region of the previous run, as it is' "$tmp/err")" -eq 3 ] &&
+	[ "$(grep -c 'its chase cycle too' "$tmp/err")" -eq 2 ]
+report $? "chase, --threshold 10x: each run after its calibration pass takes its cycle"
+sweep rr $same --no-reuse --resume
+[ $? -eq 0 ] && grep -q "4 points: 0 measured, 0 failed, 4 already in the files" "$tmp/err"
+report $? "--resume with --no-reuse: the same keys, nothing run again"
+"$ctl" sweep --help >"$tmp/out" 2>&1 && grep -q -- "--no-reuse" "$tmp/out"
+report $? "--no-reuse in sweep --help"
 
 # ---- a sweep whose every point failed leaves no file ----
 sweep f --engine user --pattern chase --width 16 --size 64,128 --samples 100 --region 16M

@@ -26,8 +26,12 @@ figure is and how to read it.
               MemFree while it runs, less the tool's RSS; slab before and
               after), skipped for the user engine
   table       the basic latency table (the ops of tools/repro-basic-latency
-              x seq/rand x 64/128/256 B, TABLE_SAMPLES a point), one
-              `run` per point: wall time, and how much of it is sampling
+              x seq/rand x 64/128/256 B, TABLE_SAMPLES a point) as one
+              `sweep`, which keeps the region from point to point, and as
+              one `sweep --no-reuse` (every point its own region, as
+              before), side by side in every repetition: wall times, their
+              ratio, the share of each spent sampling, and whether the two
+              sweeps' rows are alike in keys, fields and counts
 
 Options override the environment (BENCH_OUT, BENCH_REPS, BENCH_ENGINES,
 BENCH_CPU, BENCH_REGION, BENCH_SAMPLES, BENCH_CHAIN, BENCH_MEM_SAMPLES,
@@ -59,6 +63,8 @@ EFFICIENCY_TARGET = 0.5                   # of the sampling phase
 MEM_GROWTH_LIMIT = 1.05                   # hi/lo RSS above this: it grows
 MEMINFO_POLL_S = 0.01
 BENCHMARKS = ["timer", "efficiency", "agreement", "memory", "table"]
+TABLE_TARGET = 0.5                        # reuse / --no-reuse, at most
+TABLE_MODES = [("reuse", []), ("no_reuse", ["--no-reuse"])]
 
 
 class BenchError(Exception):
@@ -142,15 +148,9 @@ class Runner:
         self.n = 0
         self.provenance = None
 
-    def run(self, opts, hist=False, poll_meminfo=False):
-        """One `lattester-ctl run`: its JSON, process wall time, peak RSS."""
-        self.n += 1
-        base = os.path.join(self.tmp, "%s-%d" % (self.engine, self.n))
-        cmd = [self.a.ctl, "run", "--engine", self.engine, "--cpu",
-               str(self.a.cpu), "--quiet", "--json", base + ".json"] + opts
-        if hist:
-            cmd += ["--hist", base + ".hist"]
-        err = base + ".err"
+    def spawn(self, cmd, err, poll_meminfo=False):
+        """Run @cmd, stdout to /dev/null, stderr to @err: wall time, exit
+        status, rusage, stderr, and MemFree before and at its lowest."""
         before = meminfo() if poll_meminfo else None
         low = None
         t0 = time.monotonic()
@@ -168,6 +168,18 @@ class Runner:
         rc = os.waitstatus_to_exitcode(status)
         with open(err) as f:
             stderr = f.read()
+        return wall, rc, ru, stderr, before, low
+
+    def run(self, opts, hist=False, poll_meminfo=False):
+        """One `lattester-ctl run`: its JSON, process wall time, peak RSS."""
+        self.n += 1
+        base = os.path.join(self.tmp, "%s-%d" % (self.engine, self.n))
+        cmd = [self.a.ctl, "run", "--engine", self.engine, "--cpu",
+               str(self.a.cpu), "--quiet", "--json", base + ".json"] + opts
+        if hist:
+            cmd += ["--hist", base + ".hist"]
+        wall, rc, ru, stderr, before, low = self.spawn(cmd, base + ".err",
+                                                       poll_meminfo)
         if rc:
             raise BenchError("%s: exit %d: %s" % (" ".join(cmd), rc,
                                                   stderr.strip() or "(no message)"))
@@ -183,6 +195,22 @@ class Runner:
             r["meminfo_before"], r["meminfo_after"] = before, meminfo()
             r["memfree_low"] = low
         return r
+
+    def sweep(self, opts):
+        """One `lattester-ctl sweep` into JSON lines: its rows, wall time."""
+        self.n += 1
+        base = os.path.join(self.tmp, "%s-%d" % (self.engine, self.n))
+        cmd = [self.a.ctl, "sweep", "--engine", self.engine, "--cpu",
+               str(self.a.cpu), "--quiet", "--out", base + ".jsonl"] + opts
+        wall, rc, _, stderr, _, _ = self.spawn(cmd, base + ".err")
+        if rc:
+            raise BenchError("%s: exit %d: %s" % (" ".join(cmd), rc,
+                                                  stderr.strip() or "(no message)"))
+        with open(base + ".jsonl") as f:
+            rows = [json.loads(line) for line in f if line.strip()]
+        if rows and self.provenance is None:
+            self.provenance = rows[0]["provenance"]
+        return {"rows": rows, "wall_s": wall, "stderr": stderr}
 
     def tsc_step(self):
         """The helper's key/value lines as ints, or None if it isn't built."""
@@ -381,49 +409,116 @@ def bench_memory(run, a):
     return out
 
 
-def bench_table(run, a):
-    f = {k: [] for k in ("table_s", "point_s", "sampling_share", "setup_share",
-                         "startup_share")}
+def table_ops(run, a):
+    """The table's ops this CPU has: {op: why} for the others."""
     skipped = {}
-    extra = ["--region", a.table_region] if a.table_region else []
-    points = 0
-    for _ in range(a.table_reps):
-        total = sampling = setup = 0.0
-        points = 0
-        for op in TABLE_OPS:
-            if op in skipped:
-                continue
-            for pat in TABLE_PATTERNS:
-                for size in TABLE_SIZES:
-                    try:
-                        r = run.run(["--op", op, "--pattern", pat, "--size",
-                                     str(size), "--samples",
-                                     str(a.table_samples)] + extra)
-                    except BenchError as e:
-                        if "which this CPU lacks" not in str(e):
-                            raise
-                        skipped[op] = "the CPU lacks its instruction"
-                        break
-                    res = result(r)
-                    points += 1
-                    total += r["wall_s"]
-                    sampling += res["duration_ns"] / 1e9
-                    setup += (res["wall_ns"] - res["duration_ns"]) / 1e9
-                if op in skipped:
-                    break
-        f["table_s"].append(total)
-        f["point_s"].append(ratio(total, points))
-        f["sampling_share"].append(ratio(sampling, total))
-        f["setup_share"].append(ratio(setup, total))
-        f["startup_share"].append(ratio(total - sampling - setup, total))
-    out = {"config": {"ops": TABLE_OPS, "patterns": TABLE_PATTERNS,
+    for op in TABLE_OPS:
+        try:
+            run.run(["--op", op, "--samples", "10", "--region", "64K"])
+        except BenchError as e:
+            if "which this CPU lacks" not in str(e):
+                raise
+            skipped[op] = "the CPU lacks its instruction"
+    return [op for op in TABLE_OPS if op not in skipped], skipped
+
+
+def row_shape(o, pre=""):
+    """The paths of a JSON row's fields with their types (ints and floats
+    alike: 0 is printed as an int), not their values."""
+    if isinstance(o, dict):
+        out = {pre}
+        for k, v in o.items():
+            out |= row_shape(v, pre + "." + k)
+        return out
+    t = "number" if isinstance(o, (int, float)) and not isinstance(o, bool) \
+        else type(o).__name__
+    return {pre + ":" + t}
+
+
+def rows_alike(a, b):
+    """Why two sweeps' rows differ in keys, fields or counts; [] if not."""
+    why = []
+    if [r["key"] for r in a] != [r["key"] for r in b]:
+        why.append("the points' keys differ")
+    for x, y in zip(a, b):
+        for block in ("config", "target", "result", "latency",
+                      "outlier_summary"):
+            if row_shape(x.get(block)) != row_shape(y.get(block)):
+                why.append("point %s: the fields of %s differ" % (x["point"], block))
+        if x["config"] != y["config"]:
+            why.append("point %s: config differs" % x["point"])
+        for k in ("state", "samples", "backwards", "hist_overflow"):
+            if x["result"][k] != y["result"][k]:
+                why.append("point %s: result.%s %r, %r" % (
+                    x["point"], k, x["result"][k], y["result"][k]))
+    if len(a) != len(b):
+        why.append("%d and %d rows" % (len(a), len(b)))
+    return why
+
+
+def table_figures(sw, points):
+    """A sweep's wall time and how it splits: sampling (the runs' timed
+    phases), setup (the rest of each run: its region, calibration, ...) and
+    the rest of the process (start, checks between points, exit)."""
+    rows = sw["rows"]
+    total = sw["wall_s"]
+    sampling = sum(r["result"]["duration_ns"] for r in rows) / 1e9
+    setup = sum(r["result"]["wall_ns"] - r["result"]["duration_ns"]
+                for r in rows) / 1e9
+    return {"table_s": total, "point_s": ratio(total, points),
+            "sampling_share": ratio(sampling, total),
+            "setup_share": ratio(setup, total),
+            "startup_share": ratio(total - sampling - setup, total),
+            "reused_points": sum(1 for r in rows
+                                 if r["result"].get("region_reused"))}
+
+
+def bench_table(run, a):
+    ops, skipped = table_ops(run, a)
+    if not ops:
+        raise BenchError("the CPU has none of the table's ops")
+    grid = ["--op", ",".join(ops), "--pattern", ",".join(TABLE_PATTERNS),
+            "--size", ",".join(str(x) for x in TABLE_SIZES), "--samples",
+            str(a.table_samples)]
+    if a.table_region:
+        grid += ["--region", a.table_region]
+    f = {}
+    points = len(ops) * len(TABLE_PATTERNS) * len(TABLE_SIZES)
+    alike, why, p50 = True, [], []
+    for rep in range(a.table_reps):
+        got = {}
+        # the two side by side, in turn first: the machine's drift
+        for mode, extra in (TABLE_MODES if rep % 2 == 0 else TABLE_MODES[::-1]):
+            got[mode] = run.sweep(grid + extra)
+            for k, v in table_figures(got[mode], points).items():
+                f.setdefault(k if mode == "reuse" else mode + "_" + k, []).append(v)
+        f.setdefault("speedup", []).append(
+            ratio(got["no_reuse"]["wall_s"], got["reuse"]["wall_s"]))
+        w = rows_alike(got["reuse"]["rows"], got["no_reuse"]["rows"])
+        alike = alike and not w
+        why += w
+        # the figures themselves, for the eye only: noise moves them
+        rs = [ratio(x["latency"]["cycles"]["p50"], y["latency"]["cycles"]["p50"])
+              for x, y in zip(got["reuse"]["rows"], got["no_reuse"]["rows"])
+              if x.get("latency") and y.get("latency")]
+        rs = [r for r in rs if r is not None]
+        p50.append(statistics.median(rs) if rs else None)
+    f["p50_ratio"] = p50
+    units = {"speedup": "ratio", "p50_ratio": "ratio",
+             "reused_points": "points", "no_reuse_reused_points": "points"}
+    out = {"config": {"ops": ops, "patterns": TABLE_PATTERNS,
                       "sizes": TABLE_SIZES, "samples": a.table_samples,
                       "region": a.table_region or "lattester-ctl's default",
                       "points": points, "reps": a.table_reps,
-                      "how": "one `lattester-ctl run` per point, so that "
-                             "each point's start-up is timed too"},
-           "figures": {k: median_summary(v, "s" if k.endswith("_s") else "fraction")
-                       for k, v in f.items()}}
+                      "how": "one `lattester-ctl sweep` of the table and one "
+                             "`sweep --no-reuse`, side by side in each "
+                             "repetition (in turn first); process wall time"},
+           "figures": {k: median_summary(v, units.get(
+               k, "s" if k.endswith("_s") else "fraction")) for k, v in f.items()},
+           "alike": alike, "differences": why[:8]}
+    sp = out["figures"]["speedup"]["median"]
+    out["target"] = {"reuse_over_no_reuse": TABLE_TARGET,
+                     "met": sp is not None and 1 / sp <= TABLE_TARGET}
     if skipped:
         out["skipped_ops"] = skipped
     return out
@@ -488,6 +583,8 @@ def fmt(v, unit, bare=False):
         return "%.3f" % v + ("" if bare else " s")
     if unit in ("ratio", "timer steps", "overheads"):
         return "%.2f" % v
+    if unit == "points":
+        return "%g" % v
     if unit == "KiB":
         return "%.0f" % v + ("" if bare else " KiB")
     return "%g" % v + ("" if bare or unit != "cycles" else " cyc")
@@ -526,10 +623,18 @@ ROWS = {  # benchmark: [(path to the figure, label)]
         ("module.module_peak", "module: MemFree drop less the tool's RSS"),
         ("module.slab_delta", "module: Slab after - before")],
     "table": [
-        ("table_s", "basic latency table, %(points)d points"),
-        ("point_s", "per point"),
-        ("sampling_share", "share of it spent sampling"),
-        ("setup_share", "share of it in setup (alloc, pre-fault, free)")],
+        ("table_s", "basic latency table, %(points)d points, sweep"),
+        ("no_reuse_table_s", "the same, sweep --no-reuse"),
+        ("speedup", "--no-reuse / reuse"),
+        ("point_s", "per point (reuse)"),
+        ("no_reuse_point_s", "per point (--no-reuse)"),
+        ("sampling_share", "share spent sampling (reuse)"),
+        ("no_reuse_sampling_share", "share spent sampling (--no-reuse)"),
+        ("setup_share", "share in the runs' setup (reuse)"),
+        ("no_reuse_setup_share", "share in the runs' setup (--no-reuse)"),
+        ("startup_share", "share outside the runs (reuse)"),
+        ("reused_points", "points that reused their region"),
+        ("p50_ratio", "p50 reuse / --no-reuse, median of points")],
 }
 
 
@@ -551,6 +656,12 @@ def verdicts(name, b, s):
     elif name == "efficiency":
         yield "target: >= %d%% of the sampling phase timed: %s" % (
             100 * b["target"]["timed_share_sampling"],
+            "met" if b["target"]["met"] else "NOT met")
+    elif name == "table":
+        yield "the two sweeps' rows alike in keys, fields and counts: %s" % (
+            "yes" if b["alike"] else "NO: " + "; ".join(b["differences"][:3]))
+        yield "target: reuse in <= %d%% of the --no-reuse time: %s" % (
+            100 * b["target"]["reuse_over_no_reuse"],
             "met" if b["target"]["met"] else "NOT met")
     elif name == "memory":
         yield "peak RSS independent of the sample count: %s" % (
