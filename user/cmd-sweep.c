@@ -116,6 +116,9 @@ static const struct cmd_opt sweep_options[] = {
 	{ "offset", OPT_OFFSET, "BYTES", "pmem: as for run", -1 },
 	{ "force", OPT_FORCE, NULL,
 	  "pmem: allow store ops and chase, which overwrite the target", -1 },
+	{ "skip-badblocks", OPT_SKIP_BADBLOCKS, NULL,
+	  "pmem: as for run, at every point: measure the largest stretch "
+	  "free of known bad blocks instead of refusing", -1 },
 	{ "seed", OPT_SEED, "S", "address generator seed, every point", -1 },
 	{ "chain", OPT_CHAIN, "K", "dependent loads per sample (chase)", -1 },
 	{ "tlb-locality", OPT_TLB_LOCALITY, "BYTES",
@@ -498,6 +501,9 @@ static void fixed_key(struct sweep *s)
 	if (o->tlb_locality && n > 0 && (size_t)n < len)
 		n += snprintf(t + n, len - n, ";tlb_locality=%llu",
 			      (unsigned long long)o->tlb_locality);
+	/* a key without it is a sweep that refused bad blocks */
+	if (o->skip_badblocks && n > 0 && (size_t)n < len)
+		n += snprintf(t + n, len - n, ";skip_badblocks=1");
 	/* a key without it is auto's: older files keep their keys */
 	if ((c->flags & LATT_CFG_RDTSC || o->timer_rdtscp) && n > 0 &&
 	    (size_t)n < len)
@@ -941,6 +947,7 @@ static const char *field_option(const char *name, bool *flag)
 		{ "window_us", "--window-us", false },
 		{ "force", "--force", true },
 		{ "tlb_locality", "--tlb-locality", false },
+		{ "skip_badblocks", "--skip-badblocks", true },
 		{ "timer", "--timer", false }, { "cpus", "--cpus", false },
 		{ "duration_us", "--duration (us)", false },
 		{ "split", "--split", true },

@@ -221,6 +221,18 @@ struct json_object *json_run_target(const struct run_report *r)
 	json_object_object_add(o, "phys_addr", phys ?
 		json_object_new_uint64(c->phys_addr) : NULL);
 	json_add_bool(o, "dax_checked", !!(r->res.flags & LATT_RES_DAX));
+	/* --skip-badblocks moved the region: what it left out; else null */
+	if (t->skip.done) {
+		struct json_object *sk = json_object_new_object();
+
+		json_add_u64(sk, "runs", t->skip.runs);
+		json_add_u64(sk, "sectors", t->skip.sectors);
+		json_add_u64(sk, "from_offset", t->skip.from);
+		json_add_u64(sk, "bytes_not_measured", t->skip.unmeasured);
+		json_object_object_add(o, "badblocks_skipped", sk);
+	} else {
+		json_object_object_add(o, "badblocks_skipped", NULL);
+	}
 	if (t->pm.file[0]) {
 		json_add_str(o, "file", t->pm.file);
 		json_add_u64(o, "file_size", t->pm.size);

@@ -83,11 +83,23 @@ enum run_opt_id {
  * @pm: a pmem or devdax target as resolved
  * @offset: --offset: where the region starts in @pm's range
  */
+/*
+ * What --skip-badblocks did: @runs runs of known bad blocks (@sectors
+ * blocks of 512 bytes) from --offset @from on, and @unmeasured bytes of
+ * the target from there left out.  @done is false where nothing moved.
+ */
+struct run_skip {
+	bool done;
+	unsigned int runs;
+	__u64 sectors, from, unmeasured;
+};
+
 struct run_target {
 	char spec[PATH_MAX];
 	char kind[16];
 	struct pmem_target pm;
 	__u64 offset;
+	struct run_skip skip;	/* --skip-badblocks */
 };
 
 /**

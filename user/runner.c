@@ -657,7 +657,25 @@ static bool must_skip(const struct run_opts *o, const struct pmem_badlist *bl)
 }
 
 /* Say what --skip-badblocks did, once the region is known. */
-static void say_skipped(const struct run_opts *o, const char *what,
+/* The 512-byte blocks of @bl's runs from byte @from on (a run across
+ * @from counts from there). */
+static __u64 bad_sectors_from(const struct pmem_badlist *bl, __u64 from)
+{
+	__u64 n = 0, start;
+	unsigned int i;
+
+	for (i = 0; i < bl->nr; i++) {
+		const struct pmem_bad *b = &bl->bad[i];
+
+		if (b->offset + b->len <= from)
+			continue;
+		start = b->offset < from ? from : b->offset;
+		n += (b->offset + b->len - start + 511) / 512;
+	}
+	return n;
+}
+
+static void say_skipped(struct run_opts *o, const char *what,
 			const struct pmem_badlist *bl, __u64 from)
 {
 	const struct pmem_target *t = &o->tgt.pm;
@@ -665,6 +683,11 @@ static void say_skipped(const struct run_opts *o, const char *what,
 	char b1[64], b2[64], b3[64], b4[64];
 
 	map_bad_find(bl, from, t->size - from, &n);
+	/* for the reports: JSON target.badblocks_skipped, the warnings */
+	o->tgt.skip = (struct run_skip){
+		.done = true, .runs = n, .sectors = bad_sectors_from(bl, from),
+		.from = from, .unmeasured = t->size - from - o->cfg.region,
+	};
 	fmt_at(b1, sizeof(b1), from);
 	fmt_at(b2, sizeof(b2), o->tgt.offset);
 	fmt_bytes(b3, sizeof(b3), o->cfg.region);
@@ -674,8 +697,8 @@ static void say_skipped(const struct run_opts *o, const char *what,
 		 "measuring the largest stretch free of them: --offset %s, "
 		 "--region %s (%s of the target from --offset %s on not "
 		 "measured)", o->target, n, n == 1 ? "" : "s",
-		 pmem_bad_sectors(bl), n == 1 ? "s" : "", what, b1, b2, b3, b4,
-		 b1);
+		 (unsigned long long)o->tgt.skip.sectors, n == 1 ? "s" : "",
+		 what, b1, b2, b3, b4, b1);
 }
 
 /*
@@ -755,6 +778,7 @@ static int check_pmem(struct run_opts *o)
 	bool skipped;
 	int rc;
 
+	memset(&o->tgt.skip, 0, sizeof(o->tgt.skip));
 	if (resolve_pmem(o))
 		return 1;
 	describe_pmem(what, sizeof(what), t);

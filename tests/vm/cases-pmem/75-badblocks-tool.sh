@@ -100,6 +100,14 @@ if inject "$F" 2048 8 && inject "$F" 81921 1; then
 		"$OUT/skip-default.err" && echo "ok: --skip-badblocks: said: $(cat "$OUT/skip-default.err")" ||
 		fail "--skip-badblocks did not say what it skipped: $(cat "$OUT/skip-default.err")"
 	skip_json skip-region --target "$F" $W --region 16M --pattern seq
+	# a sweep moves every point the same way (75.check reads the rows)
+	if lattester-ctl sweep --quiet --cpu 0 --target "$F" $W --region 16M \
+		--op load,nt-load --samples 2000 --out "$OUT/skip-sweep.jsonl" \
+		>"$OUT/skip-sweep.err" 2>&1; then
+		echo "ok: sweep --skip-badblocks"
+	else
+		fail "sweep --skip-badblocks: $(cat "$OUT/skip-sweep.err")"
+	fi
 	skip_json skip-from --target "$F" $W --offset 32M --region 16M --op nt-load
 	skip_json skip-clean --target "$F" $W --offset 2M --region 8M
 	grep -q "warning" "$OUT/skip-clean.err" &&
