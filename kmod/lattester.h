@@ -121,6 +121,7 @@ struct latt_run {
 	bool keep;			/* LATT_CFG_REUSE: the region outlives
 					 * the run, for the next START */
 	bool reused;			/* took the previous run's region */
+	bool chain_reused;		/* ... and its chase chain, built */
 	struct file *starter;		/* identity only: who started it */
 	bool tsc_unstable;		/* the kernel said so by the end */
 	latt_stream_fn stream_fn;	/* bandwidth without a mix */

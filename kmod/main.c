@@ -231,6 +231,25 @@ static bool latt_kept_matches(const struct latt_run *old,
 	return b->pattern != LATT_PAT_CHASE || is_power_of_2(b->region);
 }
 
+/*
+ * Does the region @old kept hold the chase chain @run would build?  Only
+ * on DRAM, which nothing but the module writes (others may write a pmem
+ * device between runs), after a chase of the same layout that ran to its
+ * end: the run right before, so no store run came between.  Under
+ * latt_lock.
+ */
+static bool latt_chain_matches(struct latt_run *old,
+			       const struct latt_run *run)
+{
+	const struct latt_config *a = &old->cfg, *b = &run->cfg;
+
+	return b->target == LATT_TARGET_DRAM &&
+	       a->pattern == LATT_PAT_CHASE && b->pattern == LATT_PAT_CHASE &&
+	       a->size == b->size && a->seed == b->seed &&
+	       a->stride == b->stride &&
+	       latt_run_state(old) == LATT_STATE_DONE;
+}
+
 /* Free what latt_cur kept, if @starter's (any file's: NULL). */
 static void latt_free_kept(struct file *starter)
 {
@@ -294,6 +313,8 @@ static long latt_ioctl_start(struct file *file, void __user *arg)
 	took = latt_take_kept(NULL, &kept);
 	if (took && run->keep && latt_owner == file)
 		reuse = latt_kept_matches(latt_cur, run, &kept, claim);
+	if (reuse)
+		run->chain_reused = latt_chain_matches(latt_cur, run);
 	mutex_unlock(&latt_lock);
 	if (claim)
 		fput(claim);
@@ -529,7 +550,8 @@ static long latt_ioctl_result(void __user *arg)
 		  (run->dax_checked ? LATT_RES_DAX : 0) |
 		  (run->timer == LATT_TIMER_RDTSC ? LATT_RES_TIMER_RDTSC : 0) |
 		  (run->tsc_unstable ? LATT_RES_TSC_UNSTABLE : 0) |
-		  (run->reused ? LATT_RES_REUSED : 0);
+		  (run->reused ? LATT_RES_REUSED : 0) |
+		  (run->chain_reused ? LATT_RES_CHAIN_REUSED : 0);
 	r.width = run->width;
 	r.bytes_read = run->bytes_read;
 	r.bytes_written = run->bytes_written;

@@ -606,7 +606,7 @@ static int latt_thread(void *data)
 	if (WARN_ON_ONCE(ret))	/* checked at START */
 		goto out;
 	if (t->role == LATT_ROLE_LATENCY) {
-		if (run->cfg.pattern == LATT_PAT_CHASE) {
+		if (run->cfg.pattern == LATT_PAT_CHASE && !run->chain_reused) {
 			ret = latt_chase_build(run, &pat);
 			if (ret)
 				goto out;

@@ -966,7 +966,8 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 	r->res.flags =
 		(u->pick.timer == LATT_TIMER_RDTSC ? LATT_RES_TIMER_RDTSC : 0) |
 		(strcmp(user_clocksource(), "tsc") ? LATT_RES_TSC_UNSTABLE : 0) |
-		(reused ? LATT_RES_REUSED : 0);
+		(reused ? LATT_RES_REUSED : 0) |
+		(u->chase_built ? LATT_RES_CHAIN_REUSED : 0);
 	r->res.width = u->cfg.width;
 	if (u->error == -EINVAL && r->res.state == LATT_STATE_FAILED)
 		log_dbg("pattern rejected by latt_pattern_init");

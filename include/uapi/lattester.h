@@ -200,7 +200,9 @@ struct latt_info {
  *	region (DRAM chunks, or the checked PMEM mapping and claim) on this
  *	open file; the next START on the same file with the flag and the
  *	same target, node, region, phys_addr, fd's device and map_addr takes
- *	it as it is (LATT_RES_REUSED), any other START frees it first.  A
+ *	it as it is (LATT_RES_REUSED; a DRAM chase chain too, when the
+ *	previous run chased the same size, seed and TLB-locality block to its
+ *	end: LATT_RES_CHAIN_REUSED), any other START frees it first.  A
  *	kept region is freed on close, on rmmod and under memory pressure.
  *
  * Threads (ABI 1.2): @nr_threads kthreads (0 means 1), bound to the CPUs in
@@ -291,6 +293,8 @@ struct latt_outlier {
 					   * unstable by the run's end (1.3) */
 #define LATT_RES_REUSED		(1U << 4) /* the run took the region kept
 					   * by the previous one (2.1) */
+#define LATT_RES_CHAIN_REUSED	(1U << 5) /* ... and its chase chain as
+					   * built, unchanged (2.1) */
 
 /**
  * struct latt_result - LATT_IOC_RESULT

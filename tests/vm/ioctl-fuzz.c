@@ -97,7 +97,7 @@
 #define FEAT_KNOWN	((LATT_FEAT_DAX_MAP << 1) - 1)	/* ABI 2.1 */
 #define RES_KNOWN	(LATT_RES_VECTOR | LATT_RES_DAX | \
 			 LATT_RES_TIMER_RDTSC | LATT_RES_TSC_UNSTABLE | \
-			 LATT_RES_REUSED)
+			 LATT_RES_REUSED | LATT_RES_CHAIN_REUSED)
 #define GARBAGE		(1ULL << 40)	/* no calibration, no step is this */
 
 enum { C_INFO, C_START, C_STATUS, C_ABORT, C_RESULT, C_THREADS, C_OTHER,
@@ -1765,6 +1765,11 @@ static void check_result(const struct latt_result *r, __u32 out_asked,
 			   (unsigned long long)r->chunk_size);
 	if ((r->flags & LATT_RES_REUSED) && !(c->flags & LATT_CFG_REUSE))
 		bad_output(c, "RESULT: reused without LATT_CFG_REUSE");
+	if ((r->flags & LATT_RES_CHAIN_REUSED) &&
+	    (!(r->flags & LATT_RES_REUSED) || c->pattern != LATT_PAT_CHASE ||
+	     c->target != LATT_TARGET_DRAM))
+		bad_output(c, "RESULT: a chain reused by a run that reused no "
+			   "DRAM region, or did not chase");
 	if (c->target == LATT_TARGET_DRAM ? !page_size_ok(r->page_size) :
 	    r->page_size && !page_size_ok(r->page_size))
 		bad_output(c, "RESULT: page_size %llu (target %u)",

@@ -135,6 +135,40 @@ int main(void)
 	check(!ret && !(r.flags & LATT_RES_REUSED),
 	      "after a run that kept nothing: %d, %s", ret, reused(&r));
 
+	/* a DRAM chase chain is kept with its region, while nothing
+	 * could have changed it (LATT_RES_CHAIN_REUSED) */
+	c = base(16 * MIB);
+	c.pattern = LATT_PAT_CHASE;
+	c.chain = 4;
+	ret = run(a, c, &r, NULL, 0);
+	check(!ret && !(r.flags & LATT_RES_CHAIN_REUSED),
+	      "chase after a rand run: %d, chain built (flags %#x)", ret,
+	      r.flags);
+	ret = run(a, c, &r, NULL, 0);
+	check(!ret && (r.flags & LATT_RES_REUSED) &&
+	      (r.flags & LATT_RES_CHAIN_REUSED) && r.count == 2000 &&
+	      r.sum_corrected > 0,
+	      "the same chase again: %d, chain reused (flags %#x), %llu "
+	      "samples", ret, r.flags, (unsigned long long)r.count);
+	c.seed = 2;
+	ret = run(a, c, &r, NULL, 0);
+	check(!ret && (r.flags & LATT_RES_REUSED) &&
+	      !(r.flags & LATT_RES_CHAIN_REUSED),
+	      "another seed: %d, region reused, chain built (flags %#x)", ret,
+	      r.flags);
+	c.op = LATT_OP_STORE;	/* a store run between two chases */
+	c.pattern = LATT_PAT_SEQ;
+	c.chain = 0;
+	ret = run(a, c, &r, NULL, 0);
+	c.op = LATT_OP_LOAD;
+	c.pattern = LATT_PAT_CHASE;
+	c.chain = 4;
+	ret = ret ? ret : run(a, c, &r, NULL, 0);
+	check(!ret && (r.flags & LATT_RES_REUSED) &&
+	      !(r.flags & LATT_RES_CHAIN_REUSED),
+	      "after a store run: %d, chain built again (flags %#x)", ret,
+	      r.flags);
+
 	/* closing the file gives a kept region back */
 	ret = run(b, base(256 * MIB), &r, NULL, 0);
 	before = mem_free();
