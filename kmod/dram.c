@@ -207,8 +207,10 @@ static struct latt_chase_node *latt_node(void *ctx, u64 slot)
  * include/lattester/chase.h builds it in place, as the user engine does:
  * one random cycle (Sattolo), or block by block.  Addresses on DRAM,
  * offsets on PMEM, which other processes may write meanwhile.  Every 64Ki
- * steps it lets others run, and gives up with -EINTR when the run is
- * stopped, -ENODEV when its device went away.
+ * steps it lets others run.
+ *
+ * Return: 0; -EINTR when the run is stopped, -ENODEV when its device went
+ * away.
  */
 int latt_chase_build(struct latt_run *run, struct latt_pattern *pat)
 {

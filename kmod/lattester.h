@@ -50,51 +50,100 @@ typedef __u64 (*latt_chase_off_fn)(char *base, __u64 mask, __u64 *pos,
 /**
  * struct latt_region - the target's memory, seen as chunks of
  *	1 << @chunk_shift bytes (LATT_CHUNK, or 2 MiB on a fragmented node)
+ * @chunks: DRAM: each chunk's pages
+ * @addr: kernel address of each chunk
+ * @nchunks: chunks in @addr (DRAM: allocated so far)
+ * @chunk_shift: LATT_CHUNK_SHIFT or LATT_CHUNK_MIN_SHIFT
+ * @bytes: the region's length (DRAM: whole chunks)
+ * @node: DRAM: the NUMA node; PMEM: NUMA_NO_NODE
+ * @map: PMEM: the mapping
+ * @claim: PMEM: the owner's file, held
+ * @bdev: PMEM on a block device
+ * @dax: PMEM on a device-DAX device
+ * @dax_checked: PMEM range matched the device's DAX range
  *
  * DRAM: physically contiguous chunks allocated on one node, reached through
  * the kernel's direct map (@chunks).  PMEM: one memremap()ed range (@map),
  * cut into chunks for the same lookup, and the file that claims it.
  */
 struct latt_region {
-	struct page **chunks;	/* DRAM */
-	char **addr;		/* kernel address of each chunk */
+	struct page **chunks;
+	char **addr;
 	u64 nchunks;
-	u32 chunk_shift;	/* LATT_CHUNK_SHIFT or LATT_CHUNK_MIN_SHIFT */
+	u32 chunk_shift;
 	u64 bytes;
 	int node;
-	void *map;		/* PMEM: the mapping */
-	struct file *claim;	/* PMEM: the owner's file, held */
-	struct block_device *bdev; /* PMEM on a block device */
-	struct dax_device *dax;	/* PMEM on a device-DAX device */
-	bool dax_checked;	/* PMEM range matched the device's DAX range */
+	void *map;
+	struct file *claim;
+	struct block_device *bdev;
+	struct dax_device *dax;
+	bool dax_checked;
 };
 
 struct latt_run;
 
 /**
- * struct latt_thread - one kthread of a run and what it found.  Written by
- * that kthread only, read once the run has stopped.
+ * struct latt_thread - one kthread of a run and what it found
+ * @run: the run it belongs to
+ * @done: samples taken so far, for STATUS
+ * @task: the kthread, referenced until it is stopped
+ * @idx: its index in the run, from 0
+ * @cpu: the CPU it is bound to
+ * @role: LATT_ROLE_*
+ * @error: how it ended: 0, -EINTR when stopped, or what failed it
+ * @part_offset: where its part of the region starts, bytes
+ * @part_bytes: its part's length (the whole region without LATT_CFG_SPLIT)
+ * @hist: LATT_HIST_BUCKETS; latency only
+ * @outliers: its outlier records, room for @max_outliers
+ * @max_outliers: its share of the configuration's max_outliers
+ * @nr_outliers: records in @outliers
+ * @series: bandwidth: series_len bins
+ * @count: samples counted (not those in @backwards)
+ * @min: raw cycles
+ * @max: raw cycles
+ * @sum: of raw cycles
+ * @sum_corrected: of max(raw - @overhead, 0)
+ * @hist_overflow: samples >= 2^LATT_HIST_MAX_BITS cycles
+ * @overhead: its calibrated timer overhead, median
+ * @overhead_min: the calibration's minimum
+ * @overhead_max: the calibration's maximum
+ * @overhead_end: the calibration after the samples, 0 = unknown
+ * @backwards: samples with t1 < t0
+ * @timer_step: latt_timer_step() on its CPU
+ * @dax_id: its window's dax_read_lock()
+ * @accesses: streamed accesses
+ * @bytes_read: streamed bytes read
+ * @bytes_written: streamed bytes written
+ * @windows: windows run (latt_run_windows() reads it meanwhile)
+ * @nmi_windows: windows that saw an NMI
+ * @window_cycles_max: longest window, TSC cycles
+ * @outliers_seen: samples above the threshold
+ * @outliers_dropped: of those, not recorded: buffer full
+ * @tsc_start: TSC as its samples or streaming began
+ * @tsc_end: TSC as they ended
+ *
+ * Written by that kthread only, read once the run has stopped.
  */
 struct latt_thread {
 	struct latt_run *run;
-	atomic64_t done;		/* samples, for STATUS */
+	atomic64_t done;
 	struct task_struct *task;
 	u32 idx;
 	u32 cpu;
-	u32 role;			/* LATT_ROLE_* */
+	u32 role;
 	int error;
 	u64 part_offset, part_bytes;
 
-	u64 *hist;			/* LATT_HIST_BUCKETS; latency only */
+	u64 *hist;
 	struct latt_outlier *outliers;
 	u32 max_outliers, nr_outliers;
-	u64 *series;			/* bandwidth: series_len bins */
+	u64 *series;
 
 	u64 count, min, max, sum, sum_corrected, hist_overflow;
 	u64 overhead, overhead_min, overhead_max, overhead_end;
-	u64 backwards;			/* samples with t1 < t0 */
-	u64 timer_step;			/* latt_timer_step() on its CPU */
-	int dax_id;			/* its window's dax_read_lock() */
+	u64 backwards;
+	u64 timer_step;
+	int dax_id;
 	u64 accesses, bytes_read, bytes_written;
 	u64 windows, nmi_windows, window_cycles_max;
 	u64 outliers_seen, outliers_dropped;
@@ -102,7 +151,69 @@ struct latt_thread {
 } ____cacheline_aligned_in_smp;	/* one thread's writes, one CPU's lines */
 
 /**
- * struct latt_run - one run: what was asked, where it stands, what it found.
+ * struct latt_run - one run: what was asked, where it stands, what it found
+ * @cfg: the configuration, checked, its defaults resolved
+ * @region: the target's memory
+ * @fn: the sample function (NULL for chase)
+ * @chase: chase through pointers (DRAM)
+ * @chase_off: chase through offsets (PMEM)
+ * @timer: LATT_TIMER_*
+ * @timer_step: thread 0's, cycles
+ * @page_size: bytes of the page that maps the region's first byte
+ * @chunk_size: of the region, bytes
+ * @keep: LATT_CFG_REUSE: the region outlives the run, for the next START
+ * @reused: took the previous run's region
+ * @chain_reused: ... and its chase chain, built
+ * @starter: identity only: who started it
+ * @tsc_unstable: the kernel said so by the end
+ * @stream_fn: bandwidth without a mix
+ * @read_fn: the mix's loads, and loaded traffic
+ * @write_fn: the mix's writes
+ * @vector: accesses wider than 8 bytes: windows save the FPU state
+ * @dax_checked: from the region, which goes first
+ * @width: access width, bytes
+ * @window_cycles: window_us in TSC cycles
+ * @ceiling_cycles: latt_ceiling()
+ * @duration_cycles: duration_us in TSC cycles
+ * @series_cycles: bandwidth: one series bin's TSC cycles
+ * @series_len: bandwidth: bins in each thread's series
+ * @nr_threads: threads, and entries of @cpus and @threads
+ * @cpus: each thread's CPU
+ * @threads: the threads
+ * @refs: latt_cur's, and RESULT's copies
+ * @stop_lock: serializes latt_run_stop()
+ * @abort: READ_ONCE/WRITE_ONCE: user asked
+ * @halt: every thread: stop at window end
+ * @latency_done: loaded: thread 0 is done
+ * @ready: threads at the start line
+ * @live: threads not yet ended
+ * @tsc_go: the common start, 0 until set
+ * @progress: bandwidth: the most reported, us
+ * @state: LATT_STATE_*
+ * @error: the first thread's failure: cmpxchg by threads, READ_ONCE
+ * @hist: merged: LATT_HIST_BUCKETS counters
+ * @nr_outliers: merged: the threads' records
+ * @count: merged: samples counted
+ * @min: merged: raw cycles
+ * @max: merged: raw cycles
+ * @sum: merged: of raw cycles
+ * @sum_corrected: merged: the threads', each by its own overhead
+ * @hist_overflow: merged: samples >= 2^LATT_HIST_MAX_BITS cycles
+ * @overhead: thread 0's calibration, median
+ * @overhead_min: thread 0's
+ * @overhead_max: thread 0's
+ * @overhead_end: thread 0's
+ * @backwards: merged: samples with t1 < t0
+ * @bytes_read: merged: streamed bytes read
+ * @bytes_written: merged: streamed bytes written
+ * @windows: merged: windows run
+ * @nmi_windows: merged: windows that saw an NMI
+ * @window_cycles_max: the longest window of any thread, TSC cycles
+ * @outliers_seen: merged: samples above the threshold
+ * @outliers_dropped: merged: of those, not recorded
+ * @tsc_start: @tsc_go, once merged
+ * @tsc_end: the last thread's end
+ *
  * The configuration is written once before the kthreads start; each
  * thread's figures by that thread; the merged figures (@hist, the sums) by
  * whoever ends the run, before the state leaves RUNNING.  Progress is an
@@ -112,25 +223,24 @@ struct latt_run {
 	struct latt_config cfg;
 	struct latt_region region;
 	latt_sample_fn fn;
-	latt_chase_fn chase;		/* chase through pointers (DRAM) */
-	latt_chase_off_fn chase_off;	/* through offsets (PMEM) */
-	int timer;			/* LATT_TIMER_* */
-	u64 timer_step;			/* thread 0's, cycles */
-	u64 page_size;			/* of the region's first byte */
-	u64 chunk_size;			/* of the region, bytes */
-	bool keep;			/* LATT_CFG_REUSE: the region outlives
-					 * the run, for the next START */
-	bool reused;			/* took the previous run's region */
-	bool chain_reused;		/* ... and its chase chain, built */
-	struct file *starter;		/* identity only: who started it */
-	bool tsc_unstable;		/* the kernel said so by the end */
-	latt_stream_fn stream_fn;	/* bandwidth without a mix */
-	latt_stream_fn read_fn, write_fn; /* the mix's, and loaded traffic */
+	latt_chase_fn chase;
+	latt_chase_off_fn chase_off;
+	int timer;
+	u64 timer_step;
+	u64 page_size;
+	u64 chunk_size;
+	bool keep;
+	bool reused;
+	bool chain_reused;
+	struct file *starter;
+	bool tsc_unstable;
+	latt_stream_fn stream_fn;
+	latt_stream_fn read_fn, write_fn;
 	bool vector;
-	bool dax_checked;		/* from the region, which goes first */
+	bool dax_checked;
 	u32 width;
 	u64 window_cycles;
-	u64 ceiling_cycles;		/* latt_ceiling() */
+	u64 ceiling_cycles;
 	u64 duration_cycles;
 	u64 series_cycles;
 	u32 series_len;
@@ -139,20 +249,20 @@ struct latt_run {
 	u32 *cpus;
 	struct latt_thread *threads;
 
-	refcount_t refs;		/* latt_cur's, and RESULT's copies */
-	struct mutex stop_lock;		/* serializes latt_run_stop() */
-	bool abort;			/* READ_ONCE/WRITE_ONCE: user asked */
-	bool halt;			/* every thread: stop at window end */
-	bool latency_done;		/* loaded: thread 0 is done */
-	atomic_t ready;			/* threads at the start line */
-	atomic_t live;			/* threads not yet ended */
-	u64 tsc_go;			/* the common start, 0 until set */
-	atomic64_t progress;		/* bandwidth: the most reported, us */
-	atomic_t state;			/* LATT_STATE_* */
-	int error;			/* cmpxchg by threads, READ_ONCE */
+	refcount_t refs;
+	struct mutex stop_lock;
+	bool abort;
+	bool halt;
+	bool latency_done;
+	atomic_t ready;
+	atomic_t live;
+	u64 tsc_go;
+	atomic64_t progress;
+	atomic_t state;
+	int error;
 
 	/* merged, once the threads are done */
-	u64 *hist;			/* LATT_HIST_BUCKETS */
+	u64 *hist;
 	u32 nr_outliers;
 	u64 count, min, max, sum, sum_corrected, hist_overflow;
 	u64 overhead, overhead_min, overhead_max, overhead_end;

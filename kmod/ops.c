@@ -19,7 +19,9 @@
 #include <lattester/pick.h>
 
 /**
- * latt_features() - the LATT_FEAT_* bits: this CPU's, and the module's own
+ * latt_features() - the LATT_FEAT_* bits
+ *
+ * Return: this CPU's LATT_FEAT_* bits, and the module's own.
  */
 u64 latt_features(void)
 {
@@ -54,10 +56,12 @@ u64 latt_features(void)
 }
 
 /**
- * latt_widths() - usable access widths: bit n set when 1 << n bytes work
+ * latt_widths() - usable access widths
  *
  * 16 bytes need SSE2, 32 need AVX (and the kernel to manage its state),
  * 64 need AVX-512F.
+ *
+ * Return: bit n set when 1 << n bytes work.
  */
 u32 latt_widths(void)
 {

@@ -436,6 +436,9 @@ fail:
  * A pmem disk can't be taken away while the run holds it open (disabling
  * its namespace fails with EBUSY), but a device-DAX device can: its file
  * stays open, the device dies.  Called between windows; may sleep.
+ *
+ * Return: true once the region's disk or device-DAX device is dead; false
+ * while it lives, and for DRAM.
  */
 bool latt_region_gone(const struct latt_region *r)
 {

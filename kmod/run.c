@@ -172,6 +172,9 @@ static int latt_warmup(struct latt_thread *t)
  * Same function, same windows, zero bytes (a chain of zero loads for
  * chase): what remains is the timer, the lfences, the fence and the loop's
  * setup.  The first window also measures the timer's step, once.
+ *
+ * Return: 0; -ENOMEM; -EINTR when stopped, -ENODEV when the region's
+ * device went away.
  */
 static int latt_calibrate(struct latt_thread *t, u64 *med, u64 *lo, u64 *hi)
 {
@@ -756,7 +759,9 @@ static u64 latt_page_size(const void *addr)
  * @run: a checked run with its region and its CPUs (@cpus, @nr_threads)
  *
  * The configuration is checked, the region allocated and run->fn chosen by
- * the caller.  Return: 0 or a negative errno, with nothing left running.
+ * the caller.
+ *
+ * Return: 0 or a negative errno, with nothing left running.
  */
 int latt_run_start(struct latt_run *run)
 {

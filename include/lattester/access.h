@@ -94,6 +94,8 @@ static inline __attribute__((always_inline)) __u64 latt_rdtsc_lfence(void)
 /**
  * latt_timer_read() - one read of a timer, outside the timed region
  * @timer: LATT_TIMER_*
+ *
+ * Return: the TSC.
  */
 static inline __u64 latt_timer_read(int timer)
 {
@@ -109,8 +111,10 @@ static inline __u64 latt_timer_read(int timer)
  * @timer: LATT_TIMER_*
  *
  * On AMD Zen the TSC advances in steps of tens of cycles; on Intel it
- * ticks every cycle and this is the cost of one read.  0 if every pair read
- * the same value (a timer that does not move).
+ * ticks every cycle and this is the cost of one read.
+ *
+ * Return: the step, cycles; 0 if every pair read the same value (a timer
+ * that does not move).
  */
 static inline __u64 latt_timer_step(int timer)
 {
@@ -133,6 +137,8 @@ static inline __u64 latt_timer_step(int timer)
  * The TSC of one CPU does not run backwards, but a hypervisor's can
  * (migration, a TSC offset changed under the guest).  Such a sample is
  * counted apart (latt_result.backwards), never as 2^64 - a little.
+ *
+ * Return: non-zero when @cycles is negative as a signed value.
  */
 static inline int latt_backwards(__u64 cycles)
 {
@@ -216,6 +222,8 @@ static inline int latt_backwards(__u64 cycles)
  * (they retire into the store buffer; AMD APM Vol. 3, RDTSCP: it waits for
  * older instructions to retire, not for their stores to drain).  Both
  * engines resolve LATT_FENCE_DEFAULT with it.
+ *
+ * Return: LATT_FENCE_NONE or LATT_FENCE_MFENCE.
  */
 static inline __u32 latt_default_fence(__u32 op)
 {

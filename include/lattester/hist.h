@@ -58,12 +58,15 @@ static inline __u64 latt_hist_hi(__u32 idx)
  * latt_hist_percentile() - value at percentile @ppm (parts per million)
  * @h: LATT_HIST_BUCKETS counters
  * @count: their sum
- * @min, @max: the exact extremes, used to clamp the estimate
+ * @min: the exact minimum, used to clamp the estimate
+ * @max: the exact maximum, likewise
+ * @ppm: the percentile, parts per million; above 10^6 counts as 10^6
  *
  * The rank is ceil(ppm * count / 10^6), at least 1 (the nearest-rank
  * definition).  The estimate is the midpoint of the bucket holding that rank,
- * clamped to [@min, @max]; exact below 2^SUB.  Returns 0 for an empty
- * histogram.
+ * clamped to [@min, @max]; exact below 2^SUB.
+ *
+ * Return: the estimate; 0 for an empty histogram.
  */
 static inline __u64 latt_hist_percentile(const __u64 *h, __u64 count,
 					 __u64 min, __u64 max, __u64 ppm)

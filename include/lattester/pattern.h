@@ -41,6 +41,11 @@ struct latt_pattern {
 /**
  * latt_slots_below_in() - how many slots lie entirely below byte @bytes,
  *	in chunks of 1 << @shift bytes
+ * @bytes: a byte offset in the region
+ * @size: bytes per slot
+ * @shift: log2 of the chunk's bytes
+ *
+ * Return: the number of slots.
  */
 static inline __u64 latt_slots_below_in(__u64 bytes, __u64 size,
 					__u32 shift)
@@ -77,8 +82,16 @@ static inline __u64 latt_slot_offset(__u64 s, __u64 size)
  * latt_pattern_init_in() - check a pattern's parameters and set it up, for
  *	a target in chunks of 1 << @shift bytes (LATT_CHUNK_MIN_SHIFT to
  *	LATT_CHUNK_SHIFT)
+ * @p: the pattern to set up
+ * @kind: LATT_PAT_*
+ * @size: bytes per access
+ * @stride: latt_config.stride: the stride, the hotspot's bytes or the
+ *	chase's TLB-locality block
+ * @region: the region's bytes
+ * @seed: the PRNG's seed
+ * @shift: log2 of the chunk's bytes
  *
- * Returns 0, or -22 (EINVAL) when the sizes don't fit: size not a multiple
+ * Return: 0, or -22 (EINVAL) when the sizes don't fit: size not a multiple
  * of 64 or above LATT_MAX_SIZE or the chunk, no whole slot in the region,
  * a stride not a multiple of 64 or beyond the region, a hotspot smaller
  * than one access, a chase's TLB-locality block (@stride) not a power of
@@ -158,6 +171,9 @@ static inline __u64 latt_pattern_slot(const struct latt_pattern *p, __u64 s)
  * latt_pattern_problem() - what latt_pattern_init() refused, in words,
  *	for a configuration whose size is already known to be in range
  * @kind: LATT_PAT_*
+ * @stride: latt_config.stride
+ *
+ * Return: the refusal's sentence, a constant string.
  */
 static inline const char *latt_pattern_problem(__u32 kind, __u64 stride)
 {
@@ -177,9 +193,12 @@ static inline const char *latt_pattern_problem(__u32 kind, __u64 stride)
 }
 
 /**
- * latt_pattern_next() - byte offset of the next sample's access
+ * latt_pattern_next() - where the next sample's access goes
+ * @p: the pattern, set up by latt_pattern_init_in()
  *
  * Not used by LATT_PAT_CHASE, whose addresses are the chain itself.
+ *
+ * Return: its byte offset in the region.
  */
 static inline __u64 latt_pattern_next(struct latt_pattern *p)
 {

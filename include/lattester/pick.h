@@ -16,6 +16,8 @@
  *	else (or with LATT_CFG_RDTSC) lfence; rdtsc
  * @c: the configuration
  * @features: LATT_FEAT_* of the CPU
+ *
+ * Return: LATT_TIMER_RDTSCP or LATT_TIMER_RDTSC.
  */
 static inline int latt_pick_timer(const struct latt_config *c,
 				  __u64 features)
@@ -26,9 +28,11 @@ static inline int latt_pick_timer(const struct latt_config *c,
 }
 
 /**
- * latt_op_lacks() - the instruction @op needs and the CPU lacks, or NULL
+ * latt_op_lacks() - the instruction @op needs and the CPU lacks
  * @op: LATT_OP_*
  * @features: LATT_FEAT_* of the CPU
+ *
+ * Return: its name ("sse4.1", "clwb", "clflushopt"), or NULL.
  */
 static inline const char *latt_op_lacks(__u32 op, __u64 features)
 {

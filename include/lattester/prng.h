@@ -32,9 +32,13 @@ static inline __u64 latt_prng_next(struct latt_prng *r)
 
 /**
  * latt_prng_below() - uniform value in [0, n), n > 0, without modulo bias
+ * @r: the generator
+ * @n: the bound
  *
  * Draws are masked to the smallest power of two >= n and redrawn when they
  * land at or above n: fewer than two draws on average.
+ *
+ * Return: the value; 0 when @n is 1 or less.
  */
 static inline __u64 latt_prng_below(struct latt_prng *r, __u64 n)
 {

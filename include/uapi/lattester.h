@@ -151,44 +151,91 @@
 
 /**
  * struct latt_info - LATT_IOC_GET_INFO, filled by the module
+ * @abi_version: LATT_ABI_VERSION
+ * @hist_buckets: LATT_HIST_BUCKETS
+ * @features: LATT_FEAT_*
+ * @tsc_khz: the kernel's TSC frequency, kHz
+ * @max_size: LATT_MAX_SIZE
+ * @max_region: LATT_MAX_REGION
+ * @max_chain: LATT_MAX_CHAIN
+ * @max_outliers: LATT_MAX_OUTLIERS
+ * @nr_cpu_ids: the kernel's nr_cpu_ids: every CPU number is below it
+ * @window_us: current default (sysfs window_us)
+ * @state: LATT_STATE_* of the current or last run
+ * @widths: bit n: width 1 << n bytes usable
+ * @reserved: zero
  */
 struct latt_info {
-	__u32 abi_version;	/* LATT_ABI_VERSION */
-	__u32 hist_buckets;	/* LATT_HIST_BUCKETS */
-	__u64 features;		/* LATT_FEAT_* */
+	__u32 abi_version;
+	__u32 hist_buckets;
+	__u64 features;
 	__u64 tsc_khz;
-	__u64 max_size;		/* LATT_MAX_SIZE */
-	__u64 max_region;	/* LATT_MAX_REGION */
+	__u64 max_size;
+	__u64 max_region;
 	__u32 max_chain;
 	__u32 max_outliers;
 	__u32 nr_cpu_ids;
-	__u32 window_us;	/* current default (sysfs window_us) */
-	__u32 state;		/* LATT_STATE_* */
-	__u32 widths;		/* bit n: width 1 << n bytes usable */
+	__u32 window_us;
+	__u32 state;
+	__u32 widths;
 	__u64 reserved[6];
 };
 
 /**
  * struct latt_config - LATT_IOC_START, a run's description
- *
+ * @op: LATT_OP_*
+ * @fence: LATT_FENCE_*
+ * @pattern: LATT_PAT_*
+ * @target: LATT_TARGET_*
+ * @node: NUMA node, or LATT_NODE_LOCAL
+ * @cpu: CPU the kthread is bound to (thread 0's, with several)
+ * @size: bytes per access, multiple of 64
  * @stride: stride in bytes for LATT_PAT_STRIDE, hotspot window in bytes for
  *	LATT_PAT_HOTSPOT, the TLB-locality block for LATT_PAT_CHASE (ABI 1.3:
  *	the chain visits every node of a block of that many bytes before the
  *	next; a power of two, a multiple of .size, at most .region; 0 = one
  *	cycle over the whole region), zero otherwise.
+ * @region: bytes of target memory
+ * @samples: timed samples each timing thread takes; 0 in bandwidth mode
+ * @seed: the address generator's seed
  * @threshold: outlier threshold on (raw - overhead) sample cycles; 0 keeps
  *	no outlier records.
+ * @chain: dependent loads per sample (chase); 0 = 1
+ * @max_outliers: outlier buffer, records
  * @window_us: interrupt-off window; 0 takes the module's default.
- * @phys_addr: LATT_TARGET_PMEM: physical address of the first byte.  The
- *	range [phys_addr, phys_addr + region) must lie inside one iomem
- *	resource of persistent memory (also legacy e820) or soft-reserved
- *	memory; page-aligned.
- * @fd: LATT_TARGET_PMEM: an open file of the device that owns the range,
- *	held by the module for the run: a pmem block device opened with
- *	O_EXCL (so that nothing can mount it meanwhile; a mounted one can't
- *	be opened so), or a device-DAX character device.  Where the block
- *	device supports DAX, the range must be the one DAX reports for it.
- *	Must be 0 for DRAM.
+ * @width: LATT_WIDTH_AUTO or 8, 16, 32, 64
+ * @flags: LATT_CFG_*.  LATT_CFG_REUSE (ABI 2.1): when the run ends, the
+ *	module keeps its region (DRAM chunks, or the checked PMEM mapping
+ *	and claim) on this open file; the next START on the same file with
+ *	the flag and the same target, node, region, phys_addr, fd's device
+ *	and map_addr takes it as it is (LATT_RES_REUSED; a DRAM chase chain
+ *	too, when the previous run chased the same size, seed and
+ *	TLB-locality block to its end: LATT_RES_CHAIN_REUSED), any other
+ *	START frees it first.  A kept region is freed on close, on rmmod and
+ *	under memory pressure.
+ * @pad: must be zero
+ * @phys_addr: LATT_TARGET_PMEM (ABI 1.1): physical address of the first
+ *	byte.  The range [phys_addr, phys_addr + region) must lie inside one
+ *	iomem resource of persistent memory (also legacy e820) or
+ *	soft-reserved memory; page-aligned.
+ * @fd: LATT_TARGET_PMEM (ABI 1.1): an open file of the device that owns
+ *	the range, held by the module for the run: a pmem block device
+ *	opened with O_EXCL (so that nothing can mount it meanwhile; a mounted
+ *	one can't be opened so), or a device-DAX character device.  Where the
+ *	block device supports DAX, the range must be the one DAX reports for
+ *	it.  Must be 0 for DRAM.
+ * @pad2: must be zero
+ * @nr_threads: ABI 1.2: kthreads; 0 or 1 = one thread on .cpu
+ * @mode: ABI 1.2: LATT_MODE_*
+ * @cpus_ptr: ABI 1.2: the threads' CPUs, __u32[nr_threads], or 0
+ * @duration_us: ABI 1.2: how long the threads stream; bandwidth mode only
+ * @delay: ABI 1.2: cycles a streaming thread waits after each access.
+ * @mix_read: ABI 1.2: a streaming thread does mix_read loads, then
+ *	mix_write accesses of @write_op, and again; 0:0 = every access is
+ *	@op (bandwidth) or a load (loaded).
+ * @mix_write: ABI 1.2: see @mix_read.
+ * @write_op: ABI 1.2: the op of the mix's writes, a store LATT_OP_*; 0 =
+ *	LATT_OP_STORE.
  * @map_addr: ABI 2.1, a device-DAX @fd: where the caller has the byte at
  *	@phys_addr mapped through @fd (MAP_SHARED, @region bytes on).  The
  *	module asks the caller's page tables for the pages there and takes
@@ -196,14 +243,6 @@ struct latt_info {
  *	[@phys_addr, @phys_addr + @region): the device's own translation
  *	ties the range to it.  0 with a device-DAX @fd is refused where
  *	info.features has LATT_FEAT_DAX_MAP; must be 0 for other targets.
- * @flags LATT_CFG_REUSE (ABI 2.1): when the run ends, the module keeps its
- *	region (DRAM chunks, or the checked PMEM mapping and claim) on this
- *	open file; the next START on the same file with the flag and the
- *	same target, node, region, phys_addr, fd's device and map_addr takes
- *	it as it is (LATT_RES_REUSED; a DRAM chase chain too, when the
- *	previous run chased the same size, seed and TLB-locality block to its
- *	end: LATT_RES_CHAIN_REUSED), any other START frees it first.  A
- *	kept region is freed on close, on rmmod and under memory pressure.
  *
  * Threads (ABI 1.2): @nr_threads kthreads (0 means 1), bound to the CPUs in
  * the array @cpus_ptr points to (__u32[nr_threads]; 0 for one thread on
@@ -215,51 +254,54 @@ struct latt_info {
  * thread i the part [i * part, (i + 1) * part) of the region, part being
  * region / nr_threads rounded down to a multiple of LATT_CHUNK, or to a
  * power of two below it; without it every thread spans the whole region.
- * @delay: cycles a streaming thread waits after each access.
- * @mix_read/@mix_write: a streaming thread does mix_read loads, then
- *	mix_write accesses of @write_op, and again; 0:0 = every access is
- *	@op (bandwidth) or a load (loaded).
- * @write_op: the op of the mix's writes; 0 = LATT_OP_STORE.
  */
 struct latt_config {
-	__u32 op;		/* LATT_OP_* */
-	__u32 fence;		/* LATT_FENCE_* */
-	__u32 pattern;		/* LATT_PAT_* */
-	__u32 target;		/* LATT_TARGET_* */
-	__u32 node;		/* NUMA node, or LATT_NODE_LOCAL */
-	__u32 cpu;		/* CPU the kthread is bound to */
-	__u64 size;		/* bytes per access, multiple of 64 */
+	__u32 op;
+	__u32 fence;
+	__u32 pattern;
+	__u32 target;
+	__u32 node;
+	__u32 cpu;
+	__u64 size;
 	__u64 stride;
-	__u64 region;		/* bytes of target memory */
+	__u64 region;
 	__u64 samples;
 	__u64 seed;
-	__u64 threshold;	/* cycles */
-	__u32 chain;		/* dependent loads per sample (chase); 0 = 1 */
-	__u32 max_outliers;	/* outlier buffer, records */
+	__u64 threshold;
+	__u32 chain;
+	__u32 max_outliers;
 	__u32 window_us;
-	__u32 width;		/* LATT_WIDTH_AUTO or 8, 16, 32, 64 */
-	__u32 flags;		/* LATT_CFG_* */
-	__u32 pad;		/* must be zero */
-	__u64 phys_addr;	/* LATT_TARGET_PMEM (ABI 1.1) */
-	__s32 fd;		/* LATT_TARGET_PMEM (ABI 1.1); 0 for DRAM */
-	__u32 pad2;		/* must be zero */
-	__u32 nr_threads;	/* ABI 1.2: 0 or 1 = one thread on .cpu */
-	__u32 mode;		/* ABI 1.2: LATT_MODE_* */
-	__u64 cpus_ptr;		/* ABI 1.2: __u32[nr_threads], or 0 */
-	__u64 duration_us;	/* ABI 1.2: bandwidth mode only */
-	__u64 delay;		/* ABI 1.2: cycles, streaming threads */
-	__u16 mix_read;		/* ABI 1.2 */
+	__u32 width;
+	__u32 flags;
+	__u32 pad;
+	__u64 phys_addr;
+	__s32 fd;
+	__u32 pad2;
+	__u32 nr_threads;
+	__u32 mode;
+	__u64 cpus_ptr;
+	__u64 duration_us;
+	__u64 delay;
+	__u16 mix_read;
 	__u16 mix_write;
-	__u32 write_op;		/* ABI 1.2: LATT_OP_* store, or 0 */
-	__u64 map_addr;		/* ABI 2.1: device-DAX, see above */
+	__u32 write_op;
+	__u64 map_addr;
 };
 
 /**
  * struct latt_status - LATT_IOC_STATUS, filled by the module
+ * @state: LATT_STATE_*
+ * @error: negative errno of a failed run
+ * @samples_done: samples taken so far; bandwidth mode: microseconds
+ *	streamed since the common start
+ * @samples_total: samples asked of all timing threads; bandwidth mode:
+ *	duration_us
+ * @windows: windows run so far, by every thread
+ * @reserved: zero
  */
 struct latt_status {
-	__u32 state;		/* LATT_STATE_* */
-	__s32 error;		/* negative errno of a failed run */
+	__u32 state;
+	__s32 error;
 	__u64 samples_done;
 	__u64 samples_total;
 	__u64 windows;
@@ -271,15 +313,22 @@ struct latt_status {
 
 /**
  * struct latt_outlier - one sample above the threshold
+ * @sample: index among its thread's samples, from 0
+ * @tsc: TSC as the sample began (before its preparation), minus the run's
+ *	start
+ * @offset: byte offset in the target
+ * @cycles: raw cycles (overhead not subtracted)
+ * @window: index of its thread's window, from 0
+ * @flags: LATT_OUT_*
+ * @cpu: the CPU of the thread that took it
  */
 struct latt_outlier {
-	__u64 sample;		/* index, from 0 */
-	__u64 tsc;		/* TSC as the sample began (before its
-				 * preparation), minus the run's start */
-	__u64 offset;		/* byte offset in the target */
-	__u64 cycles;		/* raw cycles (overhead not subtracted) */
-	__u64 window;		/* window index, from 0 */
-	__u32 flags;		/* LATT_OUT_* */
+	__u64 sample;
+	__u64 tsc;
+	__u64 offset;
+	__u64 cycles;
+	__u64 window;
+	__u32 flags;
 	__u32 cpu;
 };
 
@@ -298,56 +347,86 @@ struct latt_outlier {
 
 /**
  * struct latt_result - LATT_IOC_RESULT
+ * @hist_ptr: in: __u64[hist_len]
+ * @outlier_ptr: in: struct latt_outlier[outlier_len]
+ * @hist_len: in: buckets; out: LATT_HIST_BUCKETS
+ * @outlier_len: in: records; out: records copied
+ * @state: LATT_STATE_*
+ * @error: negative errno of a failed run
+ * @config: as run, defaults resolved
+ * @count: samples taken
+ * @min: raw cycles
+ * @max: raw cycles
+ * @sum: of raw cycles
+ * @sum_corrected: of max(raw - overhead, 0)
+ * @overhead: calibrated timer overhead, median
+ * @overhead_min: the calibration's minimum
+ * @overhead_max: the calibration's maximum
+ * @windows: irq-off windows run
+ * @nmi_windows: windows that saw an NMI
+ * @outliers: samples above threshold
+ * @outliers_dropped: of those, not recorded: buffer full
+ * @hist_overflow: samples >= 2^LATT_HIST_MAX_BITS cycles
+ * @tsc_start: the common start
+ * @tsc_end: the last thread's end
+ * @window_cycles_max: longest irq-off stretch, TSC cycles
+ * @flags: LATT_RES_*
+ * @width: access width used, bytes
+ * @bytes_read: ABI 1.2: by streaming threads
+ * @bytes_written: ABI 1.2: by streaming threads
+ * @overhead_end: ABI 1.3: the same calibration again after the samples (a
+ *	drift of more than @timer_step between the two says the CPU's clock
+ *	or the platform changed during the run); 0 = unknown
+ * @timer_step: ABI 1.3: cycles: the smallest non-zero difference of two
+ *	successive timer reads, what can be told from zero
+ * @backwards: ABI 1.3: samples with t1 < t0 (the second timestamp below
+ *	the first), counted here and nowhere else (@count, the histogram and
+ *	the sums leave them out)
+ * @page_size: ABI 1.3: bytes of the page that maps the region's first byte
+ *	in the module's mapping (direct map or memremap), 0 = unknown
+ * @chunk_size: ABI 2.1: bytes of each physically contiguous block, 0 =
+ *	unknown
+ * @reserved: must be zero
  *
  * In: @hist_ptr/@hist_len (buckets of __u64 the buffer holds) and
  * @outlier_ptr/@outlier_len (records).  A zero pointer skips that copy.
  * Out: everything else.  Only valid once the run is no longer running.
  * Cycles are raw (timer overhead included); corrected = raw - @overhead,
  * floored at zero, and for chains per load = corrected / @chain.
- *
- * ABI 1.3: @overhead_end is the same calibration again after the samples
- * (a drift of more than @timer_step between the two says the CPU's clock or
- * the platform changed during the run); @timer_step the smallest non-zero
- * difference of two successive timer reads, what can be told from zero;
- * @backwards the samples whose second timestamp was below the first,
- * counted here and nowhere else (@count, the histogram and the sums leave
- * them out); @page_size the bytes of the page that maps the region's first
- * byte in the module's mapping (direct map or memremap), 0 if unknown.
  */
 struct latt_result {
-	__u64 hist_ptr;		/* in: __u64[hist_len] */
-	__u64 outlier_ptr;	/* in: struct latt_outlier[outlier_len] */
-	__u32 hist_len;		/* in: buckets; out: LATT_HIST_BUCKETS */
-	__u32 outlier_len;	/* in: records; out: records copied */
-	__u32 state;		/* LATT_STATE_* */
+	__u64 hist_ptr;
+	__u64 outlier_ptr;
+	__u32 hist_len;
+	__u32 outlier_len;
+	__u32 state;
 	__s32 error;
-	struct latt_config config; /* as run, defaults resolved */
-	__u64 count;		/* samples taken */
-	__u64 min;		/* raw cycles */
+	struct latt_config config;
+	__u64 count;
+	__u64 min;
 	__u64 max;
-	__u64 sum;		/* of raw cycles */
-	__u64 sum_corrected;	/* of max(raw - overhead, 0) */
-	__u64 overhead;		/* calibrated timer overhead, median */
+	__u64 sum;
+	__u64 sum_corrected;
+	__u64 overhead;
 	__u64 overhead_min;
 	__u64 overhead_max;
-	__u64 windows;		/* irq-off windows run */
-	__u64 nmi_windows;	/* windows that saw an NMI */
-	__u64 outliers;		/* samples above threshold */
-	__u64 outliers_dropped;	/* of those, not recorded: buffer full */
-	__u64 hist_overflow;	/* samples >= 2^LATT_HIST_MAX_BITS cycles */
+	__u64 windows;
+	__u64 nmi_windows;
+	__u64 outliers;
+	__u64 outliers_dropped;
+	__u64 hist_overflow;
 	__u64 tsc_start;
 	__u64 tsc_end;
-	__u64 window_cycles_max; /* longest irq-off stretch, TSC cycles */
-	__u32 flags;		/* LATT_RES_* */
-	__u32 width;		/* access width used, bytes */
-	__u64 bytes_read;	/* ABI 1.2: by streaming threads */
-	__u64 bytes_written;	/* ABI 1.2: by streaming threads */
-	__u64 overhead_end;	/* ABI 1.3: calibrated after the samples */
-	__u64 timer_step;	/* ABI 1.3: cycles */
-	__u64 backwards;	/* ABI 1.3: samples with t1 < t0 */
-	__u64 page_size;	/* ABI 1.3: bytes, 0 = unknown */
-	__u64 chunk_size;	/* ABI 2.1: bytes of each physically
-				 * contiguous block, 0 = unknown */
+	__u64 window_cycles_max;
+	__u32 flags;
+	__u32 width;
+	__u64 bytes_read;
+	__u64 bytes_written;
+	__u64 overhead_end;
+	__u64 timer_step;
+	__u64 backwards;
+	__u64 page_size;
+	__u64 chunk_size;
 	__u64 reserved[1];
 };
 
@@ -357,25 +436,49 @@ struct latt_result {
 
 /**
  * struct latt_thread_stats - one thread's figures (LATT_IOC_THREADS)
+ * @cpu: the CPU it ran on
+ * @node: the CPU's NUMA node
+ * @role: LATT_ROLE_*
+ * @error: what stopped it, if it failed
+ * @part_offset: where its part of the region starts, bytes
+ * @part_bytes: its part's length (the whole region without LATT_CFG_SPLIT)
+ * @count: samples
+ * @min: raw cycles
+ * @max: raw cycles
+ * @sum: of raw cycles
+ * @sum_corrected: by its own overhead (the merged result's sum_corrected
+ *	adds these up)
+ * @overhead: its own calibration, median
+ * @accesses: streamed accesses
+ * @bytes_read: streamed bytes read
+ * @bytes_written: streamed bytes written
+ * @tsc_start: TSC as its samples or streaming began
+ * @tsc_end: TSC as they ended
+ * @windows: windows it ran
+ * @nmi_windows: of those, windows that saw an NMI
+ * @window_cycles_max: its longest window, TSC cycles
+ * @outliers: its samples above the threshold
+ * @overhead_end: ABI 1.3: its calibration after the samples
+ * @backwards: ABI 1.3: samples with t1 < t0
+ * @reserved: zero
  *
  * Cycles are raw, as in struct latt_result; @tsc_start/@tsc_end are the
  * thread's own, on the common TSC.  A streaming thread counts no samples.
  */
 struct latt_thread_stats {
 	__u32 cpu;
-	__u32 node;		/* the CPU's NUMA node */
-	__u32 role;		/* LATT_ROLE_* */
-	__s32 error;		/* what stopped it, if it failed */
-	__u64 part_offset;	/* its part of the region, bytes */
+	__u32 node;
+	__u32 role;
+	__s32 error;
+	__u64 part_offset;
 	__u64 part_bytes;
-	__u64 count;		/* samples */
+	__u64 count;
 	__u64 min;
 	__u64 max;
 	__u64 sum;
-	__u64 sum_corrected;	/* by its own overhead (the merged result's
-				 * sum_corrected adds these up) */
-	__u64 overhead;		/* its own calibration, median */
-	__u64 accesses;		/* streamed accesses */
+	__u64 sum_corrected;
+	__u64 overhead;
+	__u64 accesses;
 	__u64 bytes_read;
 	__u64 bytes_written;
 	__u64 tsc_start;
@@ -384,33 +487,36 @@ struct latt_thread_stats {
 	__u64 nmi_windows;
 	__u64 window_cycles_max;
 	__u64 outliers;
-	__u64 overhead_end;	/* ABI 1.3: its calibration after the samples */
-	__u64 backwards;	/* ABI 1.3: samples with t1 < t0 */
+	__u64 overhead_end;
+	__u64 backwards;
 	__u64 reserved[1];
 };
 
 /**
  * struct latt_threads - LATT_IOC_THREADS (ABI 1.2)
+ * @stats_ptr: in: struct latt_thread_stats[len]
+ * @hist_ptr: in: __u64[len][LATT_HIST_BUCKETS], thread by thread
+ * @series_ptr: in: __u64[len][series_len], series_len as passed in
+ * @len: in: threads the buffers hold; out: the run's threads
+ * @series_len: in: bins per thread; out: bins each thread's series has
+ * @series_cycles: out: one bin's TSC cycles
+ * @tsc_go: out: the common start; 0 for a run stopped before it
+ * @reserved: must be zero
  *
- * In: buffers and their lengths; a zero pointer skips that copy.  Out:
- * @len = the run's threads; @series_len = bins each thread's series has;
- * @series_cycles = one bin's TSC cycles; @tsc_go = the common start.
- * @hist_ptr holds len * LATT_HIST_BUCKETS __u64 (thread by thread);
- * @series_ptr len rows of series_len __u64 (series_len as passed in), the
- * bytes of bandwidth mode: one bin is what the thread moved in windows
- * ending inside it; the run's first series_len (out) bins are filled.
- * Only valid once the run is no longer running; -ENOENT without a run.
- * A run stopped before its common start has @tsc_go 0.
+ * A zero pointer skips that copy.  A series is the bytes of bandwidth
+ * mode: one bin is what the thread moved in windows ending inside it; the
+ * run's first series_len (out) bins are filled.  Only valid once the run
+ * is no longer running; -ENOENT without a run.
  */
 struct latt_threads {
-	__u64 stats_ptr;	/* in: struct latt_thread_stats[len] */
-	__u64 hist_ptr;		/* in: __u64[len][LATT_HIST_BUCKETS] */
-	__u64 series_ptr;	/* in: __u64[len][series_len] */
-	__u32 len;		/* in: threads the buffers hold; out: run's */
-	__u32 series_len;	/* in: bins per thread; out: the run's */
-	__u64 series_cycles;	/* out */
-	__u64 tsc_go;		/* out */
-	__u64 reserved[4];	/* must be zero */
+	__u64 stats_ptr;
+	__u64 hist_ptr;
+	__u64 series_ptr;
+	__u32 len;
+	__u32 series_len;
+	__u64 series_cycles;
+	__u64 tsc_go;
+	__u64 reserved[4];
 };
 
 /*
