@@ -57,17 +57,7 @@ static int start(int dev, __u64 phys, int fd, void *map)
 
 static int wait_done(int dev)
 {
-	struct latt_status s;
-	int i;
-
-	for (i = 0; i < 3000; i++) {
-		if (xioctl(dev, LATT_IOC_STATUS, &s))
-			return -1;
-		if (s.state != LATT_STATE_RUNNING)
-			return (int)s.state;
-		usleep(10000);
-	}
-	return -1;
+	return vm_wait_done(dev, 3000);
 }
 
 int main(int argc, char **argv)

@@ -34,17 +34,7 @@ static struct latt_config base(__u64 region)
 
 static int wait_done(int fd)
 {
-	struct latt_status s;
-	int i;
-
-	for (i = 0; i < 6000; i++) {
-		if (xioctl(fd, LATT_IOC_STATUS, &s))
-			return -1;
-		if (s.state != LATT_STATE_RUNNING)
-			return (int)s.state;
-		usleep(10000);
-	}
-	return -1;
+	return vm_wait_done(fd, 6000);
 }
 
 /*

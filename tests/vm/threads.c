@@ -69,17 +69,7 @@ static struct latt_config base(__u32 mode, __u32 n)
 
 static int wait_done(int fd)
 {
-	struct latt_status st;
-	int i;
-
-	for (i = 0; i < 12000; i++) {
-		if (xioctl(fd, LATT_IOC_STATUS, &st))
-			return -1;
-		if (st.state != LATT_STATE_RUNNING)
-			return (int)st.state;
-		usleep(10000);
-	}
-	return -1;
+	return vm_wait_done(fd, 12000);
 }
 
 /* Run @c to its end and fetch everything; g->ret is START's result. */

@@ -15,6 +15,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include <linux/types.h>
+#include <uapi/lattester.h>
 
 #define LATT_DEV_PATH	"/dev/lattester"
 
@@ -35,6 +36,26 @@ static inline int open_dev(void)
 		exit(1);
 	}
 	return fd;
+}
+
+/*
+ * vm_wait_done() - poll STATUS every 10 ms, at most @polls times, until
+ * the run is no longer running: its state, or -1 (STATUS failed, or it
+ * still runs)
+ */
+static inline int vm_wait_done(int fd, int polls)
+{
+	struct latt_status st;
+	int i;
+
+	for (i = 0; i < polls; i++) {
+		if (xioctl(fd, LATT_IOC_STATUS, &st))
+			return -1;
+		if (st.state != LATT_STATE_RUNNING)
+			return (int)st.state;
+		usleep(10000);
+	}
+	return -1;
 }
 
 /* vm_set_cpu_online() - take @cpu offline (@on 0) or back: 0 or -errno */

@@ -14,33 +14,30 @@ reused_of() {
 	grep -o '"region_reused": *[a-z]*' "$1" | sed 's/.*: *//' | tr '\n' ' '
 }
 
+# sweep_reused DEV FILE REGIONS WANT: a sweep of 2 ops x 2 patterns over
+# REGIONS on DEV into FILE, whose rows' region_reused must be WANT
+sweep_reused() {
+	if ! lattester-ctl sweep --quiet --cpu 0 --target "$1" --samples 1000 \
+		--op load,nt-load --pattern seq,rand --region "$3" \
+		--out "$2" >/tmp/sweep-reuse.err 2>&1; then
+		fail "$1: sweep --region $3: $(cat /tmp/sweep-reuse.err)"
+		return
+	fi
+	cp "$2" "$OUT/"
+	got=$(reused_of "$2")
+	[ "$got" = "$4" ] && echo "ok: $1: --region $3: region_reused $got" ||
+		fail "$1: --region $3: region_reused '$got', want '$4'"
+}
+
 for dev in "$FSDAX_DEV" "$DEVDAX_DEV"; do
 	[ -n "$dev" ] || { echo "note: no device-DAX in this kernel: fsdax only"; continue; }
-	j=/tmp/sweep-reuse-$(basename "$dev").jsonl
-	j2=/tmp/sweep-reuse-one-$(basename "$dev").jsonl
-	if ! lattester-ctl sweep --quiet --cpu 0 --target "$dev" --samples 1000 \
-		--op load,nt-load --pattern seq,rand --region 4M,8M \
-		--out "$j" >/tmp/sweep-reuse.err 2>&1; then
-		fail "$dev: sweep: $(cat /tmp/sweep-reuse.err)"
-		continue
-	fi
-	cp "$j" "$OUT/"
+	b=$(basename "$dev")
 	# region varies fastest: 4M 8M 4M 8M ... every point a fresh region
-	got=$(reused_of "$j")
-	want="false false false false false false false false "
-	[ "$got" = "$want" ] && echo "ok: $dev: regions alternating: all fresh" ||
-		fail "$dev: region alternating: region_reused '$got', want '$want'"
-	if ! lattester-ctl sweep --quiet --cpu 0 --target "$dev" --samples 1000 \
-		--op load,nt-load --pattern seq,rand --region 4M \
-		--out "$j2" >/tmp/sweep-reuse.err 2>&1; then
-		fail "$dev: sweep: $(cat /tmp/sweep-reuse.err)"
-		continue
-	fi
-	cp "$j2" "$OUT/"
-	got=$(reused_of "$j2")
-	want="false true true true "
-	[ "$got" = "$want" ] && echo "ok: $dev: one region: the first fresh, then reused" ||
-		fail "$dev: one region: region_reused '$got', want '$want'"
+	sweep_reused "$dev" "/tmp/sweep-reuse-$b.jsonl" 4M,8M \
+		"false false false false false false false false "
+	# one region: fresh once, then the module's kept mapping and claim
+	sweep_reused "$dev" "/tmp/sweep-reuse-one-$b.jsonl" 4M \
+		"false true true true "
 	# the claim went with the sweep
 	if lattester-ctl run --quiet --samples 1000 --cpu 0 --target "$dev" \
 		--region 4M >/tmp/after-sweep.out 2>&1; then
