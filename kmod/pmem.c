@@ -198,8 +198,7 @@ static int latt_check_badblocks(struct block_device *bdev, sector_t first,
 	while (n) {
 		step = n > (1 << 30) ? 1 << 30 : (int)n;
 		if (badblocks_check(bb, first, step, &bad_first, &bad_len)) {
-			pr_warn("%s: a known bad block at sector %llu (%d "
-				"sectors) in the range asked for: refused\n",
+			pr_warn("%s: a known bad block at sector %llu (%d sectors) in the range asked for: refused\n",
 				bdev->bd_disk->disk_name,
 				(unsigned long long)bad_first, bad_len);
 			return -EHWPOISON;
@@ -284,8 +283,7 @@ static int latt_dax_map_check(struct file *claim, u64 uaddr, u64 phys,
 	}
 	kfree(pages);
 	if (ret == -EINVAL)
-		pr_warn("0x%llx: not what the claimed device-DAX maps there: "
-			"refused\n", (unsigned long long)phys);
+		pr_warn("0x%llx: not what the claimed device-DAX maps there: refused\n", (unsigned long long)phys);
 	return ret;
 }
 
@@ -410,11 +408,9 @@ int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd,
 		goto fail;
 	}
 	if (!pat_enabled())
-		pr_warn_once("PAT is off: the MTRRs could make a pmem mapping "
-			     "uncached unseen\n");
+		pr_warn_once("PAT is off: the MTRRs could make a pmem mapping uncached unseen\n");
 	if (!latt_mapped_wb(r->map)) {
-		pr_warn("0x%llx: memremap() did not map it write-back: "
-			"refused\n", (unsigned long long)phys);
+		pr_warn("0x%llx: memremap() did not map it write-back: refused\n", (unsigned long long)phys);
 		ret = -EOPNOTSUPP;
 		goto fail;
 	}

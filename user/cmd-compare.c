@@ -52,21 +52,15 @@ enum compare_opt_id {
 
 static const struct cmd_opt compare_options[] = {
 	{ "baseline", OPT_BASELINE, "N",
-	  "the result the others are divided by: 1 for the first file "
-	  "(default: 1)", -1 },
+	  "the result the others are divided by: 1 for the first file (default: 1)", -1 },
 	{ "unit", OPT_UNIT, "ns|cycles|raw",
-	  "what is compared: corrected ns (the default when every result "
-	  "has its TSC frequency), corrected cycles (the default when none "
-	  "has) or raw cycles per sample", -1 },
+	  "what is compared: corrected ns (the default when every result has its TSC frequency), corrected cycles (the default when none has) or raw cycles per sample", -1 },
 	{ "stat", OPT_STAT, "LIST",
-	  "the rows, of min, p50, p90, p99, p99.9, p99.99, p99.999, "
-	  "p99.9999, max, mean, outliers (default: run's table and the "
-	  "outlier rate; sweeps: p50,p99 and the outlier rate)", -1 },
+	  "the rows, of min, p50, p90, p99, p99.9, p99.99, p99.999, p99.9999, max, mean, outliers (default: run's table and the outlier rate; sweeps: p50,p99 and the outlier rate)", -1 },
 	{ "json", OPT_JSON, NULL,
 	  "print the comparison as JSON (lattester-compare/1)", -1 },
 	{ "csv", OPT_CSV, NULL,
-	  "print the comparison as CSV: label, stat, then a value and a "
-	  "ratio column per file", -1 },
+	  "print the comparison as CSV: label, stat, then a value and a ratio column per file", -1 },
 	{ NULL, 0, NULL, NULL, -1 }
 };
 
@@ -83,33 +77,14 @@ static const char *const compare_examples[] = {
 const struct cmd_usage compare_usage = {
 	.cmd = "compare",
 	.synopsis = "[OPTIONS] A.json B.json [C.json ...]",
-	.about = "Show the results of two or more runs (run --json files) or "
-		 "sweeps (sweep .jsonl\n"
-		 "files) side by side, with each one's ratio to the baseline "
-		 "(the first, or\n"
-		 "--baseline N).  Needs neither the module nor root.  Exit "
-		 "status: 0 compared,\n"
+	.about = "Show the results of two or more runs (run --json files) or sweeps (sweep .jsonl\n"
+		 "files) side by side, with each one's ratio to the baseline (the first, or\n"
+		 "--baseline N).  Needs neither the module nor root.  Exit status: 0 compared,\n"
 		 "1 error, 2 usage.",
 	.opts = compare_options,
 	.description =
-		"compare prints a header naming each result (file, target, "
-		"op, pattern, size, CPU, engine, kernel and host), then a "
-		"table: a row per statistic, a column per file, and a column "
-		"per other file with its ratio to the baseline.  The figures "
-		"are corrected ns when every result records its TSC "
-		"frequency, else corrected cycles; results whose figures "
-		"can't be brought to one unit are refused.\n\n"
-		"What the files compare is what sets them apart: a field of "
-		"the configuration with one value in each file and different "
-		"values between them (the target, the engine, ...).  When "
-		"they differ in more than the target and the engine (op, "
-		"size, samples, ...), they are compared all the same, with a "
-		"warning naming the fields.  Sweeps are compared point by "
-		"point: their other fields (each point's key) match the "
-		"points; a point with no match is shown with '-' and "
-		"counted.  A file that is no lattester result, of a schema "
-		"version this tool doesn't read, or an outlier or sweep CSV "
-		"file, is refused by name.",
+		"compare prints a header naming each result (file, target, op, pattern, size, CPU, engine, kernel and host), then a table: a row per statistic, a column per file, and a column per other file with its ratio to the baseline.  The figures are corrected ns when every result records its TSC frequency, else corrected cycles; results whose figures can't be brought to one unit are refused.\n\n"
+		"What the files compare is what sets them apart: a field of the configuration with one value in each file and different values between them (the target, the engine, ...).  When they differ in more than the target and the engine (op, size, samples, ...), they are compared all the same, with a warning naming the fields.  Sweeps are compared point by point: their other fields (each point's key) match the points; a point with no match is shown with '-' and counted.  A file that is no lattester result, of a schema version this tool doesn't read, or an outlier or sweep CSV file, is refused by name.",
 	.examples = compare_examples,
 	.see_also = "perf-diff(1)",
 	.file_args = 1,
@@ -378,22 +353,19 @@ static bool check_schema(const char *path, const char *where,
 	size_t n = strlen(want);
 
 	if (!s) {
-		log_err("%s%s: not a lattester result (no \"schema\"): compare "
-			"reads run --json files and sweep .jsonl files", path,
+		log_err("%s%s: not a lattester result (no \"schema\"): compare reads run --json files and sweep .jsonl files", path,
 			where);
 		return false;
 	}
 	if (!strncmp(s, want, n) && s[n] == '/') {
 		if (atoi(s + n + 1) == SCHEMA_VERSION)
 			return true;
-		log_err("%s%s: %s: this lattester-ctl reads %s/%d (a result of "
-			"another version of lattester-ctl)", path, where, s, want,
+		log_err("%s%s: %s: this lattester-ctl reads %s/%d (a result of another version of lattester-ctl)", path, where, s, want,
 			SCHEMA_VERSION);
 		return false;
 	}
 	if (!strncmp(s, "lattester-outliers/", 19))
-		log_err("%s: an outlier file (run --outliers), not a result: "
-			"compare the run's --json file", path);
+		log_err("%s: an outlier file (run --outliers), not a result: compare the run's --json file", path);
 	else if (!strncmp(s, RUN_SCHEMA "/", strlen(RUN_SCHEMA) + 1) ||
 		 !strncmp(s, SWEEP_SCHEMA_ "/", strlen(SWEEP_SCHEMA_) + 1))
 		log_err("%s%s: a %s document among %s ones", path, where, s,
@@ -446,26 +418,20 @@ static int load_run(struct compare *c, struct file *f, struct json_object *o)
 	}
 	p = new_point(f, o);
 	if (!p || run_fields(p)) {
-		log_err("%s: %s", f->path, p ? "a lattester-run/1 document "
-			"without its \"config\"" : "out of memory");
+		log_err("%s: %s", f->path, p ? "a lattester-run/1 document without its \"config\"" : "out of memory");
 		return 1;
 	}
 	if (!get(o, "latency", NULL)) {
 		mode = get_str(get(o, "config", NULL), "mode");
 		if (mode && !strcmp(mode, "bandwidth"))
-			log_err("%s: a --mode bandwidth run times no single "
-				"access: compare sets latencies side by side "
-				"(its GB/s are in the file's \"threads\" "
-				"block)", f->path);
+			log_err("%s: a --mode bandwidth run times no single access: compare sets latencies side by side (its GB/s are in the file's \"threads\" block)", f->path);
 		else
-			log_err("%s: the run took no sample: nothing to "
-				"compare", f->path);
+			log_err("%s: the run took no sample: nothing to compare", f->path);
 		return 1;
 	}
 	state = get_str(get(o, "result", NULL), "state");
 	if (state && strcmp(state, "done") &&
-	    add_warning(c, "[%d] %s: the run ended %s: its figures are of the "
-			"samples taken", (int)(f - c->f) + 1, f->path, state))
+	    add_warning(c, "[%d] %s: the run ended %s: its figures are of the samples taken", (int)(f - c->f) + 1, f->path, state))
 		return 1;
 	return 0;
 }
@@ -510,8 +476,7 @@ static int load_sweep(struct compare *c, struct file *f, char *buf)
 			return 1;
 		}
 	}
-	if (cut && add_warning(c, "[%d] %s: %zu line%s cut short (not JSON): "
-			       "skipped", (int)(f - c->f) + 1, f->path, cut,
+	if (cut && add_warning(c, "[%d] %s: %zu line%s cut short (not JSON): skipped", (int)(f - c->f) + 1, f->path, cut,
 			       cut == 1 ? "" : "s"))
 		return 1;
 	if (!f->n) {
@@ -553,8 +518,7 @@ static int load_file(struct compare *c, struct file *f)
 	o = json_tokener_parse_verbose(buf, &err);
 	if (!o) {
 		if (!strncmp(first, "point,target,", 13))
-			log_err("%s: a sweep CSV file: compare reads sweep's "
-				"JSON lines (sweep --out FILE.jsonl)", f->path);
+			log_err("%s: a sweep CSV file: compare reads sweep's JSON lines (sweep --out FILE.jsonl)", f->path);
 		else
 			log_err("%s: not a lattester result (not JSON: %s)",
 				f->path, json_tokener_error_desc(err));
@@ -669,8 +633,7 @@ static int match_points(struct compare *c)
 			f->sorted[i]->dup = true;
 			dups++;
 		}
-		if (dups && add_warning(c, "[%d] %s: %zu point%s repeat%s an "
-					"earlier one: the first is used", fi + 1,
+		if (dups && add_warning(c, "[%d] %s: %zu point%s repeat%s an earlier one: the first is used", fi + 1,
 					f->path, dups, dups == 1 ? "" : "s",
 					dups == 1 ? "s" : ""))
 			return -ENOMEM;
@@ -750,8 +713,7 @@ static int warn_differences(struct compare *c)
 	}
 	if (fclose(m))
 		return -ENOMEM;
-	rc = n ? add_warning(c, "the %s differ in more than target and "
-			     "engine: %s; compared all the same",
+	rc = n ? add_warning(c, "the %s differ in more than target and engine: %s; compared all the same",
 			     c->f[0].sweep ? "sweeps" : "runs", buf) : 0;
 	free(buf);
 	return rc;
@@ -804,19 +766,14 @@ static int choose_unit(struct compare *c)
 	if (!c->unit_set)
 		c->unit = unknown && !known ? UNIT_CYCLES : UNIT_NS;
 	if (c->unit == UNIT_NS && unknown) {
-		log_err("%s: no TSC frequency (tsc_khz 0): its cycles can't be "
-			"converted to ns%s", unknown, known ? "; compare every "
-			"result in cycles with --unit cycles" : "");
+		log_err("%s: no TSC frequency (tsc_khz 0): its cycles can't be converted to ns%s", unknown, known ? "; compare every result in cycles with --unit cycles" : "");
 		return 1;
 	}
 	if (c->unit != UNIT_NS && unknown && known &&
-	    add_warning(c, "%s has no TSC frequency: its cycles may not be "
-			"the others'", unknown))
+	    add_warning(c, "%s has no TSC frequency: its cycles may not be the others'", unknown))
 		return -ENOMEM;
 	if (c->unit != UNIT_NS && differ &&
-	    add_warning(c, "the results' TSCs run at different frequencies "
-			"(%llu to %llu kHz, more than 0.1%% apart): their %s "
-			"are not the same unit (--unit ns converts)",
+	    add_warning(c, "the results' TSCs run at different frequencies (%llu to %llu kHz, more than 0.1%% apart): their %s are not the same unit (--unit ns converts)",
 			(unsigned long long)lo, (unsigned long long)hi,
 			c->unit == UNIT_RAW ? "raw cycles" : "cycles"))
 		return -ENOMEM;
@@ -998,8 +955,7 @@ static void print_text(const struct compare *c)
 	for (i = 0; i < c->warnings.n; i++)
 		printf("warning: %s\n", c->warnings.v[i]);
 	putchar('\n');
-	printf(units[c->unit].title, c->per ? c->per : "access (per load "
-	       "where chase --chain)");
+	printf(units[c->unit].title, c->per ? c->per : "access (per load where chase --chain)");
 	printf("; ratios to [%d]\n", c->base + 1);
 	for (i = 0; i < c->nm && c->f[0].sweep; i++) {
 		label(lab, sizeof(lab), c, c->m[i].p[c->base]);
@@ -1267,9 +1223,7 @@ static int compare_parse(int argc, char **argv, struct compare *c)
 			base = strtoul(optarg, &end, 10);
 			if (errno || *end || !base || optarg[0] == '-')
 				return cmd_usage_error(&compare_usage,
-						       "--baseline: '%s': expected "
-						       "a file's number, 1 for the "
-						       "first", optarg);
+						       "--baseline: '%s': expected a file's number, 1 for the first", optarg);
 			break;
 		case OPT_UNIT:
 			for (i = 0; i < (int)ARRAY_SIZE(units) &&
@@ -1277,19 +1231,14 @@ static int compare_parse(int argc, char **argv, struct compare *c)
 				;
 			if (i == (int)ARRAY_SIZE(units))
 				return cmd_usage_error(&compare_usage,
-						       "--unit: '%s': expected ns, "
-						       "cycles or raw", optarg);
+						       "--unit: '%s': expected ns, cycles or raw", optarg);
 			c->unit = (enum unit)i;
 			c->unit_set = true;
 			break;
 		case OPT_STAT:
 			if (set_rows(c, optarg))
 				return cmd_usage_error(&compare_usage,
-						       "--stat: '%s': expected a "
-						       "list of min, p50, p90, "
-						       "p99, p99.9, p99.99, "
-						       "p99.999, p99.9999, max, "
-						       "mean, outliers", optarg);
+						       "--stat: '%s': expected a list of min, p50, p90, p99, p99.9, p99.99, p99.999, p99.9999, max, mean, outliers", optarg);
 			break;
 		case OPT_JSON:
 			c->json = true;
@@ -1300,17 +1249,14 @@ static int compare_parse(int argc, char **argv, struct compare *c)
 		}
 	}
 	if (c->json && c->csv)
-		return cmd_usage_error(&compare_usage, "--json or --csv, not "
-				       "both");
+		return cmd_usage_error(&compare_usage, "--json or --csv, not both");
 	if (argc - optind < 2)
-		return cmd_usage_error(&compare_usage, "two results or more "
-				       "are compared: A.json B.json ...");
+		return cmd_usage_error(&compare_usage, "two results or more are compared: A.json B.json ...");
 	if (argc - optind > MAX_FILES)
 		return cmd_usage_error(&compare_usage, "%d results at most",
 				       MAX_FILES);
 	if (base > (unsigned long)(argc - optind))
-		return cmd_usage_error(&compare_usage, "--baseline %lu: there "
-				       "are %d files", base, argc - optind);
+		return cmd_usage_error(&compare_usage, "--baseline %lu: there are %d files", base, argc - optind);
 	c->nf = argc - optind;
 	c->base = (int)base - 1;
 	for (i = 0; i < c->nf; i++)
@@ -1357,8 +1303,7 @@ static int prepare(struct compare *c)
 	for (fi = 1; fi < c->nf; fi++) {
 		if (c->f[fi].sweep == c->f[0].sweep)
 			continue;
-		log_err("%s is a %s and %s a %s: compare runs with runs, sweeps "
-			"with sweeps", c->f[0].path, c->f[0].sweep ? "sweep" :
+		log_err("%s is a %s and %s a %s: compare runs with runs, sweeps with sweeps", c->f[0].path, c->f[0].sweep ? "sweep" :
 			"run", c->f[fi].path, c->f[fi].sweep ? "sweep" : "run");
 		return 1;
 	}
@@ -1376,8 +1321,7 @@ static int prepare(struct compare *c)
 			return 1;
 		}
 		if ((c->f[fi].unmatched || c->f[fi].missing) &&
-		    add_warning(c, "[%d] %s: points without a match: %zu of "
-				"its own (not shown), %zu of [%d] (shown as -)",
+		    add_warning(c, "[%d] %s: points without a match: %zu of its own (not shown), %zu of [%d] (shown as -)",
 				fi + 1, c->f[fi].path, c->f[fi].unmatched,
 				c->f[fi].missing, c->base + 1))
 			goto oom;

@@ -39,37 +39,15 @@ static const char *const info_examples[] = {
 const struct cmd_usage info_usage = {
 	.cmd = "info",
 	.synopsis = "[--json]",
-	.about = "Show the host (CPU, TSC, features as --engine user sees "
-		 "them, page sizes, NUMA\n"
-		 "nodes) and the module's ABI, state, TSC frequency, features "
-		 "and limits, or why it\n"
-		 "can't be used.  Exit status 0 without the module (not "
-		 "loaded, or not root); 1 for\n"
+	.about = "Show the host (CPU, TSC, features as --engine user sees them, page sizes, NUMA\n"
+		 "nodes) and the module's ABI, state, TSC frequency, features and limits, or why it\n"
+		 "can't be used.  Exit status 0 without the module (not loaded, or not root); 1 for\n"
 		 "a module that answers but can't be used (ABI mismatch).",
 	.opts = info_options,
 	.description =
-		"Prints the host: CPU model (/proc/cpuinfo), online CPUs, "
-		"kernel release, the timer and the clocksource, tsc_khz and "
-		"its source (the kernel's tsc_freq_khz, or calibrated against "
-		"CLOCK_MONOTONIC_RAW), the CPU features and access widths "
-		"--engine user sees (CPUID, less LATTESTER_HWCAPS), the page "
-		"sizes (4 KiB, transparent huge pages' mode, the hugetlb sizes "
-		"and their pools) and every NUMA node with its CPUs, memory "
-		"size and free memory.  None of it needs the module or root.  "
-		"Then the module: if /dev/lattester opens, what it reports: its "
-		"ABI version and whether its major matches the tool's, the run "
-		"state, tsc_khz, the CPU features by name, the usable access "
-		"widths, the limits (size, region, chain, outliers) and the "
-		"default interrupt-off window; else why it can't be used (not "
-		"loaded, no permission, not a lattester device).\n\n"
-		"--json prints a lattester-info/1 document: schema, "
-		"tool_version, tool_abi_version, host, module (null when the "
-		"device can't be opened), module_status and module_error.\n\n"
-		"Exit status: 0 when the host part was printed and the module "
-		"is usable, not loaded or not accessible (not root); 1 when "
-		"the device answers but can't be used (an ABI mismatch, not a "
-		"lattester device) or stdout can't be written; 2 on a usage "
-		"error.",
+		"Prints the host: CPU model (/proc/cpuinfo), online CPUs, kernel release, the timer and the clocksource, tsc_khz and its source (the kernel's tsc_freq_khz, or calibrated against CLOCK_MONOTONIC_RAW), the CPU features and access widths --engine user sees (CPUID, less LATTESTER_HWCAPS), the page sizes (4 KiB, transparent huge pages' mode, the hugetlb sizes and their pools) and every NUMA node with its CPUs, memory size and free memory.  None of it needs the module or root.  Then the module: if /dev/lattester opens, what it reports: its ABI version and whether its major matches the tool's, the run state, tsc_khz, the CPU features by name, the usable access widths, the limits (size, region, chain, outliers) and the default interrupt-off window; else why it can't be used (not loaded, no permission, not a lattester device).\n\n"
+		"--json prints a lattester-info/1 document: schema, tool_version, tool_abi_version, host, module (null when the device can't be opened), module_status and module_error.\n\n"
+		"Exit status: 0 when the host part was printed and the module is usable, not loaded or not accessible (not root); 1 when the device answers but can't be used (an ABI mismatch, not a lattester device) or stdout can't be written; 2 on a usage error.",
 	.examples = info_examples,
 	.see_also = "the module's parameters under /sys/module/lattester",
 };
@@ -142,16 +120,13 @@ static void fmt_module_error(char *buf, size_t len, enum module_status st,
 		snprintf(buf, len, "%s", "");
 		break;
 	case MOD_ABI_MISMATCH:
-		snprintf(buf, len, "ABI mismatch: the module's is %u.%u with "
-			 "%u histogram buckets, lattester-ctl's %d.%d with %u: "
-			 "rebuild one of them", in->abi_version >> 16,
+		snprintf(buf, len, "ABI mismatch: the module's is %u.%u with %u histogram buckets, lattester-ctl's %d.%d with %u: rebuild one of them", in->abi_version >> 16,
 			 in->abi_version & 0xffff, in->hist_buckets,
 			 LATT_ABI_MAJOR, LATT_ABI_MINOR, LATT_HIST_BUCKETS);
 		break;
 	case MOD_NOT_LOADED:
 	case MOD_NO_PERMISSION:
-		snprintf(buf, len, "%s; 'run --engine user' measures without "
-			 "it", latt_open_strerror(rc));
+		snprintf(buf, len, "%s; 'run --engine user' measures without it", latt_open_strerror(rc));
 		break;
 	default:
 		snprintf(buf, len, "%s", latt_open_strerror(rc));
@@ -215,8 +190,7 @@ static void fmt_pages(char *buf, size_t len, const struct host_info *h)
 		n += (size_t)snprintf(buf + n, len - n, "; no hugetlb sizes");
 	for (i = 0; i < h->nr_hugetlb && n < len; i++) {
 		fmt_bytes(size, sizeof(size), h->hugetlb[i].bytes);
-		n += (size_t)snprintf(buf + n, len - n, "%s%s (%llu in the "
-				      "pool, %llu free)", i ? ", " :
+		n += (size_t)snprintf(buf + n, len - n, "%s%s (%llu in the pool, %llu free)", i ? ", " :
 				      "; hugetlb ", size, h->hugetlb[i].pages,
 				      h->hugetlb[i].free);
 	}
@@ -236,8 +210,7 @@ static void print_host(const struct host_info *h)
 	printf("  tsc_khz:     %llu (%s)\n",
 	       (unsigned long long)h->user.tsc_khz, h->tsc_kernel ?
 	       "the kernel's, /sys/devices/system/cpu/cpu0/tsc_freq_khz" :
-	       "calibrated for 100 ms against CLOCK_MONOTONIC_RAW: the "
-	       "kernel exports no tsc_freq_khz");
+	       "calibrated for 100 ms against CLOCK_MONOTONIC_RAW: the kernel exports no tsc_freq_khz");
 	fmt_bits(buf, sizeof(buf), h->user.features, false);
 	printf("  features:    %s (--engine user)\n", buf);
 	fmt_bits(buf, sizeof(buf), h->user.widths, true);
@@ -280,8 +253,7 @@ static void print_module(const struct latt_info *in)
 	printf("  widths:      %s bytes\n", buf);
 	fmt_bytes(max_size, sizeof(max_size), in->max_size);
 	fmt_bytes(max_region, sizeof(max_region), in->max_region);
-	printf("  limits:      size %s, region %s, chain %u, outliers %u, "
-	       "nr_cpu_ids %u\n  window_us:   %u\n", max_size, max_region,
+	printf("  limits:      size %s, region %s, chain %u, outliers %u, nr_cpu_ids %u\n  window_us:   %u\n", max_size, max_region,
 	       in->max_chain, in->max_outliers, in->nr_cpu_ids, in->window_us);
 }
 

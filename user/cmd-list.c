@@ -36,34 +36,15 @@ static const char *const list_examples[] = {
 const struct cmd_usage list_usage = {
 	.cmd = "list",
 	.synopsis = "[--json]",
-	.about = "List what 'lattester-ctl run --target' can measure: NUMA "
-		 "nodes (dram:NODE), persistent\n"
-		 "memory regions and namespaces (/dev/pmemN, namespaceX.Y) and "
-		 "device-DAX devices\n"
-		 "(/dev/daxX.Y), with the usable physical range of each (root "
-		 "only), its known bad\n"
+	.about = "List what 'lattester-ctl run --target' can measure: NUMA nodes (dram:NODE), persistent\n"
+		 "memory regions and namespaces (/dev/pmemN, namespaceX.Y) and device-DAX devices\n"
+		 "(/dev/daxX.Y), with the usable physical range of each (root only), its known bad\n"
 		 "blocks and any filesystem mounted on it.  No module needed.",
 	.opts = list_options,
 	.description =
-		"NUMA nodes come from libnuma, with their CPUs, memory, free "
-		"memory and distances; a node with memory and no CPUs (a CXL "
-		"memory expander, say) is marked memory only.  Persistent "
-		"memory regions and their namespaces come from libndctl: mode "
-		"(fsdax, devdax, raw, sector), capacity, NUMA node, device, the "
-		"usable physical range, the known bad blocks (media errors) and "
-		"the mount point of a filesystem on it.  Device-DAX devices come "
-		"from libdaxctl.  A machine without "
-		"NVDIMMs or device-DAX shows empty lists; as another user than "
-		"root the physical ranges are shown as ?, and so are the bad "
-		"blocks of a namespace whose region has some it can't place.\n\n"
-		"Bad blocks are counted in 512-byte blocks, as ndctl's "
-		"badblock_count: a region's from its list "
-		"(/sys/bus/nd/devices/regionN/badblocks), a namespace's from its "
-		"pmem disk's list (/sys/block/pmemN/badblocks) and the region's "
-		"within its range; run refuses a region that holds one.\n\n"
-		"--json prints a lattester-list/1 document with numa_nodes, "
-		"regions (with their namespaces) and dax_devices.  Exit status: "
-		"0 done, 1 if libndctl or libdaxctl failed, 2 usage.",
+		"NUMA nodes come from libnuma, with their CPUs, memory, free memory and distances; a node with memory and no CPUs (a CXL memory expander, say) is marked memory only.  Persistent memory regions and their namespaces come from libndctl: mode (fsdax, devdax, raw, sector), capacity, NUMA node, device, the usable physical range, the known bad blocks (media errors) and the mount point of a filesystem on it.  Device-DAX devices come from libdaxctl.  A machine without NVDIMMs or device-DAX shows empty lists; as another user than root the physical ranges are shown as ?, and so are the bad blocks of a namespace whose region has some it can't place.\n\n"
+		"Bad blocks are counted in 512-byte blocks, as ndctl's badblock_count: a region's from its list (/sys/bus/nd/devices/regionN/badblocks), a namespace's from its pmem disk's list (/sys/block/pmemN/badblocks) and the region's within its range; run refuses a region that holds one.\n\n"
+		"--json prints a lattester-list/1 document with numa_nodes, regions (with their namespaces) and dax_devices.  Exit status: 0 done, 1 if libndctl or libdaxctl failed, 2 usage.",
 	.examples = list_examples,
 	.see_also = "ndctl-list(1), daxctl-list(1)",
 };
@@ -166,8 +147,7 @@ static void print_pmem(const struct pmem_inventory *inv)
 	if (!inv->nr_regions) {
 		printf("\npersistent memory regions: none\n");
 	} else {
-		printf("\npersistent memory regions (--target /dev/pmemN, "
-		       "/dev/daxX.Y or namespaceX.Y)\n");
+		printf("\npersistent memory regions (--target /dev/pmemN, /dev/daxX.Y or namespaceX.Y)\n");
 	}
 	for (i = 0; i < inv->nr_regions; i++) {
 		const struct pmem_region *r = &inv->regions[i];
@@ -195,10 +175,7 @@ static void print_pmem(const struct pmem_inventory *inv)
 		}
 	}
 	if (any_bad)
-		printf("  badblocks: known bad blocks (media errors), 512 bytes "
-		       "each ('?': can't be placed, not root?); 'ndctl list "
-		       "--media-errors' lists them; run refuses a region that "
-		       "holds one (see --skip-badblocks)\n");
+		printf("  badblocks: known bad blocks (media errors), 512 bytes each ('?': can't be placed, not root?); 'ndctl list --media-errors' lists them; run refuses a region that holds one (see --skip-badblocks)\n");
 	if (!inv->nr_dax) {
 		printf("\ndevice-DAX devices: none\n");
 		return;

@@ -62,19 +62,13 @@ enum matrix_opt_id {
 
 static const struct cmd_opt matrix_options[] = {
 	{ "engine", OPT_ENGINE, "user|kernel",
-	  "who takes the samples, as for run: kernel, the module (default; "
-	  "root), or user, a thread of this program pinned to each row's "
-	  "CPU (no module, no root; interrupts not kept out)", -1 },
+	  "who takes the samples, as for run: kernel, the module (default; root), or user, a thread of this program pinned to each row's CPU (no module, no root; interrupts not kept out)", -1 },
 	{ "cpus", OPT_MX_CPUS, "LIST",
-	  "the CPUs the rows are measured from, one per node, e.g. 0,32: "
-	  "the rows are their nodes (default: the first online CPU of every "
-	  "node that has CPUs)", -1 },
+	  "the CPUs the rows are measured from, one per node, e.g. 0,32: the rows are their nodes (default: the first online CPU of every node that has CPUs)", -1 },
 	{ "nodes", OPT_MX_NODES, "LIST",
-	  "the memory nodes of the columns, e.g. 0-3 (default: every node "
-	  "with memory, CPU-less ones included)", -1 },
+	  "the memory nodes of the columns, e.g. 0-3 (default: every node with memory, CPU-less ones included)", -1 },
 	{ "stat", OPT_MX_STAT, "STAT",
-	  "the figure of each cell, in ns: min, p50, p90, p99, p99.9, "
-	  "p99.99, p99.999, p99.9999, max or mean (default: p50)", -1 },
+	  "the figure of each cell, in ns: min, p50, p90, p99, p99.9, p99.99, p99.999, p99.9999, max or mean (default: p50)", -1 },
 	{ "op", OPT_OP, "OP", "access, as for run (default: load)", NAMES_OP },
 	{ "fence", OPT_FENCE, "FENCE", "fence, as for run (default: default)",
 	  NAMES_FENCE },
@@ -85,8 +79,7 @@ static const struct cmd_opt matrix_options[] = {
 	  "dependent loads per sample, with --pattern chase (default: "
 	  STR(MATRIX_CHAIN) " with chase, else 1)", -1 },
 	{ "tlb-locality", OPT_TLB_LOCALITY, "BYTES",
-	  "--pattern chase: visit every node of a block of BYTES before the "
-	  "next, as for run (default: 0)", -1 },
+	  "--pattern chase: visit every node of a block of BYTES before the next, as for run (default: 0)", -1 },
 	{ "size", OPT_SIZE, "BYTES",
 	  "bytes per access, a multiple of 64 (default: "
 	  STR(RUN_DEFAULT_SIZE) ")", -1 },
@@ -94,24 +87,20 @@ static const struct cmd_opt matrix_options[] = {
 	  "samples per cell, e.g. 100k, 1M (default: "
 	  STR(RUN_DEFAULT_SAMPLES) ")", -1 },
 	{ "region", OPT_REGION, "BYTES",
-	  "memory each cell's accesses spread over (default: 1GiB, or 8 "
-	  "times the largest cache of the rows' CPUs if that is more; "
-	  "clamped, as run clamps, to half the node's free memory)", -1 },
+	  "memory each cell's accesses spread over (default: 1GiB, or 8 times the largest cache of the rows' CPUs if that is more; clamped, as run clamps, to half the node's free memory)", -1 },
 	{ "seed", OPT_SEED, "S", "address generator seed, every cell", -1 },
 	{ "width", OPT_WIDTH, "auto|8|16|32|64",
 	  "access width in bytes (default: auto, the widest)", -1 },
 	{ "warm", OPT_WARM, NULL,
 	  "touch the lines before each sample instead of flushing them", -1 },
 	{ "hugepages", OPT_HUGEPAGES, NULL,
-	  "--engine user: transparent huge pages for each region "
-	  "(MADV_HUGEPAGE)", -1 },
+	  "--engine user: transparent huge pages for each region (MADV_HUGEPAGE)", -1 },
 	{ "timer", OPT_TIMER, "auto|rdtscp|rdtsc",
 	  "the timestamps, as for run (default: auto)", -1 },
 	{ "window-us", OPT_WINDOW_US, "US",
 	  "interrupt-off window, 10..100000 (default: 0, the module's)", -1 },
 	{ "json", OPT_MX_JSON, "FILE|-",
-	  "write the matrix as JSON (" MATRIX_SCHEMA ") to FILE, or to "
-	  "stdout for - (instead of the table)", -1 },
+	  "write the matrix as JSON (" MATRIX_SCHEMA ") to FILE, or to stdout for - (instead of the table)", -1 },
 	{ "csv", OPT_MX_CSV, NULL,
 	  "print the matrix as CSV instead of the table: one row per cell",
 	  -1 },
@@ -121,8 +110,7 @@ static const struct cmd_opt matrix_options[] = {
 
 static const char *const matrix_examples[] = {
 	"lattester-ctl matrix",
-	"idle latency from every node with CPUs to every node's memory, "
-	"p50 ns per load, as MLC --latency_matrix",
+	"idle latency from every node with CPUs to every node's memory, p50 ns per load, as MLC --latency_matrix",
 	"lattester-ctl matrix --engine user --region 256M",
 	"the same without the module or root, over 256 MiB",
 	"lattester-ctl matrix --pattern rand --stat p99 --samples 1M",
@@ -137,40 +125,16 @@ static const char *const matrix_examples[] = {
 const struct cmd_usage matrix_usage = {
 	.cmd = "matrix",
 	.synopsis = "[OPTIONS]",
-	.about = "Measure the latency from every NUMA node with CPUs (the "
-		 "rows) to the memory of every\n"
-		 "node (the columns, memory-only nodes included), one run per "
-		 "cell, and print it as\n"
-		 "Intel MLC --latency_matrix does.  Needs the module and root; "
-		 "--engine user, neither.\n"
-		 "Ctrl-C stops after the current cell (twice: at once).  Exit "
-		 "status: 0 done, 1 error\n"
+	.about = "Measure the latency from every NUMA node with CPUs (the rows) to the memory of every\n"
+		 "node (the columns, memory-only nodes included), one run per cell, and print it as\n"
+		 "Intel MLC --latency_matrix does.  Needs the module and root; --engine user, neither.\n"
+		 "Ctrl-C stops after the current cell (twice: at once).  Exit status: 0 done, 1 error\n"
 		 "or a failed cell, 2 usage, 130 interrupted.",
 	.opts = matrix_options,
 	.description =
-		"matrix measures one cell per pair of a row node (a node that "
-		"has CPUs, measured from one of its CPUs: the first online "
-		"one, or the one --cpus names) and a column node (a node with "
-		"memory; a node with memory and no CPU, as a CXL expander "
-		"presents itself, is a column only).  Each cell is one run, "
-		"exactly as 'lattester-ctl run --target dram:COLUMN --cpu CPU' "
-		"with the same options would make it: the same checks, the same "
-		"engines, the same figures.\n\n"
-		"The default is MLC's idle latency: dependent loads (--pattern "
-		"chase --chain 16, each load's address read by the one before, "
-		"so that neither the prefetchers nor the out-of-order core can "
-		"overlap them) over a region well beyond the last-level cache "
-		"(1 GiB, or 8 times the largest cache the rows' CPUs report), "
-		"in ns per load.  --pattern rand times single flushed loads "
-		"instead, the timer's overhead subtracted.\n\n"
-		"The table shows --stat (p50 by default) of each cell in ns.  "
-		"A cell that fails is shown as '-', and its reason, in run's "
-		"words, is listed below the table; the exit status is then 1.  "
-		"Ctrl-C stops after the current cell; the cells not measured "
-		"are shown as '.'.  --json and --csv carry every cell's "
-		"figures: the JSON each cell's configuration, result (timer, "
-		"page size), latency block and warnings, as run's JSON has "
-		"them.",
+		"matrix measures one cell per pair of a row node (a node that has CPUs, measured from one of its CPUs: the first online one, or the one --cpus names) and a column node (a node with memory; a node with memory and no CPU, as a CXL expander presents itself, is a column only).  Each cell is one run, exactly as 'lattester-ctl run --target dram:COLUMN --cpu CPU' with the same options would make it: the same checks, the same engines, the same figures.\n\n"
+		"The default is MLC's idle latency: dependent loads (--pattern chase --chain 16, each load's address read by the one before, so that neither the prefetchers nor the out-of-order core can overlap them) over a region well beyond the last-level cache (1 GiB, or 8 times the largest cache the rows' CPUs report), in ns per load.  --pattern rand times single flushed loads instead, the timer's overhead subtracted.\n\n"
+		"The table shows --stat (p50 by default) of each cell in ns.  A cell that fails is shown as '-', and its reason, in run's words, is listed below the table; the exit status is then 1.  Ctrl-C stops after the current cell; the cells not measured are shown as '.'.  --json and --csv carry every cell's figures: the JSON each cell's configuration, result (timer, page size), latency block and warnings, as run's JSON has them.",
 	.examples = matrix_examples,
 	.see_also = "mlc(1) (Intel Memory Latency Checker), numactl(8)",
 };
@@ -249,9 +213,7 @@ static int bad_value(int id, const char *v, int rc)
 	while (opt->name && opt->id != id)
 		opt++;
 	if (id == OPT_SAMPLES)
-		return cmd_usage_error(&matrix_usage, "--samples: '%s': %s "
-				       "(expected a count such as 100000, "
-				       "100k, 1.5M or 1e6)", v,
+		return cmd_usage_error(&matrix_usage, "--samples: '%s': %s (expected a count such as 100000, 100k, 1.5M or 1e6)", v,
 				       parse_strerror(rc));
 	return cmd_usage_error(&matrix_usage, "--%s: '%s': %s (expected %s)",
 			       opt->name, v, parse_strerror(rc),
@@ -267,14 +229,12 @@ static int set_list(const char *opt, const char *what, const char *v,
 	int rc = parse_cpulist(v, list, MATRIX_MAX_NODES, n);
 
 	if (rc)
-		return cmd_usage_error(&matrix_usage, "--%s: '%s': %s (expected "
-				       "a list such as 0,2 or 0-3)", opt, v,
+		return cmd_usage_error(&matrix_usage, "--%s: '%s': %s (expected a list such as 0,2 or 0-3)", opt, v,
 				       parse_strerror(rc));
 	for (i = 0; i < *n; i++)
 		for (j = 0; j < i; j++)
 			if (list[i] == list[j])
-				return cmd_usage_error(&matrix_usage, "--%s: %s "
-						       "%u is listed twice", opt,
+				return cmd_usage_error(&matrix_usage, "--%s: %s %u is listed twice", opt,
 						       what, list[i]);
 	return 0;
 }
@@ -291,10 +251,7 @@ static int set_option(struct matrix *m, int id, const char *v)
 	case OPT_MX_STAT:
 		m->stat = stat_index(v);
 		if (m->stat < 0)
-			return cmd_usage_error(&matrix_usage, "--stat: '%s': "
-					       "expected one of min, p50, p90, "
-					       "p99, p99.9, p99.99, p99.999, "
-					       "p99.9999, max, mean", v);
+			return cmd_usage_error(&matrix_usage, "--stat: '%s': expected one of min, p50, p90, p99, p99.9, p99.99, p99.999, p99.9999, max, mean", v);
 		return 0;
 	case OPT_MX_JSON:
 		m->json = v;
@@ -352,15 +309,12 @@ static int matrix_parse(int argc, char **argv, struct matrix *m)
 	if (c->pattern == LATT_PAT_CHASE && !m->chain_set)
 		m->base.cfg.chain = MATRIX_CHAIN;
 	if (m->json && m->csv && !strcmp(m->json, "-"))
-		return cmd_usage_error(&matrix_usage, "--json - and --csv both "
-				       "want stdout");
+		return cmd_usage_error(&matrix_usage, "--json - and --csv both want stdout");
 	why = run_args_problem(&m->base);
 	if (why)
 		return cmd_usage_error(&matrix_usage, "%s", why);
 	if (!latt_stat_supported(c->samples, m->stat))
-		return cmd_usage_error(&matrix_usage, "--stat %s needs %llu "
-				       "samples or more (--samples %llu): a "
-				       "percentile q needs %d/(1-q)",
+		return cmd_usage_error(&matrix_usage, "--stat %s needs %llu samples or more (--samples %llu): a percentile q needs %d/(1-q)",
 				       latt_stats[m->stat].name,
 				       (unsigned long long)latt_pct_min_samples(
 					       latt_stats[m->stat].ppm),
@@ -385,8 +339,7 @@ static int check_output(const char *path)
 	if (!stat(path, &st)) {
 		if (S_ISDIR(st.st_mode) || faccessat(AT_FDCWD, path, W_OK,
 						     AT_EACCESS)) {
-			log_err("--json: cannot write %s: %s; nothing was "
-				"measured", path, strerror(S_ISDIR(st.st_mode) ?
+			log_err("--json: cannot write %s: %s; nothing was measured", path, strerror(S_ISDIR(st.st_mode) ?
 							   EISDIR : errno));
 			return 1;
 		}
@@ -406,8 +359,7 @@ static int check_output(const char *path)
 		err = errno;
 	else
 		return 0;
-	log_err("--json: cannot write %s: its folder %s: %s; nothing was "
-		"measured", path, dir, strerror(err));
+	log_err("--json: cannot write %s: its folder %s: %s; nothing was measured", path, dir, strerror(err));
 	return 1;
 }
 
@@ -435,21 +387,17 @@ static int find_rows(struct matrix *m)
 		for (i = 0; i < m->ncpus; i++) {
 			if (!host_cpu_online(m->cpus[i])) {
 				host_cpus_online(online, sizeof(online));
-				log_err("--cpus: CPU %u is not online (online: "
-					"%s)", m->cpus[i], online);
+				log_err("--cpus: CPU %u is not online (online: %s)", m->cpus[i], online);
 				return 1;
 			}
 			node = host_node_of_cpu(m->cpus[i]);
 			if (node < 0 || node > max) {
-				log_err("--cpus: CPU %u: its NUMA node is "
-					"unknown", m->cpus[i]);
+				log_err("--cpus: CPU %u: its NUMA node is unknown", m->cpus[i]);
 				return 1;
 			}
 			for (k = 0; k < m->nrows; k++)
 				if (m->rows[k].node == (unsigned int)node) {
-					log_err("--cpus: CPUs %u and %u are both "
-						"on node %d: name one CPU per "
-						"node (a row is a node)",
+					log_err("--cpus: CPUs %u and %u are both on node %d: name one CPU per node (a row is a node)",
 						m->rows[k].cpu, m->cpus[i], node);
 					return 1;
 				}
@@ -484,8 +432,7 @@ static int find_rows(struct matrix *m)
 	}
 	free(cpus);
 	if (!m->nrows) {
-		log_err("no online CPU with a known NUMA node: nothing to "
-			"measure from");
+		log_err("no online CPU with a known NUMA node: nothing to measure from");
 		return 1;
 	}
 	qsort(m->rows, m->nrows, sizeof(*m->rows), cmp_row);
@@ -670,9 +617,7 @@ static void tell_stop(struct matrix *m)
 	if (m->err) {
 		if (m->progress)
 			fputs("\r\033[K", m->err);
-		fprintf(m->err, "%s %s: warning: stopping after this cell "
-			"(Ctrl-C again aborts it); what was measured is "
-			"printed\n", LATT_PROG, matrix_usage.cmd);
+		fprintf(m->err, "%s %s: warning: stopping after this cell (Ctrl-C again aborts it); what was measured is printed\n", LATT_PROG, matrix_usage.cmd);
 		fflush(m->err);
 	}
 }
@@ -687,8 +632,7 @@ static void on_progress(void *arg, const struct latt_status *st)
 	tell_stop(m);
 	if (!m->progress || !m->err)
 		return;
-	fprintf(m->err, "\r\033[K%s matrix: cell %zu/%zu: node %u (CPU %u) "
-		"-> node %u: %.0f%%", LATT_PROG, m->cur + 1,
+	fprintf(m->err, "\r\033[K%s matrix: cell %zu/%zu: node %u (CPU %u) -> node %u: %.0f%%", LATT_PROG, m->cur + 1,
 		m->nrows * m->ncols, m->rows[row].node, m->rows[row].cpu,
 		m->cols[col], pct);
 	fflush(m->err);
@@ -769,8 +713,7 @@ static int measure_cell(struct matrix *m, size_t idx)
 		c->state = CELL_FAILED;
 	} else if (!rc && !r.sum.supported[m->stat]) {
 		c->state = CELL_FAILED;
-		snprintf(c->reason, sizeof(c->reason), "%llu samples are too "
-			 "few for %s (%llu needed)",
+		snprintf(c->reason, sizeof(c->reason), "%llu samples are too few for %s (%llu needed)",
 			 (unsigned long long)r.res.count,
 			 latt_stats[m->stat].name, (unsigned long long)
 			 latt_pct_min_samples(latt_stats[m->stat].ppm));
@@ -783,8 +726,7 @@ static int measure_cell(struct matrix *m, size_t idx)
 	clear_progress(m);
 	capture_end(&cap, c->reason, sizeof(c->reason));
 	if (c->state == CELL_FAILED && !c->reason[0])
-		snprintf(c->reason, sizeof(c->reason), "the run failed (exit "
-			 "status %d)", rc ? rc : 1);
+		snprintf(c->reason, sizeof(c->reason), "the run failed (exit status %d)", rc ? rc : 1);
 	if (c->state == CELL_INTERRUPTED)
 		snprintf(c->reason, sizeof(c->reason), "interrupted");
 	if (!rc && c->state != CELL_INTERRUPTED)
@@ -854,8 +796,7 @@ static void describe(char *buf, size_t len, const struct matrix *m)
 	fmt_pattern(pat, sizeof(pat), c);
 	fmt_bytes(size, sizeof(size), c->size);
 	fmt_bytes(region, sizeof(region), c->region);
-	snprintf(buf, len, "%s per %s; %s, %s, %s, region %s, %llu samples; "
-		 "engine %s", latt_stats[m->stat].name, per(m),
+	snprintf(buf, len, "%s per %s; %s, %s, %s, region %s, %llu samples; engine %s", latt_stats[m->stat].name, per(m),
 		 latt_name(NAMES_OP, c->op), pat, size, region,
 		 (unsigned long long)c->samples,
 		 m->base.user_engine ? "user" : "kernel");

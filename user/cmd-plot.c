@@ -132,34 +132,24 @@ enum plot_opt_id {
 
 static const struct cmd_opt plot_options[] = {
 	{ "in", OPT_IN, "FILE",
-	  "the data: a run --hist file (hist, tail), a run --outliers .csv "
-	  "file (outliers), a sweep .csv file (sweep, bars, bw-threads, "
-	  "bw-size, loaded, working-set), a matrix --json or --csv file "
-	  "(matrix)", -1 },
+	  "the data: a run --hist file (hist, tail), a run --outliers .csv file (outliers), a sweep .csv file (sweep, bars, bw-threads, bw-size, loaded, working-set), a matrix --json or --csv file (matrix)", -1 },
 	{ "out", OPT_OUT, "FILE.png|FILE.svg",
-	  "the picture (default: the input's name without its extension, "
-	  "-KIND.png)", -1 },
+	  "the picture (default: the input's name without its extension, -KIND.png)", -1 },
 	{ "x", OPT_X, "size|stride|hotspot|region",
 	  "sweep: the x axis (default: the one that varies most)", -1 },
 	{ "stat", OPT_STAT, "LIST",
-	  "sweep, working-set: the percentiles drawn (default: p50,p99); "
-	  "loaded: the same (default: p50); bars: the one shown (default: "
-	  "p50); matrix: the one shown (default: the file's); of min, p50, "
-	  "p90, p99, p99.9, p99.99, p99.999, p99.9999, max, mean", -1 },
+	  "sweep, working-set: the percentiles drawn (default: p50,p99); loaded: the same (default: p50); bars: the one shown (default: p50); matrix: the one shown (default: the file's); of min, p50, p90, p99, p99.9, p99.99, p99.999, p99.9999, max, mean", -1 },
 	{ "gbps", OPT_GBPS, "LIST",
-	  "bw-threads, bw-size: the bandwidths drawn, of total, read, write "
-	  "(default: total)", -1 },
+	  "bw-threads, bw-size: the bandwidths drawn, of total, read, write (default: total)", -1 },
 	{ "group", OPT_GROUP, "COLUMN",
-	  "bars: what makes a group of bars: op, pattern, size, fence, "
-	  "target, cpu (default: op)", -1 },
+	  "bars: what makes a group of bars: op, pattern, size, fence, target, cpu (default: op)", -1 },
 	{ "canvas", OPT_CANVAS, "WxH",
 	  "picture size in pixels (default: 1000x600)", -1 },
 	{ "title", OPT_TITLE, "TEXT",
 	  "the second title line (default: from the data: target, cpu, ...)",
 	  -1 },
 	{ "caches", OPT_CACHES, "LIST",
-	  "working-set: the cache lines drawn, e.g. L1d=48K,L2=2M,L3=32M, or "
-	  "none (default: the measured CPU's caches from sysfs)", -1 },
+	  "working-set: the cache lines drawn, e.g. L1d=48K,L2=2M,L3=32M, or none (default: the measured CPU's caches from sysfs)", -1 },
 	{ NULL, 0, NULL, NULL, -1 }
 };
 
@@ -184,62 +174,22 @@ static const char *const plot_examples[] = {
 const struct cmd_usage plot_usage = {
 	.cmd = "plot",
 	.synopsis = "KIND --in FILE [--out FILE.png|FILE.svg] [OPTIONS]",
-	.about = "Draw a data file of lattester-ctl with gnuplot "
-		 "(gnuplot-nox is enough).  KIND is\n"
-		 "one of hist, the histogram; tail, latency against "
-		 "percentile; outliers, outliers\n"
-		 "against time; sweep, percentiles against size, stride "
-		 "or hotspot; bars, grouped\n"
-		 "bars of a sweep; bw-threads and bw-size, bandwidth "
-		 "against threads and against\n"
-		 "access size; loaded, loaded latency against bandwidth; "
-		 "working-set, per-load\n"
-		 "latency against region size with the caches marked; "
-		 "matrix, the NUMA latency\n"
+	.about = "Draw a data file of lattester-ctl with gnuplot (gnuplot-nox is enough).  KIND is\n"
+		 "one of hist, the histogram; tail, latency against percentile; outliers, outliers\n"
+		 "against time; sweep, percentiles against size, stride or hotspot; bars, grouped\n"
+		 "bars of a sweep; bw-threads and bw-size, bandwidth against threads and against\n"
+		 "access size; loaded, loaded latency against bandwidth; working-set, per-load\n"
+		 "latency against region size with the caches marked; matrix, the NUMA latency\n"
 		 "matrix as a heat map.\n"
-		 "Prints the picture's name.  Exit status: 0 drawn, 1 error "
-		 "(no gnuplot, bad data),\n2 usage.",
+		 "Prints the picture's name.  Exit status: 0 drawn, 1 error (no gnuplot, bad data),\n2 usage.",
 	.opts = plot_options,
 	.description =
-		"The gnuplot scripts are built into lattester-ctl; plot needs "
-		"neither the module nor root.  hist and tail read a run --hist "
-		"file, outliers a run --outliers CSV file, sweep and bars a "
-		"sweep --out CSV file, bw-threads and bw-size its --mode "
-		"bandwidth rows (sweep and bars leave those out), loaded its "
-		"--mode loaded rows.  For sweep, every column other than the x "
-		"axis that varies over the rows (target, cpu, op, pattern, "
-		"threads, ...) makes a series; bars groups the rows by --group; "
-		"bw-threads, bw-size and loaded split their lines as sweep "
-		"does, and loaded joins a line's points in order of --delay.  "
-		"working-set draws the rows of a --region list against region "
-		"size on a log2 axis, the host's L1d, L2 and L3 as labelled "
-		"vertical lines (--caches).  matrix draws a matrix --json (or "
-		"--csv) file as a heat map: a row per CPU node, a column per "
-		"memory node (CPU-less ones marked), each cell coloured by its "
-		"figure and labelled with it; a failed cell is grey and says "
-		"'-', never 0, and a note under the plot says why it failed.\n\n"
-		"No point is hidden: a 0 on a log axis is drawn on a floor line "
-		"marked 0, with a marker of its own and a note; a 0 bar gets a "
-		"marker and its value; rows that no column tells apart (two "
-		"fences that resolve to one, another --samples) are series of "
-		"their own, named from their keys.  Log axes of latency are "
-		"labelled in ns, us, ms and s, with enough marks to read a "
-		"range of one decade.  Chase rows are per load, the mean of the "
-		"chain's K dependent loads, and their tails are of such "
-		"means: the axis and a note say so.  A sweep with --threshold "
-		"draws its outlier rate on a second axis; outliers draws "
-		"NMI-flagged outliers apart only for the kernel engine's "
-		"data.\n\n"
-		"Environment: LATTESTER_GNUPLOT, the gnuplot to run (default: "
-		"gnuplot on PATH); LATTESTER_PLOTS, a directory whose KIND.gp "
-		"(bw.gp for bw-threads and bw-size) replace the built-in "
-		"scripts; LATTESTER_PLOT_KEEP, keep the "
-		"temporary files after an error; LATTESTER_SYSFS, where "
-		"working-set reads devices/system/cpu (default: /sys).",
+		"The gnuplot scripts are built into lattester-ctl; plot needs neither the module nor root.  hist and tail read a run --hist file, outliers a run --outliers CSV file, sweep and bars a sweep --out CSV file, bw-threads and bw-size its --mode bandwidth rows (sweep and bars leave those out), loaded its --mode loaded rows.  For sweep, every column other than the x axis that varies over the rows (target, cpu, op, pattern, threads, ...) makes a series; bars groups the rows by --group; bw-threads, bw-size and loaded split their lines as sweep does, and loaded joins a line's points in order of --delay.  working-set draws the rows of a --region list against region size on a log2 axis, the host's L1d, L2 and L3 as labelled vertical lines (--caches).  matrix draws a matrix --json (or --csv) file as a heat map: a row per CPU node, a column per memory node (CPU-less ones marked), each cell coloured by its figure and labelled with it; a failed cell is grey and says '-', never 0, and a note under the plot says why it failed.\n\n"
+		"No point is hidden: a 0 on a log axis is drawn on a floor line marked 0, with a marker of its own and a note; a 0 bar gets a marker and its value; rows that no column tells apart (two fences that resolve to one, another --samples) are series of their own, named from their keys.  Log axes of latency are labelled in ns, us, ms and s, with enough marks to read a range of one decade.  Chase rows are per load, the mean of the chain's K dependent loads, and their tails are of such means: the axis and a note say so.  A sweep with --threshold draws its outlier rate on a second axis; outliers draws NMI-flagged outliers apart only for the kernel engine's data.\n\n"
+		"Environment: LATTESTER_GNUPLOT, the gnuplot to run (default: gnuplot on PATH); LATTESTER_PLOTS, a directory whose KIND.gp (bw.gp for bw-threads and bw-size) replace the built-in scripts; LATTESTER_PLOT_KEEP, keep the temporary files after an error; LATTESTER_SYSFS, where working-set reads devices/system/cpu (default: /sys).",
 	.examples = plot_examples,
 	.see_also = "gnuplot(1)",
-	.words = "hist|tail|outliers|sweep|bars|bw-threads|bw-size|loaded|"
-		 "working-set|matrix",
+	.words = "hist|tail|outliers|sweep|bars|bw-threads|bw-size|loaded|working-set|matrix",
 };
 
 struct plot {
@@ -371,8 +321,7 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 			if (!strcmp(kinds[i].name, argv[1]))
 				p->kind = &kinds[i];
 		if (!p->kind)
-			return cmd_usage_error(&plot_usage, "'%s' is not a kind "
-					       "of plot (%s)", argv[1],
+			return cmd_usage_error(&plot_usage, "'%s' is not a kind of plot (%s)", argv[1],
 					       kind_names());
 		argc--;
 		argv++;
@@ -394,28 +343,20 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 		case OPT_X:
 			if (strcmp(optarg, "size") && strcmp(optarg, "stride") &&
 			    strcmp(optarg, "hotspot") && strcmp(optarg, "region"))
-				return cmd_usage_error(&plot_usage, "--x: '%s': "
-						       "expected size, stride, "
-						       "hotspot or region",
+				return cmd_usage_error(&plot_usage, "--x: '%s': expected size, stride, hotspot or region",
 						       optarg);
 			p->x = optarg;
 			break;
 		case OPT_STAT:
 			if (set_list(p->stats, sizeof(p->stats), optarg,
 				     is_stat))
-				return cmd_usage_error(&plot_usage, "--stat: "
-						       "'%s': expected a list "
-						       "of min, p50, p90, p99, "
-						       "p99.9, p99.99, p99.999, "
-						       "p99.9999, max, mean",
+				return cmd_usage_error(&plot_usage, "--stat: '%s': expected a list of min, p50, p90, p99, p99.9, p99.99, p99.999, p99.9999, max, mean",
 						       optarg);
 			p->stat_arg = optarg;
 			break;
 		case OPT_GBPS:
 			if (set_list(p->gbps, sizeof(p->gbps), optarg, is_gbps))
-				return cmd_usage_error(&plot_usage, "--gbps: "
-						       "'%s': expected a list "
-						       "of total, read, write",
+				return cmd_usage_error(&plot_usage, "--gbps: '%s': expected a list of total, read, write",
 						       optarg);
 			break;
 		case OPT_GROUP:
@@ -423,9 +364,7 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 			break;
 		case OPT_CANVAS:
 			if (set_canvas(p, optarg))
-				return cmd_usage_error(&plot_usage, "--canvas: "
-						       "'%s': expected WxH, "
-						       "200x150 to 10000x10000",
+				return cmd_usage_error(&plot_usage, "--canvas: '%s': expected WxH, 200x150 to 10000x10000",
 						       optarg);
 			break;
 		case OPT_TITLE:
@@ -454,19 +393,16 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 	if (ends_with(p->out, ".svg"))
 		p->svg = true;
 	else if (!ends_with(p->out, ".png"))
-		return cmd_usage_error(&plot_usage, "--out: '%s': the name must "
-				       "end in .png or .svg", p->out);
+		return cmd_usage_error(&plot_usage, "--out: '%s': the name must end in .png or .svg", p->out);
 	if (!p->stats[0])
 		snprintf(p->stats, sizeof(p->stats), "%s",
 			 p->kind->stats ? p->kind->stats : "p50");
 	if (p->kind->input == IN_MATRIX && strchr(p->stats, ' '))
-		return cmd_usage_error(&plot_usage, "--stat: '%s': matrix draws "
-				       "one figure", p->stat_arg);
+		return cmd_usage_error(&plot_usage, "--stat: '%s': matrix draws one figure", p->stat_arg);
 	if (!p->gbps[0])
 		snprintf(p->gbps, sizeof(p->gbps), "total");
 	if (p->caches && parse_caches(p, p->caches))
-		return cmd_usage_error(&plot_usage, "--caches: '%s': expected "
-				       "NAME=SIZE,... (L1d=48K,L2=2M) or none",
+		return cmd_usage_error(&plot_usage, "--caches: '%s': expected NAME=SIZE,... (L1d=48K,L2=2M) or none",
 				       p->caches);
 	return 0;
 }
@@ -729,8 +665,7 @@ static int read_sweep(const char *path, struct sweep_csv *c)
 				if (c->stat_col[i] < 0)
 					nh = -2;
 			if (nh < 0) {
-				log_err("%s: not a lattester-ctl sweep CSV file "
-					"(its header lacks columns)", path);
+				log_err("%s: not a lattester-ctl sweep CSV file (its header lacks columns)", path);
 				goto fail;
 			}
 			line = NULL;	/* hdr points into it: keep it */
@@ -1064,8 +999,7 @@ static int make_labels(struct plot *p, const struct sweep_csv *c,
 		rep++;
 	}
 	if (rep)
-		log_warn("%s: %zu row%s repeat%s a point of another row (the "
-			 "same key): drawn apart, as \"(repeat N)\"", p->in,
+		log_warn("%s: %zu row%s repeat%s a point of another row (the same key): drawn apart, as \"(repeat N)\"", p->in,
 			 rep, rep == 1 ? "" : "s", rep == 1 ? "s" : "");
 	free(idx);
 	return 0;
@@ -1117,8 +1051,7 @@ static int make_series(struct plot *p, const struct sweep_csv *c,
 			;
 		if (k == *ns) {
 			if (*ns == MAX_SERIES) {
-				log_err("%s: more than %d series: plot a part "
-					"of the sweep", p->in, MAX_SERIES);
+				log_err("%s: more than %d series: plot a part of the sweep", p->in, MAX_SERIES);
 				return 1;
 			}
 			s[k].key = l->text[i];
@@ -1519,9 +1452,7 @@ static int prepare_ws(struct plot *p, const struct sweep_csv *c, bool *use)
 	int rc;
 
 	if (count_values(c, use, along) < 2) {
-		log_err("%s: its points share one region: a working-set curve "
-			"needs a sweep over regions (sweep --region LIST, e.g. "
-			"4K..1Gx2)", p->in);
+		log_err("%s: its points share one region: a working-set curve needs a sweep over regions (sweep --region LIST, e.g. 4K..1Gx2)", p->in);
 		return 1;
 	}
 	/* the caches: --caches, or those of the CPU every point ran on */
@@ -1567,9 +1498,7 @@ static int prepare_bars(struct plot *p, const struct sweep_csv *c, bool *use)
 	int rc = 1;
 
 	if (gd < 0)
-		return cmd_usage_error(&plot_usage, "--group: '%s': expected "
-				       "one of op, pattern, size, fence, "
-				       "target, cpu", p->group);
+		return cmd_usage_error(&plot_usage, "--group: '%s': expected one of op, pattern, size, fence, target, cpu", p->group);
 	snprintf(stat, sizeof(stat), "%.*s", (int)strcspn(p->stats, " "),
 		 p->stats);
 	for (i = 0; i < NR_STATS; i++)
@@ -1588,8 +1517,7 @@ static int prepare_bars(struct plot *p, const struct sweep_csv *c, bool *use)
 		for (g = 0; g < ng && strcmp(groups[g], gname); g++)
 			;
 		if (g == ng && ng == MAX_SERIES) {
-			log_err("%s: more than %d groups of bars: plot a part "
-				"of the sweep", p->in, MAX_SERIES);
+			log_err("%s: more than %d groups of bars: plot a part of the sweep", p->in, MAX_SERIES);
 			goto out;
 		}
 		if (g == ng)
@@ -1683,8 +1611,7 @@ static int select_rows(struct plot *p, const struct sweep_csv *c, bool *use)
 
 	mode += other;
 	if (!other && !has_mode_columns(c)) {
-		log_err("no %s rows in %s (it lacks the columns of the modes: "
-			"mode, threads, ..., total_gbps): sweep with --mode %s",
+		log_err("no %s rows in %s (it lacks the columns of the modes: mode, threads, ..., total_gbps): sweep with --mode %s",
 			mode, p->in, mode);
 		return 1;
 	}
@@ -1695,8 +1622,7 @@ static int select_rows(struct plot *p, const struct sweep_csv *c, bool *use)
 	if (n)
 		return 0;
 	if (other)
-		log_err("no latency rows in %s (only %s rows): plot them with "
-			"bw-threads or bw-size", p->in, mode);
+		log_err("no latency rows in %s (only %s rows): plot them with bw-threads or bw-size", p->in, mode);
 	else
 		log_err("no %s rows in %s: sweep with --mode %s", mode, p->in,
 			mode);
@@ -2185,8 +2111,7 @@ static int matrix_emit(struct plot *p, struct mx *m)
 		for (k = 0; k < m->ncols; k++) {
 			c = mx_at(m, r, k);
 			if (!c->set) {
-				log_err("%s: not a whole matrix: the cell node "
-					"%u -> node %u is missing", p->in,
+				log_err("%s: not a whole matrix: the cell node %u -> node %u is missing", p->in,
 					m->row_node[r], m->col_node[k]);
 				return 1;
 			}
@@ -2232,8 +2157,7 @@ static int matrix_emit(struct plot *p, struct mx *m)
 			nn += c->state == MX_NO_FIGURE;
 			if (c->state != MX_FAILED || nf > MAX_FAILED_NOTES)
 				continue;
-			snprintf(note, sizeof(note), "failed (grey, -): node %u "
-				 "(cpu %u) -> node %u: %.*s%s", m->row_node[r],
+			snprintf(note, sizeof(note), "failed (grey, -): node %u (cpu %u) -> node %u: %.*s%s", m->row_node[r],
 				 m->row_cpu[r], m->col_node[k], REASON_MAX,
 				 c->reason ? c->reason : "(no reason given)",
 				 c->reason && strlen(c->reason) > REASON_MAX ?
@@ -2243,30 +2167,25 @@ static int matrix_emit(struct plot *p, struct mx *m)
 		}
 	}
 	if (nf > MAX_FAILED_NOTES) {
-		snprintf(note, sizeof(note), "and %zu more failed cells (grey, "
-			 "-): the file's reasons say why",
+		snprintf(note, sizeof(note), "and %zu more failed cells (grey, -): the file's reasons say why",
 			 nf - MAX_FAILED_NOTES);
 		snprintf(name, sizeof(name), "note_%zu", ++nnotes);
 		var_str(p, name, note);
 	}
 	if (nu) {
-		snprintf(note, sizeof(note), "not measured (light grey, .): "
-			 "%zu cell%s: the matrix was interrupted", nu,
+		snprintf(note, sizeof(note), "not measured (light grey, .): %zu cell%s: the matrix was interrupted", nu,
 			 nu == 1 ? "" : "s");
 		snprintf(name, sizeof(name), "note_%zu", ++nnotes);
 		var_str(p, name, note);
 	}
 	if (nn) {
-		snprintf(note, sizeof(note), "no %s figure (light grey, n/a): "
-			 "%zu cell%s measured with too few samples", m->stat,
+		snprintf(note, sizeof(note), "no %s figure (light grey, n/a): %zu cell%s measured with too few samples", m->stat,
 			 nn, nn == 1 ? "" : "s");
 		snprintf(name, sizeof(name), "note_%zu", ++nnotes);
 		var_str(p, name, note);
 	}
 	if (m->csv) {
-		snprintf(note, sizeof(note), "a matrix --csv file says neither "
-			 "which nodes have no CPU nor the op, pattern and "
-			 "region: its --json file does");
+		snprintf(note, sizeof(note), "a matrix --csv file says neither which nodes have no CPU nor the op, pattern and region: its --json file does");
 		snprintf(name, sizeof(name), "note_%zu", ++nnotes);
 		var_str(p, name, note);
 	}
@@ -2411,13 +2330,10 @@ static int run_gnuplot(struct plot *p, const char *gnuplot)
 	}
 	fprintf(f, "%s", p->vars_buf);
 	if (p->svg)
-		fprintf(f, "set terminal svg size %u,%u dynamic noenhanced "
-			"font 'sans,12' background rgb 'white'\n", p->w, p->h);
+		fprintf(f, "set terminal svg size %u,%u dynamic noenhanced font 'sans,12' background rgb 'white'\n", p->w, p->h);
 	else
 		fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-			"  set terminal pngcairo size %u,%u noenhanced "
-			"font 'sans,10'\n} else {\n  set terminal png size "
-			"%u,%u noenhanced\n}\n", p->w, p->h, p->w, p->h);
+			"  set terminal pngcairo size %u,%u noenhanced font 'sans,10'\n} else {\n  set terminal png size %u,%u noenhanced\n}\n", p->w, p->h, p->w, p->h);
 	fputs("set output ", f);
 	fclose(f);
 	/* the output's name through var_str's quoting, then the script */
@@ -2485,8 +2401,7 @@ int cmd_plot(int argc, char **argv, const struct cmd_ctx *ctx)
 		return rc == PLOT_HELP ? 0 : rc;
 	rc = find_gnuplot(gnuplot, sizeof(gnuplot));
 	if (rc) {
-		log_err("gnuplot not found%s%s: install it (apt-get install "
-			"gnuplot-nox) or set %s", rc == -ENOENT ? "" : ": ",
+		log_err("gnuplot not found%s%s: install it (apt-get install gnuplot-nox) or set %s", rc == -ENOENT ? "" : ": ",
 			rc == -ENOENT ? "" : strerror(-rc), GNUPLOT_ENV);
 		return 1;
 	}

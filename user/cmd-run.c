@@ -23,49 +23,30 @@
 
 static const struct cmd_opt run_options[] = {
 	{ "engine", OPT_ENGINE, "user|kernel",
-	  "who takes the samples: kernel, the module (default; root), or "
-	  "user, a thread of this program pinned to --cpu, no module "
-	  "(dram without root, device-DAX, a file on a DAX filesystem; "
-	  "interrupts not kept out)", -1 },
+	  "who takes the samples: kernel, the module (default; root), or user, a thread of this program pinned to --cpu, no module (dram without root, device-DAX, a file on a DAX filesystem; interrupts not kept out)", -1 },
 	{ "target", OPT_TARGET, "TARGET",
-	  "memory to measure: dram[:NODE] (DRAM of NUMA node NODE; default: "
-	  "dram, the node of --cpu), /dev/pmemN, /dev/daxX.Y or namespaceX.Y "
-	  "(see 'lattester-ctl list'); with --engine user also the path of "
-	  "a file on a DAX filesystem (ext4/xfs -o dax)", -1 },
+	  "memory to measure: dram[:NODE] (DRAM of NUMA node NODE; default: dram, the node of --cpu), /dev/pmemN, /dev/daxX.Y or namespaceX.Y (see 'lattester-ctl list'); with --engine user also the path of a file on a DAX filesystem (ext4/xfs -o dax)", -1 },
 	{ "cpu", OPT_CPU, "N", "CPU that takes the samples (default: 0)", -1 },
 	{ "threads", OPT_THREADS, "N",
-	  "kthreads, one per CPU: the first N of --cpus, or N online CPUs "
-	  "from --cpu up (default: 1)", -1 },
+	  "kthreads, one per CPU: the first N of --cpus, or N online CPUs from --cpu up (default: 1)", -1 },
 	{ "cpus", OPT_CPUS, "LIST",
-	  "CPUs of the threads, e.g. 0-3,8; the first takes the samples of "
-	  "--mode loaded (default: --cpu)", -1 },
+	  "CPUs of the threads, e.g. 0-3,8; the first takes the samples of --mode loaded (default: --cpu)", -1 },
 	{ "mode", OPT_MODE, "latency|bandwidth|loaded",
-	  "latency: every thread times --samples accesses; bandwidth: every "
-	  "thread streams untimed accesses for --duration and counts bytes; "
-	  "loaded: thread 0 times --samples accesses while the others "
-	  "stream (default: latency)", -1 },
+	  "latency: every thread times --samples accesses; bandwidth: every thread streams untimed accesses for --duration and counts bytes; loaded: thread 0 times --samples accesses while the others stream (default: latency)", -1 },
 	{ "duration", OPT_DURATION, "TIME",
-	  "--mode bandwidth: how long, 1ms..3600s, e.g. 500ms, 2s (default: "
-	  "1s)", -1 },
+	  "--mode bandwidth: how long, 1ms..3600s, e.g. 500ms, 2s (default: 1s)", -1 },
 	{ "split", OPT_SPLIT, NULL,
-	  "each thread on its own part of --region (region / threads, in "
-	  "whole 4 MiB chunks) instead of all sharing it", -1 },
+	  "each thread on its own part of --region (region / threads, in whole 4 MiB chunks) instead of all sharing it", -1 },
 	{ "mix", OPT_MIX, "R:W",
-	  "streaming threads: R loads, then W accesses of --write-op, again "
-	  "and again, e.g. 2:1 (default: every access is --op; loaded: "
-	  "loads)", -1 },
+	  "streaming threads: R loads, then W accesses of --write-op, again and again, e.g. 2:1 (default: every access is --op; loaded: loads)", -1 },
 	{ "write-op", OPT_WRITE_OP, "OP",
 	  "the store op of --mix's writes (default: store)", -1 },
 	{ "delay", OPT_DELAY, "CYCLES",
-	  "streaming threads wait CYCLES TSC cycles (up to 1048576) after "
-	  "each access: the injection delay that steps the load of --mode "
-	  "loaded (default: 0)",
+	  "streaming threads wait CYCLES TSC cycles (up to 1048576) after each access: the injection delay that steps the load of --mode loaded (default: 0)",
 	  -1 },
 	{ "op", OPT_OP, "OP", "access (default: load)", NAMES_OP },
 	{ "fence", OPT_FENCE, "FENCE",
-	  "fence inside the timed region, before the second timestamp "
-	  "(default: none after loads, mfence after store ops, which times "
-	  "them to completion; sfence and none: their issue only)",
+	  "fence inside the timed region, before the second timestamp (default: none after loads, mfence after store ops, which times them to completion; sfence and none: their issue only)",
 	  NAMES_FENCE },
 	{ "pattern", OPT_PATTERN, "PATTERN", "addresses (default: rand)",
 	  NAMES_PATTERN },
@@ -73,65 +54,45 @@ static const struct cmd_opt run_options[] = {
 	  "bytes per access, a multiple of 64 (default: "
 	  STR(RUN_DEFAULT_SIZE) ")", -1 },
 	{ "samples", OPT_SAMPLES, "N",
-	  "samples to take: a count such as 100000, 100k, 1.5M or 1e6 "
-	  "(decimal: k = 10^3, M = 10^6, G = 10^9) (default: "
+	  "samples to take: a count such as 100000, 100k, 1.5M or 1e6 (decimal: k = 10^3, M = 10^6, G = 10^9) (default: "
 	  STR(RUN_DEFAULT_SAMPLES) ")", -1 },
 	{ "region", OPT_REGION, "BYTES",
-	  "memory the accesses spread over (default: 1GiB, clamped to half "
-	  "the node's free memory; pmem: the whole range after --offset; a "
-	  "file: all of it after --offset, never more)", -1 },
+	  "memory the accesses spread over (default: 1GiB, clamped to half the node's free memory; pmem: the whole range after --offset; a file: all of it after --offset, never more)", -1 },
 	{ "offset", OPT_OFFSET, "BYTES",
-	  "pmem, device-DAX, files: where the region starts in the target, "
-	  "a multiple of 4096 (default: 0)", -1 },
+	  "pmem, device-DAX, files: where the region starts in the target, a multiple of 4096 (default: 0)", -1 },
 	{ "force", OPT_FORCE, NULL,
-	  "pmem, device-DAX, files: allow store ops and chase, which "
-	  "overwrite the target's data", -1 },
+	  "pmem, device-DAX, files: allow store ops and chase, which overwrite the target's data", -1 },
 	{ "skip-badblocks", OPT_SKIP_BADBLOCKS, NULL,
-	  "pmem, device-DAX, files: instead of refusing a region that holds a "
-	  "known bad block, measure the largest stretch from --offset on "
-	  "that holds none (--region bytes at its start, or all of it)", -1 },
+	  "pmem, device-DAX, files: instead of refusing a region that holds a known bad block, measure the largest stretch from --offset on that holds none (--region bytes at its start, or all of it)", -1 },
 	{ "seed", OPT_SEED, "S",
 	  "address generator seed (default: " STR(RUN_DEFAULT_SEED) ")", -1 },
 	{ "chain", OPT_CHAIN, "K",
 	  "dependent loads per sample, with --pattern chase (default: 1)", -1 },
 	{ "tlb-locality", OPT_TLB_LOCALITY, "BYTES",
-	  "--pattern chase: visit every node of a block of BYTES (a power of "
-	  "two, e.g. 4K) in random order before the next block, as "
-	  "multichase's -T: one TLB miss per block, not per load (default: "
-	  "0, one random cycle over the region)", -1 },
+	  "--pattern chase: visit every node of a block of BYTES (a power of two, e.g. 4K) in random order before the next block, as multichase's -T: one TLB miss per block, not per load (default: 0, one random cycle over the region)", -1 },
 	{ "threshold", OPT_THRESHOLD, "T",
-	  "record samples above T as outliers: cycles (2000), a time (500ns, "
-	  "2us, 1ms) or a multiple of the median (10x: a calibration pass "
-	  "first); overhead subtracted, per sample (default: 0, none)", -1 },
+	  "record samples above T as outliers: cycles (2000), a time (500ns, 2us, 1ms) or a multiple of the median (10x: a calibration pass first); overhead subtracted, per sample (default: 0, none)", -1 },
 	{ "max-outliers", OPT_MAX_OUTLIERS, "N",
 	  "outlier records kept (default: " STR(RUN_DEFAULT_MAX_OUTLIERS)
 	  ")", -1 },
 	{ "outliers", OPT_OUTLIERS, "FILE",
-	  "write every outlier record to FILE.csv or FILE.json (needs "
-	  "--threshold)", -1 },
+	  "write every outlier record to FILE.csv or FILE.json (needs --threshold)", -1 },
 	{ "window-us", OPT_WINDOW_US, "US",
 	  "interrupt-off window, 10..100000 (default: 0, the module's)", -1 },
 	{ "width", OPT_WIDTH, "auto|8|16|32|64",
 	  "access width in bytes (default: auto, the widest)", -1 },
 	{ "hugepages", OPT_HUGEPAGES, NULL,
-	  "--engine user, dram: ask for transparent huge pages for the "
-	  "region (MADV_HUGEPAGE)", -1 },
+	  "--engine user, dram: ask for transparent huge pages for the region (MADV_HUGEPAGE)", -1 },
 	{ "warm", OPT_WARM, NULL,
 	  "touch the lines before each sample instead of flushing them", -1 },
 	{ "timer", OPT_TIMER, "auto|rdtscp|rdtsc",
-	  "the timestamps: rdtscp, or rdtsc for 'lfence; rdtsc' (default: "
-	  "auto, rdtscp where CPUID has it, else rdtsc)", -1 },
+	  "the timestamps: rdtscp, or rdtsc for 'lfence; rdtsc' (default: auto, rdtscp where CPUID has it, else rdtsc)", -1 },
 	{ "json", OPT_JSON, "FILE|-",
 	  "write the result as JSON to FILE, or to stdout for -", -1 },
 	{ "hist", OPT_HIST, "FILE|-",
-	  "write the histogram to FILE, or to stdout for -: columns for "
-	  "gnuplot, or for a name ending in .hgrm HdrHistogram's percentile "
-	  "distribution (see --hist-format)", -1 },
+	  "write the histogram to FILE, or to stdout for -: columns for gnuplot, or for a name ending in .hgrm HdrHistogram's percentile distribution (see --hist-format)", -1 },
 	{ "hist-format", OPT_HIST_FORMAT, "gnuplot|hgrm",
-	  "--hist's format: gnuplot columns of the raw-cycle buckets, or "
-	  "hgrm, HdrHistogram's percentile distribution (.hgrm) in ns, "
-	  "corrected (default: hgrm for a name ending in .hgrm, else "
-	  "gnuplot)", -1 },
+	  "--hist's format: gnuplot columns of the raw-cycle buckets, or hgrm, HdrHistogram's percentile distribution (.hgrm) in ns, corrected (default: hgrm for a name ending in .hgrm, else gnuplot)", -1 },
 	{ "quiet", OPT_QUIET, NULL, "no progress line", -1 },
 	{ NULL, 0, NULL, NULL, -1 }
 };
@@ -159,55 +120,18 @@ static const char *const run_examples[] = {
 const struct cmd_usage run_usage = {
 	.cmd = "run",
 	.synopsis = "[OPTIONS]",
-	.about = "Measure the latency of single memory accesses with the "
-		 "lattester module (root only), or from userspace with "
-		 "--engine user.\n"
-		 "BYTES take a binary suffix: K, M, G, T or KiB, MiB, GiB, "
-		 "TiB (K = 1024; KB, MB, GB\n"
-		 "are refused).  Counts (--samples) take decimal ones: 1k = "
-		 "1000, 1M = 10^6, 1G = 10^9, or 1e6.\n"
-		 "The table goes to stdout unless --json or --hist writes to "
-		 "it; the output files are checked\n"
-		 "before anything is measured.  Exit status: 0 done, 1 error, "
-		 "2 usage, 130 interrupted.",
+	.about = "Measure the latency of single memory accesses with the lattester module (root only), or from userspace with --engine user.\n"
+		 "BYTES take a binary suffix: K, M, G, T or KiB, MiB, GiB, TiB (K = 1024; KB, MB, GB\n"
+		 "are refused).  Counts (--samples) take decimal ones: 1k = 1000, 1M = 10^6, 1G = 10^9, or 1e6.\n"
+		 "The table goes to stdout unless --json or --hist writes to it; the output files are checked\n"
+		 "before anything is measured.  Exit status: 0 done, 1 error, 2 usage, 130 interrupted.",
 	.opts = run_options,
 	.description =
-		"run asks the lattester kernel module (/dev/lattester) to time "
-		"--samples single accesses of --size bytes to the target's "
-		"memory from a kernel thread bound to --cpu, with interrupts off "
-		"only inside bounded windows, then prints the latency "
-		"percentiles in corrected cycles, nanoseconds and raw cycles.  "
-		"Every value is checked before the module is asked, and the "
-		"module checks again.\n\n"
-		"DRAM targets (dram[:NODE]) are pages the module allocates: "
-		"nothing of yours is touched.  Persistent memory (/dev/pmemN, "
-		"/dev/daxX.Y, namespaceX.Y) is measured in place: a device "
-		"holding a mounted filesystem is refused, and ops that write "
-		"(the store ops, --pattern chase) need --force.\n\n"
-		"--engine user measures from a thread of this program instead, "
-		"without the module: DRAM from libnuma, a device-DAX device "
-		"mapped at its alignment, or an existing file on a DAX "
-		"filesystem mapped with MAP_SYNC (a file that isn't DAX, or "
-		"has holes, is refused: its pages would be DRAM).  Its "
-		"mapping is locked and pre-faulted; writes need --force as on "
-		"the module's targets, and files are never created, extended "
-		"or truncated.  If the device or file goes away under a run "
-		"(SIGBUS), the run fails saying so.\n\n"
-		"Cycles are corrected by the calibrated timer overhead; with "
-		"--pattern chase and --chain K they are per load.  SIGINT or "
-		"SIGTERM aborts the run, prints the partial result and exits "
-		"130.  --threshold records outliers (time, offset, whether an "
-		"NMI hit their window) for --outliers and the summary.\n\n"
-		"With --threads or --cpus the module runs one kthread per CPU, "
-		"pinned, all starting at one TSC time and stopping together, "
-		"each with interrupts off only in its own windows.  In latency "
-		"mode every thread takes --samples samples and the table "
-		"merges them; the per-thread figures follow it.  --mode "
-		"bandwidth streams the op without timing single accesses (no "
-		"flush, one fence a window) and reports GB/s per thread and in "
-		"all, with a time series in the JSON; --mode loaded is Intel "
-		"MLC's loaded latency: step --delay (with sweep) for the curve "
-		"of latency against bandwidth.",
+		"run asks the lattester kernel module (/dev/lattester) to time --samples single accesses of --size bytes to the target's memory from a kernel thread bound to --cpu, with interrupts off only inside bounded windows, then prints the latency percentiles in corrected cycles, nanoseconds and raw cycles.  Every value is checked before the module is asked, and the module checks again.\n\n"
+		"DRAM targets (dram[:NODE]) are pages the module allocates: nothing of yours is touched.  Persistent memory (/dev/pmemN, /dev/daxX.Y, namespaceX.Y) is measured in place: a device holding a mounted filesystem is refused, and ops that write (the store ops, --pattern chase) need --force.\n\n"
+		"--engine user measures from a thread of this program instead, without the module: DRAM from libnuma, a device-DAX device mapped at its alignment, or an existing file on a DAX filesystem mapped with MAP_SYNC (a file that isn't DAX, or has holes, is refused: its pages would be DRAM).  Its mapping is locked and pre-faulted; writes need --force as on the module's targets, and files are never created, extended or truncated.  If the device or file goes away under a run (SIGBUS), the run fails saying so.\n\n"
+		"Cycles are corrected by the calibrated timer overhead; with --pattern chase and --chain K they are per load.  SIGINT or SIGTERM aborts the run, prints the partial result and exits 130.  --threshold records outliers (time, offset, whether an NMI hit their window) for --outliers and the summary.\n\n"
+		"With --threads or --cpus the module runs one kthread per CPU, pinned, all starting at one TSC time and stopping together, each with interrupts off only in its own windows.  In latency mode every thread takes --samples samples and the table merges them; the per-thread figures follow it.  --mode bandwidth streams the op without timing single accesses (no flush, one fence a window) and reports GB/s per thread and in all, with a time series in the JSON; --mode loaded is Intel MLC's loaded latency: step --delay (with sweep) for the curve of latency against bandwidth.",
 	.examples = run_examples,
 };
 
@@ -218,33 +142,16 @@ static int bad_value(int id, const char *v, int rc)
 	while (opt->name && opt->id != id)
 		opt++;
 	if (id == OPT_TARGET && rc == -EINVAL)
-		return cmd_usage_error(&run_usage, "--target: '%s': not "
-				       "dram[:NODE] or namespaceX.Y, and no "
-				       "file or device of that name exists "
-				       "(expected dram[:NODE], a device path "
-				       "such as /dev/pmem0 or /dev/dax0.0, "
-				       "namespaceX.Y, or with --engine user a "
-				       "file's path)", v);
+		return cmd_usage_error(&run_usage, "--target: '%s': not dram[:NODE] or namespaceX.Y, and no file or device of that name exists (expected dram[:NODE], a device path such as /dev/pmem0 or /dev/dax0.0, namespaceX.Y, or with --engine user a file's path)", v);
 	if (id == OPT_TARGET)
-		return cmd_usage_error(&run_usage, "--target: '%s': %s (expected "
-				       "dram[:NODE], a device path such as "
-				       "/dev/pmem0 or /dev/dax0.0, "
-				       "namespaceX.Y, or with --engine user a "
-				       "file's path)", v, parse_strerror(rc));
+		return cmd_usage_error(&run_usage, "--target: '%s': %s (expected dram[:NODE], a device path such as /dev/pmem0 or /dev/dax0.0, namespaceX.Y, or with --engine user a file's path)", v, parse_strerror(rc));
 	if (id == OPT_SAMPLES)
-		return cmd_usage_error(&run_usage, "--samples: '%s': %s "
-				       "(expected a count such as 100000, "
-				       "100k, 1.5M, 1e6 or 0x186a0; k, M and "
-				       "G are decimal: 1M = 1000000)", v,
+		return cmd_usage_error(&run_usage, "--samples: '%s': %s (expected a count such as 100000, 100k, 1.5M, 1e6 or 0x186a0; k, M and G are decimal: 1M = 1000000)", v,
 				       parse_strerror(rc));
 	if (id == OPT_OFFSET && rc == -EDOM)
-		return cmd_usage_error(&run_usage, "--offset: '%s': not a "
-				       "multiple of 4096 bytes (a page)", v);
+		return cmd_usage_error(&run_usage, "--offset: '%s': not a multiple of 4096 bytes (a page)", v);
 	if (id == OPT_THRESHOLD)
-		return cmd_usage_error(&run_usage, "--threshold: '%s': %s "
-				       "(expected cycles such as 2000, a time "
-				       "such as 500ns, 2us or 1ms, or a "
-				       "multiple of the median such as 10x)",
+		return cmd_usage_error(&run_usage, "--threshold: '%s': %s (expected cycles such as 2000, a time such as 500ns, 2us or 1ms, or a multiple of the median such as 10x)",
 				       v, parse_strerror(rc));
 	return cmd_usage_error(&run_usage, "--%s: '%s': %s (expected %s)",
 			       opt->name, v, parse_strerror(rc),
@@ -283,20 +190,15 @@ static int check_args(const struct run_opts *o)
 		for (j = i + 1; j < 3; j++)
 			if (out[i] && out[j] && !strcmp(out[i], out[j]) &&
 			    strcmp(out[i], "-"))
-				return cmd_usage_error(&run_usage, "%s and %s "
-						       "both write '%s'",
+				return cmd_usage_error(&run_usage, "%s and %s both write '%s'",
 						       opt[i], opt[j], out[i]);
 	if (o->hist_format && !o->hist)
-		return cmd_usage_error(&run_usage, "--hist-format needs --hist "
-				       "(the file it formats)");
+		return cmd_usage_error(&run_usage, "--hist-format needs --hist (the file it formats)");
 	if (o->outliers && !ends_with(o->outliers, ".csv") &&
 	    !ends_with(o->outliers, ".json"))
-		return cmd_usage_error(&run_usage, "--outliers: '%s': the name "
-				       "must end in .csv or .json", o->outliers);
+		return cmd_usage_error(&run_usage, "--outliers: '%s': the name must end in .csv or .json", o->outliers);
 	if (o->outliers && o->thr.kind == THR_OFF)
-		return cmd_usage_error(&run_usage, "--outliers needs "
-				       "--threshold (which samples are "
-				       "outliers)");
+		return cmd_usage_error(&run_usage, "--outliers needs --threshold (which samples are outliers)");
 	return 0;
 }
 
@@ -384,18 +286,15 @@ static int check_output(const char *opt, const char *path)
 	else
 		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
 	if (stat(dir, &st)) {
-		log_err("%s: cannot write %s: its folder %s: %s; nothing was "
-			"measured", opt, path, dir, strerror(errno));
+		log_err("%s: cannot write %s: its folder %s: %s; nothing was measured", opt, path, dir, strerror(errno));
 		return 1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		log_err("%s: cannot write %s: %s is not a folder; nothing was "
-			"measured", opt, path, dir);
+		log_err("%s: cannot write %s: %s is not a folder; nothing was measured", opt, path, dir);
 		return 1;
 	}
 	if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS)) {
-		log_err("%s: cannot write %s: no file can be created in %s: %s; "
-			"nothing was measured", opt, path, dir, strerror(errno));
+		log_err("%s: cannot write %s: no file can be created in %s: %s; nothing was measured", opt, path, dir, strerror(errno));
 		return 1;
 	}
 	return 0;

@@ -69,29 +69,22 @@ enum sweep_opt_id {
 
 static const struct cmd_opt sweep_options[] = {
 	{ "engine", OPT_ENGINE, "user|kernel",
-	  "who takes the samples, as for run: kernel, the module (default; "
-	  "root), or user, a thread of this program pinned to each point's "
-	  "--cpu (dram, device-DAX, DAX files; no module, no root for "
-	  "dram)", -1 },
+	  "who takes the samples, as for run: kernel, the module (default; root), or user, a thread of this program pinned to each point's --cpu (dram, device-DAX, DAX files; no module, no root for dram)", -1 },
 	{ "target", OPT_TARGET, "LIST",
-	  "targets, as for run: dram[:NODE], /dev/pmemN, /dev/daxX.Y, "
-	  "namespaceX.Y (default: dram)", -1 },
+	  "targets, as for run: dram[:NODE], /dev/pmemN, /dev/daxX.Y, namespaceX.Y (default: dram)", -1 },
 	{ "cpu", OPT_CPU, "LIST", "CPUs, e.g. 0,2 or 0..3 (default: 0)", -1 },
 	{ "threads", OPT_THREADS, "LIST",
-	  "threads per point, e.g. 1..8 or 1,2,4: as run --threads, from "
-	  "the point's --cpu up or the first N of --cpus (default: 1)", -1 },
+	  "threads per point, e.g. 1..8 or 1,2,4: as run --threads, from the point's --cpu up or the first N of --cpus (default: 1)", -1 },
 	{ "cpus", OPT_CPUS, "LIST",
 	  "the threads' CPUs, as for run, every point (instead of --cpu)",
 	  -1 },
 	{ "mode", OPT_MODE, "latency|bandwidth|loaded",
 	  "every point's mode, as for run (default: latency)", -1 },
 	{ "delay", OPT_DELAY, "LIST",
-	  "injection delays in cycles, e.g. 0,50,100..1000+100: the load "
-	  "steps of --mode loaded (default: 0)", -1 },
+	  "injection delays in cycles, e.g. 0,50,100..1000+100: the load steps of --mode loaded (default: 0)", -1 },
 	{ "duration", OPT_DURATION, "TIME",
 	  "--mode bandwidth: each point's duration (default: 1s)", -1 },
-	{ "mix", OPT_MIX, "R:W", "streaming threads' read/write mix, as for "
-	  "run", -1 },
+	{ "mix", OPT_MIX, "R:W", "streaming threads' read/write mix, as for run", -1 },
 	{ "write-op", OPT_WRITE_OP, "OP", "the op of --mix's writes", -1 },
 	{ "split", OPT_SPLIT, NULL,
 	  "each thread on its own part of the region", -1 },
@@ -99,11 +92,9 @@ static const struct cmd_opt sweep_options[] = {
 	{ "fence", OPT_FENCE, "LIST", "fences (default: default)",
 	  NAMES_FENCE },
 	{ "pattern", OPT_PATTERN, "LIST",
-	  "patterns, e.g. seq,rand,stride:256 (default: rand, unless "
-	  "--stride or --hotspot is given)", NAMES_PATTERN },
+	  "patterns, e.g. seq,rand,stride:256 (default: rand, unless --stride or --hotspot is given)", NAMES_PATTERN },
 	{ "size", OPT_SIZE, "LIST",
-	  "bytes per access: values and ranges A..BxK (times K) or A..B+S "
-	  "(plus S), e.g. 64..4096x2 (default: 64)", -1 },
+	  "bytes per access: values and ranges A..BxK (times K) or A..B+S (plus S), e.g. 64..4096x2 (default: 64)", -1 },
 	{ "stride", OPT_STRIDE, "LIST",
 	  "add the patterns stride:V for each value, e.g. 64..64Kx4", -1 },
 	{ "hotspot", OPT_HOTSPOT, "LIST",
@@ -111,33 +102,28 @@ static const struct cmd_opt sweep_options[] = {
 	{ "samples", OPT_SAMPLES, "N",
 	  "samples per point (default: 100000)", -1 },
 	{ "region", OPT_REGION, "LIST",
-	  "memory the accesses spread over, as for run: sizes and ranges, "
-	  "e.g. 4K..4Gx2 or 16K,64M, each a point (default: 1GiB)", -1 },
+	  "memory the accesses spread over, as for run: sizes and ranges, e.g. 4K..4Gx2 or 16K,64M, each a point (default: 1GiB)", -1 },
 	{ "offset", OPT_OFFSET, "BYTES", "pmem: as for run", -1 },
 	{ "force", OPT_FORCE, NULL,
 	  "pmem: allow store ops and chase, which overwrite the target", -1 },
 	{ "skip-badblocks", OPT_SKIP_BADBLOCKS, NULL,
-	  "pmem: as for run, at every point: measure the largest stretch "
-	  "free of known bad blocks instead of refusing", -1 },
+	  "pmem: as for run, at every point: measure the largest stretch free of known bad blocks instead of refusing", -1 },
 	{ "seed", OPT_SEED, "S", "address generator seed, every point", -1 },
 	{ "chain", OPT_CHAIN, "K", "dependent loads per sample (chase)", -1 },
 	{ "tlb-locality", OPT_TLB_LOCALITY, "BYTES",
 	  "chase: the TLB-locality block, every point (as for run)", -1 },
 	{ "threshold", OPT_THRESHOLD, "T",
-	  "outlier threshold for every point: cycles, a time (2us) or a "
-	  "multiple of each point's median (10x)", -1 },
+	  "outlier threshold for every point: cycles, a time (2us) or a multiple of each point's median (10x)", -1 },
 	{ "max-outliers", OPT_MAX_OUTLIERS, "N", "outlier records kept", -1 },
 	{ "window-us", OPT_WINDOW_US, "US", "interrupt-off window", -1 },
 	{ "width", OPT_WIDTH, "auto|8|16|32|64", "access width in bytes", -1 },
 	{ "hugepages", OPT_HUGEPAGES, NULL,
-	  "--engine user: transparent huge pages for the region (as for "
-	  "run)", -1 },
+	  "--engine user: transparent huge pages for the region (as for run)", -1 },
 	{ "warm", OPT_WARM, NULL, "measure cache hits (as for run)", -1 },
 	{ "timer", OPT_TIMER, "auto|rdtscp|rdtsc",
 	  "the timestamps, every point (as for run)", -1 },
 	{ "out", OPT_OUT, "FILE",
-	  "append one row per point to FILE.csv or FILE.jsonl (JSON lines); "
-	  "give it twice for both", -1 },
+	  "append one row per point to FILE.csv or FILE.jsonl (JSON lines); give it twice for both", -1 },
 	{ "resume", OPT_RESUME, NULL,
 	  "continue the files: skip the points they already hold", -1 },
 	{ "dry-run", OPT_DRY_RUN, NULL,
@@ -146,8 +132,7 @@ static const struct cmd_opt sweep_options[] = {
 	  "refuse a sweep of more than N points to measure (default: 10000)",
 	  -1 },
 	{ "no-reuse", OPT_NO_REUSE, NULL,
-	  "every point on a region of its own, allocated (or mapped), locked "
-	  "and faulted in afresh, as run does: no region kept between points",
+	  "every point on a region of its own, allocated (or mapped), locked and faulted in afresh, as run does: no region kept between points",
 	  -1 },
 	{ "quiet", OPT_QUIET, NULL, "no progress bar", -1 },
 	{ NULL, 0, NULL, NULL, -1 }
@@ -170,56 +155,18 @@ static const char *const sweep_examples[] = {
 const struct cmd_usage sweep_usage = {
 	.cmd = "sweep",
 	.synopsis = "[GRID OPTIONS] [RUN OPTIONS] --out FILE.csv|FILE.jsonl",
-	.about = "Run a grid of measurements, one run per point (root only; "
-		 "with --engine user,\n"
-		 "neither the module nor root): every combination of the LIST "
-		 "options, region\n"
-		 "and size varying fastest.  One line per point on stdout, one "
-		 "row per point in each\n"
-		 "--out file; Ctrl-C stops after the current point (twice: at "
-		 "once).\n"
-		 "Exit status: 0 done, 1 error or a failed point, 2 usage, "
-		 "130 interrupted.",
+	.about = "Run a grid of measurements, one run per point (root only; with --engine user,\n"
+		 "neither the module nor root): every combination of the LIST options, region\n"
+		 "and size varying fastest.  One line per point on stdout, one row per point in each\n"
+		 "--out file; Ctrl-C stops after the current point (twice: at once).\n"
+		 "Exit status: 0 done, 1 error or a failed point, 2 usage, 130 interrupted.",
 	.opts = sweep_options,
 	.description =
-		"sweep measures every combination of the values given to the "
-		"LIST options, one run per point, exactly as run would with the "
-		"same options, and appends one row per point to each --out "
-		"file.  The dimensions, outermost first: target, CPU, threads, "
-		"delay, op, fence, pattern, size, region.  --stride V and "
-		"--hotspot V add the patterns stride:V and hotspot:V.  Points "
-		"count from 1, in the files as on the screen.  A sweep of more "
-		"than --max-points points to measure (default 10000) is "
-		"refused.\n\n"
-		"With --mode bandwidth every row carries read, write and total "
-		"GB/s; with --mode loaded the latency of thread 0 and the "
-		"bandwidth of the others, so that a --delay list gives the "
-		"curve of latency against bandwidth (plot loaded).\n\n"
-		"Lists are comma-separated; numbers and sizes also take ranges: "
-		"A..BxK (A, A*K, ... up to B), A..B+S (A, A+S, ... up to B) and, "
-		"for --cpu, A..B.  Points that can't run by run's rules are "
-		"skipped and counted on stderr.  --resume skips the points the "
-		"files already hold (a point is its key: every option's value), "
-		"and refuses a file whose points were measured with other "
-		"options than the grid's (--samples, --seed, ...), naming "
-		"them.  A sweep in which every point failed leaves no file.\n\n"
-		"--engine user measures every point from a thread of "
-		"lattester-ctl pinned to the point's CPU, as run --engine user "
-		"does: DRAM, device-DAX and files on a DAX filesystem, no "
-		"module, interrupts not kept out.  The engine is part of every point's key (engine=user), and "
-		"--resume refuses a file that holds the other engine's points.\n\n"
-		"Points that share their region (engine, target, node, region, "
-		"page size, offset) are measured on one: the region the first "
-		"of them allocated (or mapped), locked and faulted in stays for "
-		"the next, with the device and a pmem target's claim; the "
-		"samples flush their lines as always, so the figures mean what "
-		"they meant.  A point that needs another region frees it first; "
-		"a point that fails or is aborted gives everything back; the "
-		"sweep's end frees it.  Each row says whether its point took a "
-		"kept region (region_reused).  The kernel engine keeps it in the "
-		"module where the module can (ABI 2.1, feature reuse).  "
-		"--no-reuse measures every point on a region of its own, as "
-		"before.",
+		"sweep measures every combination of the values given to the LIST options, one run per point, exactly as run would with the same options, and appends one row per point to each --out file.  The dimensions, outermost first: target, CPU, threads, delay, op, fence, pattern, size, region.  --stride V and --hotspot V add the patterns stride:V and hotspot:V.  Points count from 1, in the files as on the screen.  A sweep of more than --max-points points to measure (default 10000) is refused.\n\n"
+		"With --mode bandwidth every row carries read, write and total GB/s; with --mode loaded the latency of thread 0 and the bandwidth of the others, so that a --delay list gives the curve of latency against bandwidth (plot loaded).\n\n"
+		"Lists are comma-separated; numbers and sizes also take ranges: A..BxK (A, A*K, ... up to B), A..B+S (A, A+S, ... up to B) and, for --cpu, A..B.  Points that can't run by run's rules are skipped and counted on stderr.  --resume skips the points the files already hold (a point is its key: every option's value), and refuses a file whose points were measured with other options than the grid's (--samples, --seed, ...), naming them.  A sweep in which every point failed leaves no file.\n\n"
+		"--engine user measures every point from a thread of lattester-ctl pinned to the point's CPU, as run --engine user does: DRAM, device-DAX and files on a DAX filesystem, no module, interrupts not kept out.  The engine is part of every point's key (engine=user), and --resume refuses a file that holds the other engine's points.\n\n"
+		"Points that share their region (engine, target, node, region, page size, offset) are measured on one: the region the first of them allocated (or mapped), locked and faulted in stays for the next, with the device and a pmem target's claim; the samples flush their lines as always, so the figures mean what they meant.  A point that needs another region frees it first; a point that fails or is aborted gives everything back; the sweep's end frees it.  Each row says whether its point took a kept region (region_reused).  The kernel engine keeps it in the module where the module can (ABI 2.1, feature reuse).  --no-reuse measures every point on a region of its own, as before.",
 	.examples = sweep_examples,
 	.see_also = "Documentation/reproducing.md in lattester's sources",
 };
@@ -294,8 +241,7 @@ static int add_numbers(struct u64_list *l, const char *opt, const char *v,
 	for (i = 0; !rc && i < l->n; i++)
 		if (l->v[i] < min || l->v[i] > max)
 			rc = -ERANGE;
-	return rc ? bad_value(opt, v, rc, "numbers and ranges such as 1,2,4 "
-			      "or 1..8 or 0..1000+100") : 0;
+	return rc ? bad_value(opt, v, rc, "numbers and ranges such as 1,2,4 or 1..8 or 0..1000+100") : 0;
 }
 
 static int add_list(struct sweep *s, int id, const char *v)
@@ -329,23 +275,20 @@ static int add_list(struct sweep *s, int id, const char *v)
 		for (i = 0; !rc && i < g->cpus.n; i++)
 			if (g->cpus.v[i] > 0xffffffffULL)
 				rc = -ERANGE;
-		return rc ? bad_value("cpu", v, rc, "CPU numbers and ranges "
-				      "such as 0,2 or 0..3") : 0;
+		return rc ? bad_value("cpu", v, rc, "CPU numbers and ranges such as 0,2 or 0..3") : 0;
 	case OPT_SIZE:
 		rc = parse_u64_list(v, LIST_SIZES, &g->sizes);
 		for (i = 0; !rc && i < g->sizes.n; i++)
 			if (!g->sizes.v[i] || g->sizes.v[i] % LATT_LINE)
 				rc = -EDOM;
-		return rc ? bad_value("size", v, rc, "sizes and ranges such as "
-				      "64,256 or 64..4096x2 or 64..512+64") : 0;
+		return rc ? bad_value("size", v, rc, "sizes and ranges such as 64,256 or 64..4096x2 or 64..512+64") : 0;
 	case OPT_REGION:
 		rc = parse_u64_list(v, LIST_SIZES, &g->regions);
 		for (i = 0; !rc && i < g->regions.n; i++)
 			if (!g->regions.v[i])
 				rc = -ERANGE;
 		if (rc)
-			return bad_value("region", v, rc, "sizes and ranges such "
-					 "as 1G or 16K,64M or 4K..4Gx2");
+			return bad_value("region", v, rc, "sizes and ranges such as 1G or 16K,64M or 4K..4Gx2");
 		/* the first value stands for all in the checks of the base */
 		s->base.region_set = true;
 		s->base.cfg.region = g->regions.v[0];
@@ -360,8 +303,7 @@ static int add_list(struct sweep *s, int id, const char *v)
 		if (!rc)
 			rc = grid_add_pattern_values(g, opt, &vals);
 		u64_list_free(&vals);
-		return rc ? bad_value(opt, v, rc, "sizes and ranges such as "
-				      "4K..1Mx4") : 0;
+		return rc ? bad_value(opt, v, rc, "sizes and ranges such as 4K..1Mx4") : 0;
 	default:
 		return -EINVAL;
 	}
@@ -379,12 +321,10 @@ static int add_out(struct sweep *s, const char *path)
 	int i;
 
 	if (sweep_format_of(path, &fmt))
-		return cmd_usage_error(&sweep_usage, "--out: '%s': the name "
-				       "must end in .csv or .jsonl", path);
+		return cmd_usage_error(&sweep_usage, "--out: '%s': the name must end in .csv or .jsonl", path);
 	for (i = 0; i < s->nout; i++)
 		if (s->out[i].fmt == fmt)
-			return cmd_usage_error(&sweep_usage, "--out: one .csv "
-					       "and one .jsonl file at most");
+			return cmd_usage_error(&sweep_usage, "--out: one .csv and one .jsonl file at most");
 	o = &s->out[s->nout++];
 	o->path = path;
 	o->fmt = fmt;
@@ -405,8 +345,7 @@ static int set_option(struct sweep *s, int id, const char *v)
 		rc = parse_u64(v, &s->max_points);
 		if (!rc && (!s->max_points || s->max_points > GRID_MAX_POINTS))
 			rc = -ERANGE;
-		return rc ? bad_value("max-points", v, rc, "a number of points, "
-				      "1 to 1000000") : 0;
+		return rc ? bad_value("max-points", v, rc, "a number of points, 1 to 1000000") : 0;
 	case OPT_OUT:
 		return add_out(s, v);
 	case OPT_RESUME:
@@ -428,9 +367,7 @@ static int set_option(struct sweep *s, int id, const char *v)
 	while (opt->name && opt->id != id)
 		opt++;
 	if (id == OPT_THRESHOLD)
-		return bad_value("threshold", v, rc, "cycles such as 2000, a "
-				 "time such as 500ns or 2us, or a multiple of "
-				 "the median such as 10x");
+		return bad_value("threshold", v, rc, "cycles such as 2000, a time such as 500ns or 2us, or a multiple of the median such as 10x");
 	return bad_value(opt->name, v, rc, opt->arg);
 }
 
@@ -473,8 +410,7 @@ static void fixed_key_threads(struct sweep *s, int n)
 	if (n < 0 || (size_t)n >= sizeof(s->fixed_tail))
 		return;
 	snprintf(s->fixed_tail + n, sizeof(s->fixed_tail) - n,
-		 ";mode=%s;cpus=%s;duration_us=%llu;mix=%u:%u;write_op=%s;"
-		 "split=%d", mode_name(c->mode), o->th.cpus_text,
+		 ";mode=%s;cpus=%s;duration_us=%llu;mix=%u:%u;write_op=%s;split=%d", mode_name(c->mode), o->th.cpus_text,
 		 (unsigned long long)(o->th.duration_set ? o->th.duration_us :
 				      0),
 		 c->mix_read, c->mix_write,
@@ -492,8 +428,7 @@ static void fixed_key(struct sweep *s)
 
 	snprintf(s->fixed_head, sizeof(s->fixed_head), "samples=%llu",
 		 (unsigned long long)c->samples);
-	n = snprintf(t, len, ";offset=%llu;seed=%llu;chain=%u;threshold=%s;"
-		     "max_outliers=%u;window_us=%u;width=%u;warm=%d;force=%d",
+	n = snprintf(t, len, ";offset=%llu;seed=%llu;chain=%u;threshold=%s;max_outliers=%u;window_us=%u;width=%u;warm=%d;force=%d",
 		     (unsigned long long)o->tgt.offset,
 		     (unsigned long long)c->seed, c->chain, o->thr.text,
 		     c->max_outliers, c->window_us, c->width,
@@ -557,12 +492,9 @@ static int sweep_parse(int argc, char **argv, struct sweep *s)
 			return rc;
 	}
 	if (!s->nout && !s->dry_run)
-		return cmd_usage_error(&sweep_usage, "--out FILE.csv or "
-				       "--out FILE.jsonl is needed (or "
-				       "--dry-run)");
+		return cmd_usage_error(&sweep_usage, "--out FILE.csv or --out FILE.jsonl is needed (or --dry-run)");
 	if (s->base.th.ncpus && s->grid.cpus.n)
-		return cmd_usage_error(&sweep_usage, "--cpus names every "
-				       "point's CPUs: no --cpu list with it");
+		return cmd_usage_error(&sweep_usage, "--cpus names every point's CPUs: no --cpu list with it");
 	if (defaults(s))
 		return 1;
 	/* what no point can change: checked once, on the defaults' point */
@@ -573,12 +505,10 @@ static int sweep_parse(int argc, char **argv, struct sweep *s)
 		    strstr(why, "--window-us: ")))
 		return cmd_usage_error(&sweep_usage, "%s", why);
 	if (s->base.hugepages && !s->base.user_engine)
-		return cmd_usage_error(&sweep_usage, "--hugepages is for "
-				       "--engine user");
+		return cmd_usage_error(&sweep_usage, "--hugepages is for --engine user");
 
 	if (grid_size(&s->grid) > GRID_MAX_POINTS)
-		return cmd_usage_error(&sweep_usage, "the grid has more than %d "
-				       "points", GRID_MAX_POINTS);
+		return cmd_usage_error(&sweep_usage, "the grid has more than %d points", GRID_MAX_POINTS);
 	fixed_key(s);
 	return 0;
 }
@@ -691,8 +621,7 @@ static void tell_stop(struct sweep *s)
 		return;
 	s->told_stop = true;
 	clear_bar(s);
-	log_warn("stopping after this point (Ctrl-C again aborts it); what "
-		 "is written stays");
+	log_warn("stopping after this point (Ctrl-C again aborts it); what is written stays");
 }
 
 static void on_progress(void *arg, const struct latt_status *st)
@@ -898,8 +827,7 @@ static int check_engine(const struct sweep *s, const struct sweep_out *o)
 	for (i = 0; i < o->rows.keys.n; i++) {
 		if (key_is_user(o->rows.keys.v[i]) == s->base.user_engine)
 			continue;
-		log_err("%s holds points of the %s engine, and this sweep is "
-			"--engine %s: one file, one engine (give another --out)",
+		log_err("%s holds points of the %s engine, and this sweep is --engine %s: one file, one engine (give another --out)",
 			o->path, s->base.user_engine ? "kernel" : "user",
 			s->base.user_engine ? "user" : "kernel");
 		return 1;
@@ -1066,8 +994,7 @@ static int check_fixed(const struct sweep *s, const struct sweep_out *o)
 	if (!bad)
 		return 0;
 	differing_fields(o->rows.keys.v[first], ours, why, sizeof(why));
-	log_err("%s holds %zu point%s measured with other options than this "
-		"sweep's: %s.  Give the file's options, or another --out",
+	log_err("%s holds %zu point%s measured with other options than this sweep's: %s.  Give the file's options, or another --out",
 		o->path, bad, bad == 1 ? "" : "s", why);
 	return 1;
 }
@@ -1085,8 +1012,7 @@ static int load_keys(struct sweep *s)
 				     sizeof(why));
 		if (!s->resume && (rc || o->rows.rows)) {
 			/* a file without a row is no finished sweep */
-			log_err("%s exists: add --resume to continue it, or "
-				"remove it", o->path);
+			log_err("%s exists: add --resume to continue it, or remove it", o->path);
 			return 1;
 		}
 		if (rc) {
@@ -1174,8 +1100,7 @@ static int close_outputs(struct sweep *s, bool drop_empty)
 			if (unlink(o->path))
 				log_warn("%s: %s", o->path, strerror(errno));
 			else
-				fprintf(stderr, "%s sweep: %s: no point "
-					"written: removed\n", LATT_PROG,
+				fprintf(stderr, "%s sweep: %s: no point written: removed\n", LATT_PROG,
 					o->path);
 		}
 		o->f = NULL;
@@ -1223,9 +1148,7 @@ static int check_grid_host(struct sweep *s)
 		if (!parse_target(g->targets.v[i], &t) &&
 		    t.kind == TARGET_PATH && !stat(t.name, &st) &&
 		    S_ISBLK(st.st_mode)) {
-			log_err("%s: --engine user maps device-DAX devices and "
-				"files on a DAX filesystem, not pmem block "
-				"devices (--engine kernel)", g->targets.v[i]);
+			log_err("%s: --engine user maps device-DAX devices and files on a DAX filesystem, not pmem block devices (--engine kernel)", g->targets.v[i]);
 			return 1;
 		}
 	}
@@ -1240,9 +1163,7 @@ static int check_grid_host(struct sweep *s)
 		writes = true;
 	for (i = 0; i < g->targets.n && writes && !s->base.force; i++) {
 		if (!parse_target(g->targets.v[i], &t) && t.kind != TARGET_DRAM) {
-			log_err("%s: the sweep has store ops, chase or a --mix "
-				"with writes, which overwrite the target's data; "
-				"add --force to allow it", g->targets.v[i]);
+			log_err("%s: the sweep has store ops, chase or a --mix with writes, which overwrite the target's data; add --force to allow it", g->targets.v[i]);
 			return 1;
 		}
 	}
@@ -1301,14 +1222,12 @@ static void print_point(const struct sweep *s, const struct grid_point *p,
 
 	run_bandwidth(r, &b);
 	if (r->res.config.mode == LATT_MODE_BANDWIDTH) {
-		printf("%*zu/%zu  %-36s  read %8.2f GB/s  write %8.2f GB/s  "
-		       "total %8.2f GB/s\n", w, p->index + 1, s->total, desc,
+		printf("%*zu/%zu  %-36s  read %8.2f GB/s  write %8.2f GB/s  total %8.2f GB/s\n", w, p->index + 1, s->total, desc,
 		       b.read_gbps, b.write_gbps, b.read_gbps + b.write_gbps);
 		fflush(stdout);
 		return;
 	}
-	printf("%*zu/%zu  %-36s  p50 %10.1f ns  p99 %10.1f ns  p99.99 %10.1f "
-	       "ns  max %10.1f ns", w, p->index + 1, s->total, desc,
+	printf("%*zu/%zu  %-36s  p50 %10.1f ns  p99 %10.1f ns  p99.99 %10.1f ns  max %10.1f ns", w, p->index + 1, s->total, desc,
 	       m->ns[STAT_P50], m->ns[STAT_P99], m->ns[STAT_P9999],
 	       m->ns[STAT_MAX]);
 	if (r->res.config.mode == LATT_MODE_LOADED)
@@ -1405,16 +1324,12 @@ static int plan_grid(struct sweep *s)
 	if (s->done)
 		log_info("%zu points already in the files: skipped", s->done);
 	if (s->to_run > s->max_points && !s->dry_run) {
-		log_err("%zu points to measure, more than --max-points %llu: "
-			"narrow the lists, or give --max-points %zu (--dry-run "
-			"lists them)", s->to_run,
+		log_err("%zu points to measure, more than --max-points %llu: narrow the lists, or give --max-points %zu (--dry-run lists them)", s->to_run,
 			(unsigned long long)s->max_points, s->to_run);
 		return 1;
 	}
 	if (s->to_run > MANY_POINTS)
-		log_warn("%zu points to measure, %llu samples each: a long "
-			 "sweep (Ctrl-C stops after a point, --resume "
-			 "continues)", s->to_run,
+		log_warn("%zu points to measure, %llu samples each: a long sweep (Ctrl-C stops after a point, --resume continues)", s->to_run,
 			 (unsigned long long)s->base.cfg.samples);
 	return 0;
 }
@@ -1459,8 +1374,7 @@ static int run_grid(struct sweep *s)
 	if (run_stops && !status && measured + failed < s->to_run)
 		status = EXIT_INTERRUPTED;
 	s->measured = measured;
-	fprintf(stderr, "%s sweep: %zu points: %zu measured, %zu failed, %zu "
-		"already in the files, %zu skipped, %zu not run\n", LATT_PROG,
+	fprintf(stderr, "%s sweep: %zu points: %zu measured, %zu failed, %zu already in the files, %zu skipped, %zu not run\n", LATT_PROG,
 		s->total, measured, failed, s->done, s->skipped,
 		s->to_run - measured - failed);
 	return status;

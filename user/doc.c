@@ -137,25 +137,14 @@ static void man_main(void)
 
 	roff_th(LATT_PROG);
 	puts(".SH NAME");
-	puts("lattester\\-ctl \\- measure the latency of single memory "
-	     "accesses to DRAM and persistent memory");
+	puts("lattester\\-ctl \\- measure the latency of single memory accesses to DRAM and persistent memory");
 	puts(".SH SYNOPSIS");
 	puts(".B lattester\\-ctl");
 	puts("[\\-\\-version] [\\-\\-help] \\fICOMMAND\\fR [\\fIARGS\\fR]");
 	puts(".SH DESCRIPTION");
 	roff_paragraphs(
-		"lattester-ctl drives the lattester kernel module, which times "
-		"single memory accesses (loads, non-temporal loads, stores with "
-		"or without a flush) from a kernel thread bound to one CPU, "
-		"with interrupts off only inside short bounded windows.  It "
-		"measures the DRAM of any NUMA node and persistent memory "
-		"in place (pmem block devices, device-DAX devices, namespaces), "
-		"and reports the latency distribution, its outliers and "
-		"histograms as tables, JSON, CSV and gnuplot pictures.\n\n"
-		"Commands that talk to the module (run, sweep, matrix, info) "
-		"need it loaded (modprobe lattester) and root (run, sweep and "
-		"matrix --engine user don't); list, plot and compare need "
-		"neither.  Commands are matched exactly, never by prefix.",
+		"lattester-ctl drives the lattester kernel module, which times single memory accesses (loads, non-temporal loads, stores with or without a flush) from a kernel thread bound to one CPU, with interrupts off only inside short bounded windows.  It measures the DRAM of any NUMA node and persistent memory in place (pmem block devices, device-DAX devices, namespaces), and reports the latency distribution, its outliers and histograms as tables, JSON, CSV and gnuplot pictures.\n\n"
+		"Commands that talk to the module (run, sweep, matrix, info) need it loaded (modprobe lattester) and root (run, sweep and matrix --engine user don't); list, plot and compare need neither.  Commands are matched exactly, never by prefix.",
 		true);
 	puts(".SH COMMANDS");
 	for (i = 0; i < nr_commands; i++) {
@@ -165,23 +154,16 @@ static void man_main(void)
 	}
 	puts(".SH OPTIONS");
 	puts(".TP\n.B \\-\\-help\nlist the commands, as \\fBhelp\\fR does.");
-	puts(".TP\n.B \\-\\-version\nshow the version and the ABI, as "
-	     "\\fBversion\\fR does.");
+	puts(".TP\n.B \\-\\-version\nshow the version and the ABI, as \\fBversion\\fR does.");
 	puts(".SH ENVIRONMENT");
-	puts(".TP\n.B LATTESTER_LOG\nerr, warn, info or debug: how much "
-	     "goes to stderr (default: warn); debug also shows libndctl's and "
-	     "libdaxctl's messages.");
-	printf(".TP\n.B LATTESTER_DEV\nthe module's device (default: "
-	       "/dev/%s).\n", LATT_DEVICE_NAME);
+	puts(".TP\n.B LATTESTER_LOG\nerr, warn, info or debug: how much goes to stderr (default: warn); debug also shows libndctl's and libdaxctl's messages.");
+	printf(".TP\n.B LATTESTER_DEV\nthe module's device (default: /dev/%s).\n", LATT_DEVICE_NAME);
 	puts(".SH FILES");
-	printf(".TP\n.B /dev/%s\nthe module's device, created mode 0600; "
-	       "opening it also needs CAP_SYS_ADMIN.\n", LATT_DEVICE_NAME);
+	printf(".TP\n.B /dev/%s\nthe module's device, created mode 0600; opening it also needs CAP_SYS_ADMIN.\n", LATT_DEVICE_NAME);
 	puts(".SH EXIT STATUS");
-	puts("0 on success, 1 on an error, 2 for a usage error, 130 when "
-	     "interrupted; each command's page has the details.");
+	puts("0 on success, 1 on an error, 2 for a usage error, 130 when interrupted; each command's page has the details.");
 	roff_examples((const char *const[]){
-		"lattester-ctl list", "what can be measured: NUMA nodes, pmem "
-		"namespaces, device-DAX devices",
+		"lattester-ctl list", "what can be measured: NUMA nodes, pmem namespaces, device-DAX devices",
 		"sudo lattester-ctl run --target dram:1 --cpu 0",
 		"the latency of loads from node 1's DRAM, from CPU 0",
 		"lattester-ctl run --help", "the options of run",
@@ -190,9 +172,7 @@ static void man_main(void)
 	for (i = 0; i < nr_commands; i++)
 		printf(".BR " PAGE_PREFIX "%s (1)%s\n", commands[i].name,
 		       i + 1 < nr_commands ? "," : "");
-	puts(".PP\nDocumentation/ in lattester's sources: the full reference "
-	     "of each command (lattester\\-ctl\\-\\fICOMMAND\\fR.md), the "
-	     "methodology and the ioctl ABI.");
+	puts(".PP\nDocumentation/ in lattester's sources: the full reference of each command (lattester\\-ctl\\-\\fICOMMAND\\fR.md), the methodology and the ioctl ABI.");
 }
 
 static void man_cmd(const struct command *c)

@@ -111,8 +111,7 @@ static __u64 hwcaps_hidden(void)
 		if (bit >= 0)
 			hide |= 1ULL << bit;
 		else if (!said)
-			log_warn("LATTESTER_HWCAPS: '%s' is not -FEATURE with "
-				 "a feature of 'lattester-ctl info'; ignored",
+			log_warn("LATTESTER_HWCAPS: '%s' is not -FEATURE with a feature of 'lattester-ctl info'; ignored",
 				 tok);
 	}
 	said = true;
@@ -505,12 +504,10 @@ static int bus_error(const struct user_run *u, const struct map_fault *f)
 	unsigned long long at = (unsigned long long)(f->addr - u->base);
 
 	if (f->code == BUS_MCEERR_AR || f->code == BUS_MCEERR_AO) {
-		log_err("%s: a media error (poisoned memory) at byte %llu of "
-			"the region: the run stops", u->spec, at);
+		log_err("%s: a media error (poisoned memory) at byte %llu of the region: the run stops", u->spec, at);
 		return -EIO;
 	}
-	log_err("%s: SIGBUS at byte %llu of the region: the memory is gone "
-		"(the file truncated, or the device disabled): the run stops",
+	log_err("%s: SIGBUS at byte %llu of the region: the memory is gone (the file truncated, or the device disabled): the run stops",
 		u->spec, at);
 	return -ENODEV;
 }
@@ -614,8 +611,7 @@ static char *region_alloc(const struct run_opts *o, const struct latt_config *c,
 				 strerror(errno));
 	}
 	if (mlock((void *)base, c->region) && !warned) {
-		log_warn("mlock of %llu MiB failed (%s): the region may be "
-			 "paged; raise 'ulimit -l' or run as root",
+		log_warn("mlock of %llu MiB failed (%s): the region may be paged; raise 'ulimit -l' or run as root",
 			 (unsigned long long)(c->region >> 20), strerror(errno));
 		warned = true;
 	}
@@ -925,8 +921,7 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 		rc = 1;
 		goto out;
 	}
-	log_info("%s: started (user engine), seed 0x%llx, threshold %llu "
-		 "cycles", o->target, (unsigned long long)c->seed,
+	log_info("%s: started (user engine), seed 0x%llx, threshold %llu cycles", o->target, (unsigned long long)c->seed,
 		 (unsigned long long)c->threshold);
 	r->interrupted = wait_thread(u, h);
 	pthread_join(t, NULL);

@@ -278,8 +278,7 @@ void grid_point_key(char *buf, size_t len, const struct grid_point *p,
 	if (p->delay && n >= 0 && (size_t)n < sizeof(extra))
 		snprintf(extra + n, sizeof(extra) - n, "delay=%llu;",
 			 (unsigned long long)p->delay);
-	snprintf(buf, len, "target=%s;cpu=%u;op=%s;fence=%s;pattern=%s;"
-		 "size=%llu;%s%s", p->target, p->cpu, p->op, p->fence,
+	snprintf(buf, len, "target=%s;cpu=%u;op=%s;fence=%s;pattern=%s;size=%llu;%s%s", p->target, p->cpu, p->op, p->fence,
 		 p->pattern, (unsigned long long)p->size, extra, fixed);
 }
 

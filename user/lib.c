@@ -144,14 +144,12 @@ const char *latt_open_strerror(int rc)
 	case -ENOENT:
 	case -ENXIO:
 	case -ENODEV:
-		return "module not loaded: run 'insmod kmod/lattester.ko' "
-		       "(or 'modprobe lattester' once installed)";
+		return "module not loaded: run 'insmod kmod/lattester.ko' (or 'modprobe lattester' once installed)";
 	case -EACCES:
 	case -EPERM:
 		return "permission denied: lattester-ctl needs root";
 	case -ENOTTY:
-		return "not a lattester device (GET_INFO: "
-		       "Inappropriate ioctl for device)";
+		return "not a lattester device (GET_INFO: Inappropriate ioctl for device)";
 	default:
 		return strerror(-rc);
 	}
@@ -170,14 +168,11 @@ const char *latt_start_hint(int rc)
 	case -ENOMEM:
 		return "could not allocate the region; try a smaller --region";
 	case -EOPNOTSUPP:
-		return "this CPU lacks the instruction the op needs, or a pmem "
-		       "range was not mapped write-back (see dmesg)";
+		return "this CPU lacks the instruction the op needs, or a pmem range was not mapped write-back (see dmesg)";
 	case -ENOTTY:
 		return "module ABI mismatch";
 	case -EHWPOISON:
-		return "a known bad block (poisoned media) lies in the range: "
-		       "'ndctl list --media-errors' shows it, 'ndctl "
-		       "clear-errors' clears it; the module reads no poison";
+		return "a known bad block (poisoned media) lies in the range: 'ndctl list --media-errors' shows it, 'ndctl clear-errors' clears it; the module reads no poison";
 	default:
 		return NULL;
 	}

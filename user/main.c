@@ -31,8 +31,7 @@ static const char *const help_examples[] = {
 static const struct cmd_usage help_usage = {
 	.cmd = "help",
 	.synopsis = "[COMMAND]",
-	.about = "Show the help of COMMAND, as 'lattester-ctl COMMAND --help' "
-		 "does, or without COMMAND\nthe list of commands.",
+	.about = "Show the help of COMMAND, as 'lattester-ctl COMMAND --help' does, or without COMMAND\nthe list of commands.",
 	.opts = no_options,
 	.examples = help_examples,
 	.words_are_commands = 1,
@@ -41,9 +40,7 @@ static const struct cmd_usage help_usage = {
 static const struct cmd_usage version_usage = {
 	.cmd = "version",
 	.synopsis = "",
-	.about = "Show the tool's version and the ABI version of the module "
-		 "interface it was built\nfor, as 'lattester-ctl --version' "
-		 "does.",
+	.about = "Show the tool's version and the ABI version of the module interface it was built\nfor, as 'lattester-ctl --version' does.",
 	.opts = no_options,
 };
 
@@ -83,8 +80,7 @@ static void main_usage(FILE *f)
 	for (i = 0; i < NR_COMMANDS; i++)
 		fprintf(f, "   %-10s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\nSee '%s help COMMAND' or '%s COMMAND --help'.\n"
-		"Environment: LATTESTER_LOG=err|warn|info|debug, "
-		"LATTESTER_DEV=PATH (default /dev/%s).\n",
+		"Environment: LATTESTER_LOG=err|warn|info|debug, LATTESTER_DEV=PATH (default /dev/%s).\n",
 		LATT_PROG, LATT_PROG, LATT_DEVICE_NAME);
 }
 

@@ -358,9 +358,7 @@ static int check_file(const char *spec, int fd, __u64 offset, __u64 len)
 		return 1;
 	}
 	if (!S_ISREG(st.st_mode) || (__u64)st.st_size < offset + len) {
-		log_err("%s: the file no longer holds --offset %llu + --region "
-			"%llu bytes (it has %lld): refusing (it is never "
-			"extended)", spec, (unsigned long long)offset,
+		log_err("%s: the file no longer holds --offset %llu + --region %llu bytes (it has %lld): refusing (it is never extended)", spec, (unsigned long long)offset,
 			(unsigned long long)len, (long long)st.st_size);
 		return 1;
 	}
@@ -371,18 +369,13 @@ static void map_error(const char *spec, const struct pmem_target *t, int err,
 		      __u64 start, __u64 size, __u64 align)
 {
 	if (t->file[0] && err == EOPNOTSUPP)
-		log_err("%s: not a DAX file: mmap with MAP_SYNC refused (%s): "
-			"its pages would be page cache, DRAM, not persistent "
-			"memory; refusing (put it on ext4 or xfs mounted with "
-			"-o dax on an fsdax namespace; dram:NODE measures DRAM)",
+		log_err("%s: not a DAX file: mmap with MAP_SYNC refused (%s): its pages would be page cache, DRAM, not persistent memory; refusing (put it on ext4 or xfs mounted with -o dax on an fsdax namespace; dram:NODE measures DRAM)",
 			spec, strerror(err));
 	else if (t->file[0] && err == EINVAL)
-		log_err("%s: mmap with MAP_SHARED_VALIDATE|MAP_SYNC failed (%s; "
-			"a kernel before 4.15 has no MAP_SYNC)", spec,
+		log_err("%s: mmap with MAP_SHARED_VALIDATE|MAP_SYNC failed (%s; a kernel before 4.15 has no MAP_SYNC)", spec,
 			strerror(err));
 	else
-		log_err("%s: mmap of %llu bytes at offset %llu (alignment "
-			"%llu) of %s failed: %s", spec,
+		log_err("%s: mmap of %llu bytes at offset %llu (alignment %llu) of %s failed: %s", spec,
 			(unsigned long long)size, (unsigned long long)start,
 			(unsigned long long)align,
 			t->file[0] ? t->file : t->device, strerror(err));
@@ -449,16 +442,12 @@ static int check_data(const char *spec, int fd, __u64 offset, __u64 len)
 	int rc = map_file_gap(fd, offset, len, &gap);
 
 	if (rc < 0) {
-		log_warn("%s: cannot tell whether the region has holes (%s): "
-			 "measuring it anyway", spec, strerror(-rc));
+		log_warn("%s: cannot tell whether the region has holes (%s): measuring it anyway", spec, strerror(-rc));
 		return 0;
 	}
 	if (!rc)
 		return 0;
-	log_err("%s: no data at byte %llu: a hole or an unwritten (fallocated) "
-		"extent, which DAX maps to the shared zero page, DRAM, not to "
-		"persistent memory; refusing (write the file's data first, "
-		"e.g. create it with dd)", spec, (unsigned long long)gap);
+	log_err("%s: no data at byte %llu: a hole or an unwritten (fallocated) extent, which DAX maps to the shared zero page, DRAM, not to persistent memory; refusing (write the file's data first, e.g. create it with dd)", spec, (unsigned long long)gap);
 	return 1;
 }
 
@@ -483,15 +472,10 @@ static int prefault(const char *spec, struct map_region *m, __u64 len,
 		return 0;
 	at = (unsigned long long)(f.addr - m->base);
 	if (f.code == BUS_MCEERR_AR || f.code == BUS_MCEERR_AO)
-		log_err("%s: a media error (poisoned memory) at byte %llu of the "
-			"region while pre-faulting it: nothing was measured "
-			"('ndctl list --media-errors' lists the known ones)",
+		log_err("%s: a media error (poisoned memory) at byte %llu of the region while pre-faulting it: nothing was measured ('ndctl list --media-errors' lists the known ones)",
 			spec, at);
 	else
-		log_err("%s: SIGBUS at byte %llu of the region while "
-			"pre-faulting it: the kernel would not map that page "
-			"(a known bad block there, the file truncated, or the "
-			"device disabled): nothing was measured", spec, at);
+		log_err("%s: SIGBUS at byte %llu of the region while pre-faulting it: the kernel would not map that page (a known bad block there, the file truncated, or the device disabled): nothing was measured", spec, at);
 	return 1;
 }
 
@@ -522,8 +506,7 @@ int map_target(const char *spec, const struct pmem_target *t, int fd,
 	if (!t->file[0]) {
 		rc = map_devdax_align(fd, &m->align);
 		if (rc) {
-			log_err("%s: cannot read the alignment of %s from "
-				"sysfs: %s", spec, t->device, strerror(-rc));
+			log_err("%s: cannot read the alignment of %s from sysfs: %s", spec, t->device, strerror(-rc));
 			return 1;
 		}
 	}
@@ -534,14 +517,12 @@ int map_target(const char *spec, const struct pmem_target *t, int fd,
 		return 1;
 	}
 	if (mlock(m->base, len))
-		log_info("%s: mlock of the region failed (%s): going on (DAX "
-			 "pages are not swapped)", spec, strerror(errno));
+		log_info("%s: mlock of the region failed (%s): going on (DAX pages are not swapped)", spec, strerror(errno));
 	if (prefault(spec, m, len, writes)) {
 		map_release(m);
 		return 1;
 	}
-	log_info("%s: mapped %llu bytes at offset %llu (alignment %llu)%s, "
-		 "pre-faulted for %s", spec, (unsigned long long)m->len,
+	log_info("%s: mapped %llu bytes at offset %llu (alignment %llu)%s, pre-faulted for %s", spec, (unsigned long long)m->len,
 		 (unsigned long long)(offset - (offset % m->align)),
 		 (unsigned long long)m->align,
 		 t->file[0] ? " with MAP_SYNC" : "",

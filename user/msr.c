@@ -52,8 +52,7 @@ int msr_smi_count(unsigned int cpu, __u64 *val, char *why, size_t len)
 		if (err == ENOENT || err == ENXIO)
 			snprintf(why, len, "%s missing (modprobe msr)", path);
 		else if (err == EACCES || err == EPERM)
-			snprintf(why, len, "%s: %s (needs root with "
-				 "CAP_SYS_RAWIO)", path, strerror(err));
+			snprintf(why, len, "%s: %s (needs root with CAP_SYS_RAWIO)", path, strerror(err));
 		else
 			snprintf(why, len, "%s: %s", path, strerror(err));
 		return -err;
@@ -64,8 +63,7 @@ int msr_smi_count(unsigned int cpu, __u64 *val, char *why, size_t len)
 	if (n == (ssize_t)sizeof(*val))
 		return 0;
 	if (err == EIO)
-		snprintf(why, len, "MSR 0x%x (MSR_SMI_COUNT) not readable on "
-			 "this CPU", MSR_SMI_COUNT);
+		snprintf(why, len, "MSR 0x%x (MSR_SMI_COUNT) not readable on this CPU", MSR_SMI_COUNT);
 	else
 		snprintf(why, len, "%s: %s", path, strerror(err));
 	return -err;

@@ -83,8 +83,7 @@ void fmt_pattern(char *buf, size_t len, const struct latt_config *c)
 	if (c->pattern == LATT_PAT_STRIDE || c->pattern == LATT_PAT_HOTSPOT)
 		snprintf(buf, len, "%s:%s", name, bytes);
 	else if (c->pattern == LATT_PAT_CHASE && c->stride)
-		snprintf(buf, len, "%s, %u dependent load%s per sample, in "
-			 "blocks of %s", name, c->chain, c->chain > 1 ? "s" : "",
+		snprintf(buf, len, "%s, %u dependent load%s per sample, in blocks of %s", name, c->chain, c->chain > 1 ? "s" : "",
 			 bytes);
 	else if (c->pattern == LATT_PAT_CHASE && c->chain > 1)
 		snprintf(buf, len, "%s, %u dependent loads per sample", name,
@@ -120,8 +119,7 @@ static void fmt_threshold_origin(char *buf, size_t len,
 
 	buf[0] = '\0';
 	if (t->spec.kind == THR_MEDIAN)
-		snprintf(buf, len, "threshold %s the median of %llu cycles, "
-			 "from a %llu-sample calibration pass", t->spec.text,
+		snprintf(buf, len, "threshold %s the median of %llu cycles, from a %llu-sample calibration pass", t->spec.text,
 			 (unsigned long long)t->median,
 			 (unsigned long long)t->calibration);
 	else if (t->spec.kind == THR_NS)
@@ -136,8 +134,7 @@ static void print_outliers(FILE *f, const struct run_report *r)
 	char origin[160], t1[32];
 
 	fmt_threshold_origin(origin, sizeof(origin), r);
-	line(f, "outliers:", "%llu above %llu cycles (%.1f ns), %llu dropped; "
-	     "rate %.4f%% of samples", (unsigned long long)s->outliers,
+	line(f, "outliers:", "%llu above %llu cycles (%.1f ns), %llu dropped; rate %.4f%% of samples", (unsigned long long)s->outliers,
 	     (unsigned long long)s->config.threshold,
 	     latt_ns((double)s->config.threshold, khz),
 	     (unsigned long long)s->outliers_dropped, 100.0 * o->rate);
@@ -146,13 +143,11 @@ static void print_outliers(FILE *f, const struct run_report *r)
 	if (r->user_engine)	/* interrupts on: no window sees an NMI */
 		line(f, "nmi:", "unavailable (user engine)");
 	else
-		line(f, "nmi:", "%llu of %llu recorded outliers in windows "
-		     "with an NMI", (unsigned long long)o->nmi,
+		line(f, "nmi:", "%llu of %llu recorded outliers in windows with an NMI", (unsigned long long)o->nmi,
 		     (unsigned long long)o->recorded);
 	if (o->samples.of) {
 		fmt_time(t1, sizeof(t1), latt_ns((double)o->cycles.value, khz));
-		line(f, "spacing:", "most often %llu samples (%llu of %llu gaps), "
-		     "%s (%llu of %llu)", (unsigned long long)o->samples.value,
+		line(f, "spacing:", "most often %llu samples (%llu of %llu gaps), %s (%llu of %llu)", (unsigned long long)o->samples.value,
 		     (unsigned long long)o->samples.count,
 		     (unsigned long long)o->samples.of, t1,
 		     (unsigned long long)o->cycles.count,
@@ -161,8 +156,7 @@ static void print_outliers(FILE *f, const struct run_report *r)
 		line(f, "spacing:", "none (fewer than 2 records)");
 	}
 	if (r->smi.ok)
-		line(f, "smi:", "%llu during the run (MSR_SMI_COUNT of cpu %u: "
-		     "%llu -> %llu)",
+		line(f, "smi:", "%llu during the run (MSR_SMI_COUNT of cpu %u: %llu -> %llu)",
 		     (unsigned long long)(r->smi.after - r->smi.before),
 		     r->smi.cpu, (unsigned long long)r->smi.before,
 		     (unsigned long long)r->smi.after);
@@ -266,8 +260,7 @@ static void print_header(FILE *f, const struct run_report *r)
 	line(f, "tsc_khz:", "%llu", (unsigned long long)r->info->tsc_khz);
 	print_timer(f, r);
 	if (s->overhead_end)
-		line(f, "overhead:", "%llu cycles median, min %llu, max %llu; "
-		     "%llu after the samples", (unsigned long long)s->overhead,
+		line(f, "overhead:", "%llu cycles median, min %llu, max %llu; %llu after the samples", (unsigned long long)s->overhead,
 		     (unsigned long long)s->overhead_min,
 		     (unsigned long long)s->overhead_max,
 		     (unsigned long long)s->overhead_end);
@@ -277,14 +270,12 @@ static void print_header(FILE *f, const struct run_report *r)
 		     (unsigned long long)s->overhead_min,
 		     (unsigned long long)s->overhead_max);
 	if (r->user_engine)
-		line(f, "windows:", "%llu of %u us, longest %.1f us (user "
-		     "engine: bookkeeping only, interrupts not kept out)",
+		line(f, "windows:", "%llu of %u us, longest %.1f us (user engine: bookkeeping only, interrupts not kept out)",
 		     (unsigned long long)s->windows, c->window_us,
 		     latt_ns((double)s->window_cycles_max, r->info->tsc_khz) /
 		     1000);
 	else
-		line(f, "windows:", "%llu of %u us, %llu with an NMI, longest "
-		     "%.1f us", (unsigned long long)s->windows, c->window_us,
+		line(f, "windows:", "%llu of %u us, %llu with an NMI, longest %.1f us", (unsigned long long)s->windows, c->window_us,
 		     (unsigned long long)s->nmi_windows,
 		     latt_ns((double)s->window_cycles_max, r->info->tsc_khz) /
 		     1000);
@@ -309,8 +300,7 @@ static void print_header(FILE *f, const struct run_report *r)
 	/* ABI 2.1: said only when it is not the 4 MiB every access expects */
 	if (s->chunk_size && s->chunk_size != LATT_CHUNK) {
 		fmt_bytes(size, sizeof(size), s->chunk_size);
-		line(f, "chunks:", "%s (the node had no free 4 MiB blocks; no "
-		     "access crosses one)", size);
+		line(f, "chunks:", "%s (the node had no free 4 MiB blocks; no access crosses one)", size);
 	}
 	for (i = 0; i < r->nr_warnings; i++)
 		line(f, "warning:", "%s", r->warnings[i]);
@@ -404,19 +394,16 @@ int report_write_hist(const char *path, const struct run_report *r)
 		return -errno;
 	fmt_target(target, sizeof(target), r);
 	fmt_pattern(pattern, sizeof(pattern), c);
-	fprintf(f, "# lattester-ctl run histogram: %s cpu %u op %s pattern %s "
-		"size %llu seed 0x%llx\n", target, c->cpu,
+	fprintf(f, "# lattester-ctl run histogram: %s cpu %u op %s pattern %s size %llu seed 0x%llx\n", target, c->cpu,
 		latt_name(NAMES_OP, c->op), pattern,
 		(unsigned long long)c->size, (unsigned long long)c->seed);
 	fprintf(f, "# samples %llu overhead_cycles %llu tsc_khz %llu chain %u\n"
-		"# cycles are raw per sample; corrected_ns_mid is the bucket "
-		"middle minus the overhead, per %s\n",
+		"# cycles are raw per sample; corrected_ns_mid is the bucket middle minus the overhead, per %s\n",
 		(unsigned long long)r->res.count,
 		(unsigned long long)r->res.overhead,
 		(unsigned long long)r->info->tsc_khz, r->sum.chain,
 		r->sum.per_load ? "load" : "access");
-	fprintf(f, "# lo_cycles hi_cycles count corrected_ns_mid "
-		"cumulative_fraction\n");
+	fprintf(f, "# lo_cycles hi_cycles count corrected_ns_mid cumulative_fraction\n");
 	hist_rows(f, r);
 	return out_close(f);
 }
@@ -549,15 +536,11 @@ int report_write_hgrm(const char *path, const struct run_report *r)
 		(unsigned int)LATT_HIST_EXACT);
 	fmt_target(target, sizeof(target), r);
 	fmt_pattern(pattern, sizeof(pattern), c);
-	fprintf(f, "# lattester-ctl run: %s cpu %u op %s pattern %s size %llu "
-		"seed 0x%llx samples %llu\n", target, c->cpu,
+	fprintf(f, "# lattester-ctl run: %s cpu %u op %s pattern %s size %llu seed 0x%llx samples %llu\n", target, c->cpu,
 		latt_name(NAMES_OP, c->op), pattern,
 		(unsigned long long)c->size, (unsigned long long)c->seed,
 		(unsigned long long)total);
-	fprintf(f, "# Value: ns per %s, corrected: (raw cycles - overhead %llu)"
-		"%s / output value unit scaling ratio %.6f (TSC cycles per ns: "
-		"tsc_khz %llu / 10^6); percentiles as lattester-ctl's table "
-		"(bucket midpoints, the exact max)\n",
+	fprintf(f, "# Value: ns per %s, corrected: (raw cycles - overhead %llu)%s / output value unit scaling ratio %.6f (TSC cycles per ns: tsc_khz %llu / 10^6); percentiles as lattester-ctl's table (bucket midpoints, the exact max)\n",
 		r->sum.per_load ? "load" : "access",
 		(unsigned long long)s->overhead,
 		r->sum.per_load ? " / chain" : "",
@@ -577,12 +560,10 @@ static void outliers_header(FILE *f, const struct run_report *r)
 
 	fmt_target(target, sizeof(target), r);
 	fmt_pattern(pattern, sizeof(pattern), c);
-	fprintf(f, "# lattester-ctl run outliers: %s cpu %u op %s pattern %s "
-		"size %llu seed 0x%llx\n", target, c->cpu,
+	fprintf(f, "# lattester-ctl run outliers: %s cpu %u op %s pattern %s size %llu seed 0x%llx\n", target, c->cpu,
 		latt_name(NAMES_OP, c->op), pattern,
 		(unsigned long long)c->size, (unsigned long long)c->seed);
-	fprintf(f, "# samples %llu tsc_khz %llu overhead_cycles %llu "
-		"threshold_cycles %llu threshold_ns %.3f threshold %s\n",
+	fprintf(f, "# samples %llu tsc_khz %llu overhead_cycles %llu threshold_cycles %llu threshold_ns %.3f threshold %s\n",
 		(unsigned long long)s->count, (unsigned long long)khz,
 		(unsigned long long)s->overhead,
 		(unsigned long long)c->threshold,
@@ -594,8 +575,7 @@ static void outliers_header(FILE *f, const struct run_report *r)
 		fprintf(f, "nmi unavailable (user engine)\n");
 	else
 		fprintf(f, "nmi %llu\n", (unsigned long long)o->nmi);
-	fprintf(f, "# spacing_samples %llu (%llu of %llu) spacing_ns %.3f "
-		"(%llu of %llu)\n", (unsigned long long)o->samples.value,
+	fprintf(f, "# spacing_samples %llu (%llu of %llu) spacing_ns %.3f (%llu of %llu)\n", (unsigned long long)o->samples.value,
 		(unsigned long long)o->samples.count,
 		(unsigned long long)o->samples.of,
 		latt_ns((double)o->cycles.value, khz),
@@ -608,9 +588,7 @@ static void outliers_header(FILE *f, const struct run_report *r)
 			(unsigned long long)r->smi.after);
 	else
 		fprintf(f, "# smi unavailable (%s)\n", r->smi.why);
-	fprintf(f, "# cycles are corrected (raw - overhead) per sample; "
-		"time_ns since the run's start; nmi 1 if an NMI arrived in "
-		"the sample's window\n");
+	fprintf(f, "# cycles are corrected (raw - overhead) per sample; time_ns since the run's start; nmi 1 if an NMI arrived in the sample's window\n");
 }
 
 /**

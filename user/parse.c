@@ -624,9 +624,7 @@ const char *parse_strerror(int rc)
 	case -EDOM:
 		return "not a multiple of 64 bytes";
 	case -EBADMSG:
-		return "not a size unit: sizes are binary, say K or KiB (1024 "
-		       "bytes), M or MiB, G or GiB, T or TiB (KB, MB, GB and "
-		       "lowercase units are refused: 1000 or 1024?)";
+		return "not a size unit: sizes are binary, say K or KiB (1024 bytes), M or MiB, G or GiB, T or TiB (KB, MB, GB and lowercase units are refused: 1000 or 1024?)";
 	default:
 		return "invalid value";
 	}

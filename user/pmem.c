@@ -252,9 +252,7 @@ static int scan_ns_bb(struct pmem_ns *n, const struct pmem_region *r,
 				size == PMEM_UNKNOWN ||
 				r->phys_start == PMEM_UNKNOWN)) {
 		if (bl->state == PMEM_BB_KNOWN)
-			bb_state(bl, PMEM_BB_UNLOCATED, "%s has known bad blocks, "
-				 "but where %s lies in it is unknown (libndctl "
-				 "can't read the physical ranges: are you root?)",
+			bb_state(bl, PMEM_BB_UNLOCATED, "%s has known bad blocks, but where %s lies in it is unknown (libndctl can't read the physical ranges: are you root?)",
 				 r->name, n->name);
 	} else if (r->bb.nr && start >= r->phys_start &&
 		   map_bad_clip(&r->bb, start - r->phys_start, size, start, bl)) {
@@ -533,8 +531,7 @@ static int set_range(const char *spec, const char *name, const char *lib,
 		     struct pmem_target *t)
 {
 	if (start == PMEM_UNKNOWN && !(flags & PMEM_RESOLVE_NOPHYS)) {
-		log_err("%s: the physical range of %s is unknown (%s could not "
-			"read it: are you root?)", spec, name, lib);
+		log_err("%s: the physical range of %s is unknown (%s could not read it: are you root?)", spec, name, lib);
 		return 1;
 	}
 	t->phys_start = start;
@@ -563,14 +560,11 @@ static int target_of_ns(const char *spec, const struct pmem_ns *n,
 	const char *dev;
 
 	if (!n->active) {
-		log_err("%s: %s is disabled: enable it first "
-			"('ndctl enable-namespace %s')", spec, n->name, n->name);
+		log_err("%s: %s is disabled: enable it first ('ndctl enable-namespace %s')", spec, n->name, n->name);
 		return 1;
 	}
 	if (!strcmp(n->mode, "sector")) {
-		log_err("%s: %s is in sector mode (BTT): its blocks are "
-			"remapped, so it has no physical range to measure; use "
-			"fsdax, devdax or raw", spec, n->name);
+		log_err("%s: %s is in sector mode (BTT): its blocks are remapped, so it has no physical range to measure; use fsdax, devdax or raw", spec, n->name);
 		return 1;
 	}
 	dev = n->blockdev[0] ? n->blockdev : n->chardev;
@@ -694,18 +688,14 @@ static int resolve_path(const char *spec, const struct pmem_inventory *inv,
 		}
 	}
 	if (S_ISBLK(st.st_mode))
-		log_err("%s: not a pmem device (block device %u:%u belongs to no "
-			"pmem namespace; see 'lattester-ctl list')", spec,
+		log_err("%s: not a pmem device (block device %u:%u belongs to no pmem namespace; see 'lattester-ctl list')", spec,
 			major(st.st_rdev), minor(st.st_rdev));
 	else if (S_ISCHR(st.st_mode))
-		log_err("%s: not a device-DAX device (character device %u:%u; "
-			"see 'lattester-ctl list')", spec, major(st.st_rdev),
+		log_err("%s: not a device-DAX device (character device %u:%u; see 'lattester-ctl list')", spec, major(st.st_rdev),
 			minor(st.st_rdev));
 	else
-		log_err("%s: not a pmem or device-DAX device (%s; see "
-			"'lattester-ctl list')%s", spec, file_type(st.st_mode),
-			S_ISREG(st.st_mode) ? "; a file on a DAX filesystem is "
-			"measured by 'run --engine user'" : "");
+		log_err("%s: not a pmem or device-DAX device (%s; see 'lattester-ctl list')%s", spec, file_type(st.st_mode),
+			S_ISREG(st.st_mode) ? "; a file on a DAX filesystem is measured by 'run --engine user'" : "");
 	return 1;
 }
 
@@ -718,11 +708,9 @@ static int resolve_name(const char *spec, const struct pmem_inventory *inv,
 		if (!strcmp(inv->ns[i].name, spec))
 			return target_of_ns(spec, &inv->ns[i], flags, t);
 	if (inv->nr_regions)
-		log_err("%s: no such namespace (see 'lattester-ctl list' or "
-			"'ndctl list -Ni')", spec);
+		log_err("%s: no such namespace (see 'lattester-ctl list' or 'ndctl list -Ni')", spec);
 	else
-		log_err("%s: no such namespace: this machine has no "
-			"persistent memory regions", spec);
+		log_err("%s: no such namespace: this machine has no persistent memory regions", spec);
 	return 1;
 }
 
@@ -780,8 +768,7 @@ int pmem_target_badblocks(const struct pmem_target *t, struct pmem_badlist *bl)
 	if (!t->namespace[0]) {
 		bb_state(bl, PMEM_BB_NOLIST, t->file[0] ?
 			 "its filesystem is on no pmem namespace" :
-			 "it belongs to no libnvdimm namespace, whose region "
-			 "keeps the list");
+			 "it belongs to no libnvdimm namespace, whose region keeps the list");
 		return 0;
 	}
 	rc = pmem_scan(&inv);

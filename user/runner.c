@@ -265,26 +265,19 @@ const char *run_args_problem(const struct run_opts *o)
 	if (o->tlb_locality && c->pattern != LATT_PAT_CHASE)
 		return "--tlb-locality needs --pattern chase";
 	if (c->fence == LATT_FENCE_SFENCE && !op_is_store(c->op)) {
-		snprintf(buf, sizeof(buf), "--fence sfence is for store ops; "
-			 "--op %s is a load", latt_name(NAMES_OP, c->op));
+		snprintf(buf, sizeof(buf), "--fence sfence is for store ops; --op %s is a load", latt_name(NAMES_OP, c->op));
 		return buf;
 	}
 	if (o->hugepages && !o->user_engine)
-		return "--hugepages is for --engine user (the module backs "
-		       "DRAM with 4 MiB blocks of its own)";
+		return "--hugepages is for --engine user (the module backs DRAM with 4 MiB blocks of its own)";
 	if (o->hugepages && is_pmem(o))
-		return "--hugepages is for dram targets (a device-DAX mapping "
-		       "has the device's alignment, a DAX file the pages its "
-		       "filesystem gives)";
+		return "--hugepages is for dram targets (a device-DAX mapping has the device's alignment, a DAX file the pages its filesystem gives)";
 	if (o->offset_set && !is_pmem(o)) {
-		snprintf(buf, sizeof(buf), "--offset is for pmem and device-DAX "
-			 "targets, not %s", o->target);
+		snprintf(buf, sizeof(buf), "--offset is for pmem and device-DAX targets, not %s", o->target);
 		return buf;
 	}
 	if (o->skip_badblocks && !is_pmem(o)) {
-		snprintf(buf, sizeof(buf), "--skip-badblocks is for pmem and "
-			 "device-DAX targets, not %s (DRAM's bad pages are the "
-			 "kernel's to retire)", o->target);
+		snprintf(buf, sizeof(buf), "--skip-badblocks is for pmem and device-DAX targets, not %s (DRAM's bad pages are the kernel's to retire)", o->target);
 		return buf;
 	}
 	why = threads_args_problem(o);
@@ -332,8 +325,7 @@ static int clamp_region(struct run_opts *o, unsigned int node,
 		return 1;
 	}
 	if (warned != half)
-		log_warn("region clamped to %llu MiB: node %u has only %lld "
-			 "MiB free", (unsigned long long)(half >> 20), node,
+		log_warn("region clamped to %llu MiB: node %u has only %lld MiB free", (unsigned long long)(half >> 20), node,
 			 free >> 20);
 	warned = half;
 	c->region = half;
@@ -371,8 +363,7 @@ static void refuse_mounted(const struct run_opts *o, const struct pmem_target *t
 {
 	bool same = !strcmp(o->target, t->device);
 
-	log_err("%s%s%s holds a mounted filesystem (%s): refusing (a run "
-		"claims the whole device; umount it first)", same ? "" : o->target,
+	log_err("%s%s%s holds a mounted filesystem (%s): refusing (a run claims the whole device; umount it first)", same ? "" : o->target,
 		same ? "" : ": ", t->device, t->mount);
 }
 
@@ -393,10 +384,7 @@ static int resolve_pmem(struct run_opts *o)
 		return 1;
 	if (o->user_engine && t->block) {
 		same = !strcmp(o->target, t->device);
-		log_err("%s: %s%sa block device, whose mapping would be page "
-			"cache: --engine user measures device-DAX devices and "
-			"files on a filesystem mounted with -o dax (or use "
-			"--engine kernel)", o->target, same ? "" : t->device,
+		log_err("%s: %s%sa block device, whose mapping would be page cache: --engine user measures device-DAX devices and files on a filesystem mounted with -o dax (or use --engine kernel)", o->target, same ? "" : t->device,
 			same ? "" : " is ");
 		return 1;
 	}
@@ -444,8 +432,7 @@ static int fit_region(struct run_opts *o, const char *what, __u64 end)
 			fmt_bytes(b1, sizeof(b1), c->size);
 			log_err("%s: %s has only %s%s, less than %s%s", o->target,
 				t->file[0] ? "the file" : what, b3, b2,
-				avail >= c->size ? "a page (4 KiB), the default "
-				"--region's unit; give --region, at least --size " :
+				avail >= c->size ? "a page (4 KiB), the default --region's unit; give --region, at least --size " :
 				"one access of --size ", b1);
 			return 1;
 		}
@@ -462,8 +449,7 @@ static int fit_region(struct run_opts *o, const char *what, __u64 end)
 	if (c->pattern == LATT_PAT_CHASE && (c->region & (c->region - 1))) {
 		if (o->region_set) {
 			fmt_bytes(b1, sizeof(b1), c->region);
-			log_err("%s: --pattern chase on persistent memory needs "
-				"a power-of-two --region, not %s", o->target, b1);
+			log_err("%s: --pattern chase on persistent memory needs a power-of-two --region, not %s", o->target, b1);
 			return 1;
 		}
 		while (c->region & (c->region - 1))
@@ -488,18 +474,14 @@ static int refuse_writes(const struct run_opts *o, const char *what)
 		return 0;
 	fmt_bytes(b1, sizeof(b1), c->region);
 	if (op_is_store(c->op))
-		log_err("%s: %s would overwrite %s of %s; add --force to allow "
-			"it", o->target, latt_name(NAMES_OP, c->op), b1, what);
+		log_err("%s: %s would overwrite %s of %s; add --force to allow it", o->target, latt_name(NAMES_OP, c->op), b1, what);
 	else if (c->mix_write)
-		log_err("%s: --mix %u:%u writes with %s: it would overwrite %s "
-			"of %s; add --force to allow it", o->target,
+		log_err("%s: --mix %u:%u writes with %s: it would overwrite %s of %s; add --force to allow it", o->target,
 			c->mix_read, c->mix_write,
 			latt_name(NAMES_OP, c->write_op ? c->write_op :
 				  LATT_OP_STORE), b1, what);
 	else
-		log_err("%s: --pattern chase writes its pointers into the "
-			"target: it would overwrite %s of %s; add --force to "
-			"allow it", o->target, b1, what);
+		log_err("%s: --pattern chase writes its pointers into the target: it would overwrite %s of %s; add --force to allow it", o->target, b1, what);
 	return 1;
 }
 
@@ -547,9 +529,7 @@ static int target_badblocks(const struct run_opts *o, struct pmem_badlist *bl)
 	} else if (rc) {
 		map_bad_free(bl);
 		bl->state = PMEM_BB_UNLOCATED;
-		snprintf(bl->why, sizeof(bl->why), "%s has %llu known bad "
-			 "blocks, and where the file lies on it can't be told "
-			 "(FIEMAP: %s)", t->namespace, pmem_bad_sectors(&dev),
+		snprintf(bl->why, sizeof(bl->why), "%s has %llu known bad blocks, and where the file lies on it can't be told (FIEMAP: %s)", t->namespace, pmem_bad_sectors(&dev),
 			 rc == -ENXIO ? "an extent it can't place" :
 			 strerror(-rc));
 		rc = 0;
@@ -562,12 +542,9 @@ static int target_badblocks(const struct run_opts *o, struct pmem_badlist *bl)
 static void bb_hint(char *buf, size_t len, const struct pmem_target *t)
 {
 	if (t->namespace[0])
-		snprintf(buf, len, "'ndctl list --media-errors -n %s' lists "
-			 "them; 'ndctl clear-errors %s' clears them (their data "
-			 "is lost)", t->namespace, t->namespace);
+		snprintf(buf, len, "'ndctl list --media-errors -n %s' lists them; 'ndctl clear-errors %s' clears them (their data is lost)", t->namespace, t->namespace);
 	else
-		snprintf(buf, len, "'ndctl list --media-errors' lists them; "
-			 "'ndctl clear-errors' clears them");
+		snprintf(buf, len, "'ndctl list --media-errors' lists them; 'ndctl clear-errors' clears them");
 }
 
 /*
@@ -602,16 +579,11 @@ static int skip_badblocks(struct run_opts *o, const char *what,
 		return 0;
 	bb_hint(hint, sizeof(hint), t);
 	if (bl->state == PMEM_BB_UNLOCATED) {
-		log_err("%s: --skip-badblocks: can't avoid bad blocks it can't "
-			"place: %s: refusing; %s", o->target, bl->why, hint);
+		log_err("%s: --skip-badblocks: can't avoid bad blocks it can't place: %s: refusing; %s", o->target, bl->why, hint);
 		return 1;
 	}
 	if (raw_whole_disk(o, bl)) {
-		log_err("%s: --skip-badblocks: %s, a raw namespace, has %llu "
-			"known bad blocks, and the module refuses every range "
-			"of a raw namespace's disk while it has one (it can't "
-			"tell where the range lies on the disk): refusing; %s; "
-			"or make it an fsdax or devdax namespace", o->target,
+		log_err("%s: --skip-badblocks: %s, a raw namespace, has %llu known bad blocks, and the module refuses every range of a raw namespace's disk while it has one (it can't tell where the range lies on the disk): refusing; %s; or make it an fsdax or devdax namespace", o->target,
 			what, pmem_bad_sectors(bl), hint);
 		return 1;
 	}
@@ -624,9 +596,7 @@ static int skip_badblocks(struct run_opts *o, const char *what,
 	}
 	if (map_clean_stretch(bl, from, t->size, align, &start, &stop)) {
 		fmt_at(b1, sizeof(b1), from);
-		log_err("%s: --skip-badblocks: no stretch of %s from --offset "
-			"%s on is free of known bad blocks (in whole %llu-byte "
-			"blocks): refusing; %s", o->target, what, b1,
+		log_err("%s: --skip-badblocks: no stretch of %s from --offset %s on is free of known bad blocks (in whole %llu-byte blocks): refusing; %s", o->target, what, b1,
 			(unsigned long long)align, hint);
 		return 1;
 	}
@@ -634,9 +604,7 @@ static int skip_badblocks(struct run_opts *o, const char *what,
 		fmt_bytes(b1, sizeof(b1), o->cfg.region);
 		fmt_bytes(b2, sizeof(b2), stop - start);
 		fmt_at(b3, sizeof(b3), start);
-		log_err("%s: --skip-badblocks: the largest stretch of %s free "
-			"of known bad blocks is %s (at --offset %s), less than "
-			"--region %s: refusing; %s", o->target, what, b2, b3, b1,
+		log_err("%s: --skip-badblocks: the largest stretch of %s free of known bad blocks is %s (at --offset %s), less than --region %s: refusing; %s", o->target, what, b2, b3, b1,
 			hint);
 		return 1;
 	}
@@ -692,11 +660,7 @@ static void say_skipped(struct run_opts *o, const char *what,
 	fmt_at(b2, sizeof(b2), o->tgt.offset);
 	fmt_bytes(b3, sizeof(b3), o->cfg.region);
 	fmt_bytes(b4, sizeof(b4), t->size - from - o->cfg.region);
-	log_warn("%s: --skip-badblocks: %u run%s of known bad blocks (%llu "
-		 "blocks of 512 bytes) lie%s in %s from --offset %s on; "
-		 "measuring the largest stretch free of them: --offset %s, "
-		 "--region %s (%s of the target from --offset %s on not "
-		 "measured)", o->target, n, n == 1 ? "" : "s",
+	log_warn("%s: --skip-badblocks: %u run%s of known bad blocks (%llu blocks of 512 bytes) lie%s in %s from --offset %s on; measuring the largest stretch free of them: --offset %s, --region %s (%s of the target from --offset %s on not measured)", o->target, n, n == 1 ? "" : "s",
 		 (unsigned long long)o->tgt.skip.sectors, n == 1 ? "s" : "",
 		 what, b1, b2, b3, b4, b1);
 }
@@ -724,19 +688,13 @@ static int refuse_badblocks(const struct run_opts *o, const char *what,
 		return 0;
 	}
 	if (bl->state == PMEM_BB_UNLOCATED) {
-		log_err("%s: the known bad blocks of %s can't be checked: %s: "
-			"refusing (a load of poisoned memory is a machine "
-			"check); %s", o->target, what, bl->why, hint);
+		log_err("%s: the known bad blocks of %s can't be checked: %s: refusing (a load of poisoned memory is a machine check); %s", o->target, what, bl->why, hint);
 		return 1;
 	}
 	if (raw_whole_disk(o, bl)) {
 		b = &bl->bad[0];
 		fmt_at(b1, sizeof(b1), b->offset);
-		log_err("%s: %s, a raw namespace, has %llu known bad blocks "
-			"(the first at byte %s), and the module refuses every "
-			"range of a raw namespace's disk while it has one (it "
-			"can't tell where the range lies on the disk): refusing; "
-			"%s", o->target, what, pmem_bad_sectors(bl), b1, hint);
+		log_err("%s: %s, a raw namespace, has %llu known bad blocks (the first at byte %s), and the module refuses every range of a raw namespace's disk while it has one (it can't tell where the range lies on the disk): refusing; %s", o->target, what, pmem_bad_sectors(bl), b1, hint);
 		return 1;
 	}
 	b = map_bad_find(bl, o->tgt.offset, c->region, &n);
@@ -752,11 +710,7 @@ static int refuse_badblocks(const struct run_opts *o, const char *what,
 	if (n > 1)
 		snprintf(more, sizeof(more), " (and %u more run%s)", n - 1,
 			 n == 2 ? "" : "s");
-	log_err("%s: a known bad block (media error) at byte %s of %s, %s "
-		"long%s, lies in the region (%s from --offset %llu)%s: refusing "
-		"(a load of poisoned memory is a machine check: a kernel panic "
-		"for the kernel engine, SIGBUS for the user engine); %s; or "
-		"measure beside it: --skip-badblocks, or --offset and --region",
+	log_err("%s: a known bad block (media error) at byte %s of %s, %s long%s, lies in the region (%s from --offset %llu)%s: refusing (a load of poisoned memory is a machine check: a kernel panic for the kernel engine, SIGBUS for the user engine); %s; or measure beside it: --skip-badblocks, or --offset and --region",
 		o->target, b1, what, b2, phys, b3,
 		(unsigned long long)o->tgt.offset, more, hint);
 	return 1;
@@ -804,8 +758,7 @@ static int check_pmem(struct run_opts *o)
 	if (!rc && skipped)
 		say_skipped(o, what, &bl, from);
 	else if (!rc && o->skip_badblocks)
-		log_info("%s: --skip-badblocks: no known bad block in the "
-			 "region: nothing skipped", o->target);
+		log_info("%s: --skip-badblocks: no known bad block in the region: nothing skipped", o->target);
 	map_bad_free(&bl);
 	if (rc)
 		return 1;
@@ -867,17 +820,14 @@ static int check_module(const struct run_opts *o, const struct latt_info *in)
 	size_t i;
 
 	if (in->abi_version >> 16 == 1 && LATT_ABI_MAJOR == 2) {
-		log_err("this lattester module speaks ABI %u.%u (ioctl magic "
-			"%#x); lattester-ctl speaks %d.%d (%#x): load the module "
-			"of this release (make install, or make dkms-install)",
+		log_err("this lattester module speaks ABI %u.%u (ioctl magic %#x); lattester-ctl speaks %d.%d (%#x): load the module of this release (make install, or make dkms-install)",
 			in->abi_version >> 16, in->abi_version & 0xffff,
 			LATT_IOC_MAGIC_V1, LATT_ABI_MAJOR, LATT_ABI_MINOR,
 			LATT_IOC_MAGIC);
 		return 1;
 	}
 	if (!latt_abi_compatible(in)) {
-		log_err("module ABI %u.%u (%u buckets) does not match the tool's "
-			"%d.%d (%u buckets): rebuild one of them",
+		log_err("module ABI %u.%u (%u buckets) does not match the tool's %d.%d (%u buckets): rebuild one of them",
 			in->abi_version >> 16, in->abi_version & 0xffff,
 			in->hist_buckets, LATT_ABI_MAJOR, LATT_ABI_MINOR,
 			LATT_HIST_BUCKETS);
@@ -885,16 +835,12 @@ static int check_module(const struct run_opts *o, const struct latt_info *in)
 	}
 	/* a module of this major always has it; the bits say so (ABI 1.1+) */
 	if (c->target == LATT_TARGET_PMEM && !(in->features & LATT_FEAT_PMEM)) {
-		log_err("%s: this lattester module (ABI %u.%u) cannot measure "
-			"persistent memory: it needs the module's 'pmem' "
-			"feature", o->target, in->abi_version >> 16,
+		log_err("%s: this lattester module (ABI %u.%u) cannot measure persistent memory: it needs the module's 'pmem' feature", o->target, in->abi_version >> 16,
 			in->abi_version & 0xffff);
 		return 1;
 	}
 	if (threads_used(c) && !(in->features & LATT_FEAT_THREADS)) {
-		log_err("this lattester module (ABI %u.%u) runs one thread in "
-			"latency mode: --threads, --cpus, --mode and --split "
-			"need the module's 'threads' feature",
+		log_err("this lattester module (ABI %u.%u) runs one thread in latency mode: --threads, --cpus, --mode and --split need the module's 'threads' feature",
 			in->abi_version >> 16, in->abi_version & 0xffff);
 		return 1;
 	}
@@ -910,15 +856,12 @@ static int check_module(const struct run_opts *o, const struct latt_info *in)
 		return 1;
 	}
 	if (o->timer_rdtscp && !(in->features & LATT_FEAT_RDTSCP)) {
-		log_err("--timer rdtscp: this CPU lacks rdtscp (or its CPUID "
-			"hides it); --timer auto times with lfence; rdtsc");
+		log_err("--timer rdtscp: this CPU lacks rdtscp (or its CPUID hides it); --timer auto times with lfence; rdtsc");
 		return 1;
 	}
 	if (((c->flags & LATT_CFG_RDTSC) || !(in->features & LATT_FEAT_RDTSCP)) &&
 	    !(in->features & LATT_FEAT_TIMER_RDTSC)) {
-		log_err("this lattester module (ABI %u.%u) times only with "
-			"rdtscp, which %s: it needs the module's 'timer_rdtsc' "
-			"feature",
+		log_err("this lattester module (ABI %u.%u) times only with rdtscp, which %s: it needs the module's 'timer_rdtsc' feature",
 			in->abi_version >> 16, in->abi_version & 0xffff,
 			(c->flags & LATT_CFG_RDTSC) ? "--timer rdtsc avoids" :
 			"this CPU lacks (or its CPUID hides)");
@@ -1041,8 +984,7 @@ static int claim_pmem(const struct run_opts *o)
 				  sizeof(again.mount)) > 0)
 			refuse_mounted(o, &again);
 		else if (err == EBUSY)
-			log_err("%s: %s is in use (mounted, or claimed by "
-				"another program): refusing", o->target,
+			log_err("%s: %s is in use (mounted, or claimed by another program): refusing", o->target,
 				t->device);
 		else
 			log_err("%s: cannot open %s: %s", o->target, path,
@@ -1161,8 +1103,7 @@ static int report_start_error(const struct run_opts *o,
 	char pmem_hint[256];
 
 	if (c->target == LATT_TARGET_PMEM && rc == -EINVAL) {
-		snprintf(pmem_hint, sizeof(pmem_hint), "the module rejected the "
-			 "configuration or the physical range 0x%llx-0x%llx",
+		snprintf(pmem_hint, sizeof(pmem_hint), "the module rejected the configuration or the physical range 0x%llx-0x%llx",
 			 (unsigned long long)c->phys_addr,
 			 (unsigned long long)(c->phys_addr + c->region - 1));
 		hint = pmem_hint;
@@ -1269,11 +1210,7 @@ static int resolve_threshold(struct latt_dev *d, struct run_opts *o,
 	r->region_reused = !!(r->res.flags & LATT_RES_REUSED);
 	t->median = latt_correct(raw, r->res.overhead);
 	if (r->res.timer_step && t->median <= r->res.timer_step) {
-		log_err("%s: --threshold %s: the median (%llu cycles, "
-			"corrected) is within one timer step (%llu cycles) of "
-			"zero: a "
-			"multiple of it is no threshold; give cycles or a time, "
-			"or give the samples more to time%s", o->target,
+		log_err("%s: --threshold %s: the median (%llu cycles, corrected) is within one timer step (%llu cycles) of zero: a multiple of it is no threshold; give cycles or a time, or give the samples more to time%s", o->target,
 			o->thr.text, (unsigned long long)t->median,
 			(unsigned long long)r->res.timer_step,
 			op_is_store(o->cfg.op) &&
@@ -1298,9 +1235,7 @@ void run_open_failed(int rc, bool hint)
 	log_err("%s: %s", latt_dev_path(), latt_open_strerror(rc));
 	if (hint && (rc == -ENOENT || rc == -ENXIO || rc == -ENODEV ||
 		     rc == -EACCES || rc == -EPERM))
-		log_err("or measure without the module, from userspace: add "
-			"'--engine user' (dram without root, device-DAX, files "
-			"on a DAX filesystem; interrupts are not kept out)");
+		log_err("or measure without the module, from userspace: add '--engine user' (dram without root, device-DAX, files on a DAX filesystem; interrupts are not kept out)");
 }
 
 static void warn_add(struct run_report *r, const char *fmt, ...)
@@ -1336,35 +1271,21 @@ static void run_warnings(struct run_report *r)
 	if (s->count && step && c->mode != LATT_MODE_BANDWIDTH &&
 	    p50 <= (double)step) {
 		if (op_is_store(c->op) && c->fence != LATT_FENCE_MFENCE)
-			warn_add(r, "the corrected p50 (%.0f cycles) is within "
-				 "one timer step (%llu cycles) of zero: with "
-				 "--fence %s the second timestamp does not wait "
-				 "for the stores; --fence mfence times them to "
-				 "completion", p50, (unsigned long long)step,
+			warn_add(r, "the corrected p50 (%.0f cycles) is within one timer step (%llu cycles) of zero: with --fence %s the second timestamp does not wait for the stores; --fence mfence times them to completion", p50, (unsigned long long)step,
 				 latt_name(NAMES_FENCE, c->fence));
 		else
-			warn_add(r, "the corrected p50 (%.0f cycles) is within "
-				 "one timer step (%llu cycles) of zero: it can't "
-				 "be told from nothing; time more per sample "
-				 "(--chain with chase, a larger --size)", p50,
+			warn_add(r, "the corrected p50 (%.0f cycles) is within one timer step (%llu cycles) of zero: it can't be told from nothing; time more per sample (--chain with chase, a larger --size)", p50,
 				 (unsigned long long)step);
 	}
 	drift = end > s->overhead ? end - s->overhead : s->overhead - end;
 	if (end && step && drift > step)
-		warn_add(r, "the timer's overhead drifted from %llu to %llu "
-			 "cycles during the run, more than one step (%llu): "
-			 "the CPU's clock or the platform changed; repeat the "
-			 "run", (unsigned long long)s->overhead,
+		warn_add(r, "the timer's overhead drifted from %llu to %llu cycles during the run, more than one step (%llu): the CPU's clock or the platform changed; repeat the run", (unsigned long long)s->overhead,
 			 (unsigned long long)end, (unsigned long long)step);
 	if (s->backwards)
-		warn_add(r, "%llu samples read a second timestamp below the "
-			 "first (the TSC went backwards: a hypervisor?); they "
-			 "are left out of the figures",
+		warn_add(r, "%llu samples read a second timestamp below the first (the TSC went backwards: a hypervisor?); they are left out of the figures",
 			 (unsigned long long)s->backwards);
 	if (r->trep.n > 1 && report_tsc_stable(r) == 0)
-		warn_add(r, "the kernel does not trust the TSC (clocksource "
-			 "%s): the threads' common start and deadlines assume "
-			 "synchronised TSCs", r->clocksource[0] ?
+		warn_add(r, "the kernel does not trust the TSC (clocksource %s): the threads' common start and deadlines assume synchronised TSCs", r->clocksource[0] ?
 			 r->clocksource : "unknown");
 }
 
@@ -1523,9 +1444,7 @@ int run_exit_status(const struct run_opts *o, const struct run_report *r)
 		return 0;
 	case LATT_STATE_FAILED:
 		log_err("%s: run failed: %s%s", o->target, strerror(-s->error),
-			s->error == -ETIME ? " (interrupts stayed off past the "
-			"module's ceiling, 10 windows and at least 1 s: see "
-			"dmesg; a smaller --size or a larger --window-us)" : "");
+			s->error == -ETIME ? " (interrupts stayed off past the module's ceiling, 10 windows and at least 1 s: see dmesg; a smaller --size or a larger --window-us)" : "");
 		return 1;
 	default:
 		log_err("%s: run ended %s", o->target,

@@ -105,10 +105,7 @@ int latt_unsupported_note(char *buf, size_t len,
 				      k == 1 ? " needed" : "");
 	}
 	if (n < len)
-		n += (size_t)snprintf(buf + n, len - n, ": a percentile q "
-				      "needs %d/(1-q) samples, %d beyond it; "
-				      "with fewer it is one of the few "
-				      "largest samples", LATT_PCT_BEYOND,
+		n += (size_t)snprintf(buf + n, len - n, ": a percentile q needs %d/(1-q) samples, %d beyond it; with fewer it is one of the few largest samples", LATT_PCT_BEYOND,
 				      LATT_PCT_BEYOND);
 	return n < len ? (int)n : (int)len - 1;
 }

@@ -179,11 +179,8 @@ static int load_csv(FILE *f, struct sweep_file_rows *r, char *why,
 				/* V1, or one of its kind: no thread columns */
 				snprintf(why, len, "%s", layout == SWEEP_CSV_V1 ||
 					 strstr(line, ",smi,cycles_min,") ?
-					 "an older sweep file, without the "
-					 "thread columns (mode, threads, ...): "
-					 "start a new --out file" :
-					 "line 1 is not the header of a "
-					 "lattester-ctl sweep CSV file");
+					 "an older sweep file, without the thread columns (mode, threads, ...): start a new --out file" :
+					 "line 1 is not the header of a lattester-ctl sweep CSV file");
 				rc = -EINVAL;
 				break;
 			}
@@ -238,8 +235,7 @@ static int load_jsonl(FILE *f, struct sweep_file_rows *r, char *why,
 		}
 		if (!json_object_object_get_ex(o, "key", &key) ||
 		    !json_object_is_type(key, json_type_string)) {
-			snprintf(why, len, "line %lu has no \"key\": not a "
-				 "lattester-ctl sweep JSON lines file", lineno);
+			snprintf(why, len, "line %lu has no \"key\": not a lattester-ctl sweep JSON lines file", lineno);
 			json_object_put(o);
 			rc = -EINVAL;
 			break;

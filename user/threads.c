@@ -109,34 +109,26 @@ static const char *mode_problem(const struct run_opts *o, __u32 n)
 	const bool chase = c->pattern == LATT_PAT_CHASE;
 
 	if (c->mode == LATT_MODE_LOADED && n < 2)
-		return "--mode loaded needs at least 2 threads (--threads or "
-		       "--cpus): one measures, the others load the memory";
+		return "--mode loaded needs at least 2 threads (--threads or --cpus): one measures, the others load the memory";
 	if (c->mode == LATT_MODE_LATENCY &&
 	    (c->mix_read || c->mix_write || c->write_op || c->delay))
-		return "--mix, --write-op and --delay shape the traffic of "
-		       "--mode bandwidth or loaded";
+		return "--mix, --write-op and --delay shape the traffic of --mode bandwidth or loaded";
 	if (!bw && o->th.duration_set)
-		return "--duration is for --mode bandwidth (the other modes "
-		       "take --samples)";
+		return "--duration is for --mode bandwidth (the other modes take --samples)";
 	if (bw && o->th.samples_set)
 		return "--mode bandwidth runs for --duration, not --samples";
 	if (bw && o->thr.kind != THR_OFF)
-		return "--mode bandwidth times no single access: no "
-		       "--threshold";
+		return "--mode bandwidth times no single access: no --threshold";
 	if (bw && chase)
-		return "--pattern chase is a latency pattern; bandwidth "
-		       "streams seq, rand, stride or hotspot";
+		return "--pattern chase is a latency pattern; bandwidth streams seq, rand, stride or hotspot";
 	if (bw && c->flags & LATT_CFG_WARM)
 		return "--warm is for timed accesses, not --mode bandwidth";
 	if (chase && c->flags & LATT_CFG_SPLIT)
-		return "--pattern chase is one chain over the region: no "
-		       "--split";
+		return "--pattern chase is one chain over the region: no --split";
 	if (chase && c->mode == LATT_MODE_LATENCY && n > 1)
-		return "--pattern chase is one chain: with several threads use "
-		       "--mode loaded (thread 0 chases, the others stream)";
+		return "--pattern chase is one chain: with several threads use --mode loaded (thread 0 chases, the others stream)";
 	if (chase && c->mix_write)
-		return "--pattern chase with writing traffic would overwrite "
-		       "the chain: --mix R:0";
+		return "--pattern chase with writing traffic would overwrite the chain: --mix R:0";
 	return NULL;
 }
 
@@ -150,28 +142,23 @@ const char *threads_args_problem(const struct run_opts *o)
 	__u32 n = nr_threads(o), i, j;
 
 	if (t->n && t->ncpus && t->n > t->ncpus) {
-		snprintf(buf, sizeof(buf), "--threads %u: --cpus lists only %u "
-			 "CPUs", t->n, t->ncpus);
+		snprintf(buf, sizeof(buf), "--threads %u: --cpus lists only %u CPUs", t->n, t->ncpus);
 		return buf;
 	}
 	for (i = 0; i < t->ncpus; i++)
 		for (j = 0; j < i; j++)
 			if (t->cpus[i] == t->cpus[j]) {
-				snprintf(buf, sizeof(buf), "--cpus: CPU %u is "
-					 "listed twice", t->cpus[i]);
+				snprintf(buf, sizeof(buf), "--cpus: CPU %u is listed twice", t->cpus[i]);
 				return buf;
 			}
 	if (t->ncpus && t->cpu_set && t->cpus[0] != o->cfg.cpu)
-		return "--cpu and --cpus disagree: the first of --cpus is the "
-		       "CPU that takes the samples";
+		return "--cpu and --cpus disagree: the first of --cpus is the CPU that takes the samples";
 	if ((n > 1 || o->cfg.mode != LATT_MODE_LATENCY) && o->user_engine)
-		return "--engine user runs one thread in latency mode; threads "
-		       "and modes need the module";
+		return "--engine user runs one thread in latency mode; threads and modes need the module";
 	if (o->cfg.flags & LATT_CFG_SPLIT &&
 	    (o->region_set || o->spec.kind == TARGET_DRAM) &&
 	    split_part(o->cfg.region, n) < o->cfg.size) {
-		snprintf(buf, sizeof(buf), "--split: --region %llu over %u "
-			 "threads leaves parts smaller than --size %llu",
+		snprintf(buf, sizeof(buf), "--split: --region %llu over %u threads leaves parts smaller than --size %llu",
 			 (unsigned long long)o->cfg.region, n,
 			 (unsigned long long)o->cfg.size);
 		return buf;
@@ -196,8 +183,7 @@ static int pick_cpus(struct run_opts *o, __u32 n)
 		for (i = 0; i < n; i++)
 			if (!host_cpu_online(t->list[i])) {
 				host_cpus_online(online, sizeof(online));
-				log_err("--cpus: CPU %u not online (online: "
-					"%s)", t->list[i], online);
+				log_err("--cpus: CPU %u not online (online: %s)", t->list[i], online);
 				return 1;
 			}
 		return 0;
@@ -391,23 +377,19 @@ void threads_print(FILE *f, const struct run_report *r)
 				 thread_ns(r, i, 990000));
 		else
 			few = true;
-		fprintf(f, "%-4u %5u %5u %-8s %10llu %10s %10s %10.2f "
-			"%10.2f\n", i, s->cpu, s->node, role_name(s->role),
+		fprintf(f, "%-4u %5u %5u %-8s %10llu %10s %10s %10.2f %10.2f\n", i, s->cpu, s->node, role_name(s->role),
 			(unsigned long long)s->count, p50, p99,
 			threads_gbps(s->bytes_read, span(r, s), khz),
 			threads_gbps(s->bytes_written, span(r, s), khz));
 	}
 	run_bandwidth(r, &b);
 	if (b.bytes_read || b.bytes_written)
-		fprintf(f, "%-4s %5s %5s %-8s %10s %10s %10s %10.2f %10.2f  "
-			"(%.2f GB/s in all, over %.3f s)\n", "all", "", "", "",
+		fprintf(f, "%-4s %5s %5s %-8s %10s %10s %10s %10.2f %10.2f  (%.2f GB/s in all, over %.3f s)\n", "all", "", "", "",
 			"", "", "", b.read_gbps, b.write_gbps,
 			b.read_gbps + b.write_gbps,
 			latt_ns((double)b.cycles, khz) / 1e9);
 	if (few)
-		fprintf(f, "-: too few samples for that percentile: p50 needs "
-			"%llu, p99 %llu (a percentile q needs %d/(1-q) samples, "
-			"%d beyond it)\n",
+		fprintf(f, "-: too few samples for that percentile: p50 needs %llu, p99 %llu (a percentile q needs %d/(1-q) samples, %d beyond it)\n",
 			(unsigned long long)latt_pct_min_samples(500000),
 			(unsigned long long)latt_pct_min_samples(990000),
 			LATT_PCT_BEYOND, LATT_PCT_BEYOND);

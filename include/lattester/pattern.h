@@ -180,8 +180,7 @@ static inline const char *latt_pattern_problem(__u32 kind, __u64 stride)
 	switch (kind) {
 	case LATT_PAT_CHASE:
 		if (stride)
-			return "--tlb-locality must be a power of two, a "
-			       "multiple of --size and at most --region";
+			return "--tlb-locality must be a power of two, a multiple of --size and at most --region";
 		return "--region must hold at least one access of --size bytes";
 	case LATT_PAT_STRIDE:
 		return "the stride must be smaller than --region";

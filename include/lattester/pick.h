@@ -104,8 +104,7 @@ static inline int latt_pick_sample(struct latt_config *c, __u64 features,
 	if (c->pattern == LATT_PAT_CHASE) {
 		/* pointer loads: 8 bytes, no vector state, no table entry */
 		if (w != LATT_WIDTH_AUTO && w != 8)
-			return latt_rule(why, "--pattern chase loads 8-byte "
-					 "pointers: --width must be 8",
+			return latt_rule(why, "--pattern chase loads 8-byte pointers: --width must be 8",
 					 LATT_EINVAL);
 		p->width = c->width = 8;
 		return 0;
@@ -123,19 +122,16 @@ static inline int latt_pick_sample(struct latt_config *c, __u64 features,
 		if (!(widths & w)) {
 			p->lacks = w == 16 ? "sse2" : w == 32 ? "avx" :
 				   "avx512f";
-			return latt_rule(why, "--width: the CPU lacks its "
-					 "instructions", LATT_EOPNOTSUPP);
+			return latt_rule(why, "--width: the CPU lacks its instructions", LATT_EOPNOTSUPP);
 		}
 		if (c->op == LATT_OP_NT_LOAD && w == 32 &&
 		    !(features & LATT_FEAT_AVX2)) {
 			p->lacks = "avx2";
-			return latt_rule(why, "--width 32: nt-load of 32 bytes "
-					 "needs AVX2", LATT_EOPNOTSUPP);
+			return latt_rule(why, "--width 32: nt-load of 32 bytes needs AVX2", LATT_EOPNOTSUPP);
 		}
 	}
 	if (c->op == LATT_OP_NT_LOAD && w == 8)
-		return latt_rule(why, "nt-load has no 8-byte form (16, 32 or "
-				 "64)", LATT_EINVAL);
+		return latt_rule(why, "nt-load has no 8-byte form (16, 32 or 64)", LATT_EINVAL);
 	p->fn = latt_samples[c->op][__builtin_ctz(w) - 3][c->fence - 1]
 			    [p->timer];
 	if (!p->fn)

@@ -50,22 +50,17 @@ static inline int latt_mode_rules(const struct latt_config *c,
 				 LATT_EINVAL);
 	/* the stream's knobs mean nothing where nothing streams */
 	if (lat && (c->delay || c->mix_read || c->mix_write || c->write_op))
-		return latt_rule(why, "--delay, --mix and --write-op are for "
-				 "--mode bandwidth and loaded", LATT_EINVAL);
+		return latt_rule(why, "--delay, --mix and --write-op are for --mode bandwidth and loaded", LATT_EINVAL);
 	if (bw) {
 		/* timed by the clock, not counted in samples */
 		if (c->samples || c->threshold)
-			return latt_rule(why, "--mode bandwidth runs by "
-					 "--duration: no samples, no "
-					 "--threshold", LATT_EINVAL);
+			return latt_rule(why, "--mode bandwidth runs by --duration: no samples, no --threshold", LATT_EINVAL);
 		if (c->flags & LATT_CFG_WARM || c->pattern == LATT_PAT_CHASE)
-			return latt_rule(why, "--mode bandwidth streams: no "
-					 "--warm, no --pattern chase",
+			return latt_rule(why, "--mode bandwidth streams: no --warm, no --pattern chase",
 					 LATT_EINVAL);
 		if (c->duration_us < LATT_MIN_DURATION_US ||
 		    c->duration_us > LATT_MAX_DURATION_US)
-			return latt_rule(why, "--duration must be 1 ms to 1 "
-					 "hour", LATT_EINVAL);
+			return latt_rule(why, "--duration must be 1 ms to 1 hour", LATT_EINVAL);
 	} else if (!c->samples || c->samples > LATT_MAX_SAMPLES) {
 		return latt_rule(why, "--samples must be 1 to 2^40",
 				 LATT_EINVAL);
@@ -82,21 +77,16 @@ static inline int latt_mode_rules(const struct latt_config *c,
 	 * in 64 KiB pieces, one timed thread is bounded by the ceiling)
 	 */
 	if (lat && c->nr_threads > 1 && c->size > LATT_MAX_SIZE_THREADS)
-		return latt_rule(why, "--size above 256 KiB is for one "
-				 "thread: several threads would each keep "
-				 "interrupts off for a whole access",
+		return latt_rule(why, "--size above 256 KiB is for one thread: several threads would each keep interrupts off for a whole access",
 				 LATT_EINVAL);
 	/* one chain, only thread 0 on it, unwritten */
 	if (c->pattern == LATT_PAT_CHASE &&
 	    (c->flags & LATT_CFG_SPLIT || c->mix_write ||
 	     (lat && c->nr_threads > 1)))
-		return latt_rule(why, "--pattern chase is one chain for one "
-				 "thread: no --split, no --mix writes, one "
-				 "thread in latency mode", LATT_EINVAL);
+		return latt_rule(why, "--pattern chase is one chain for one thread: no --split, no --mix writes, one thread in latency mode", LATT_EINVAL);
 	if (c->target == LATT_TARGET_PMEM && c->mix_write &&
 	    !(c->flags & LATT_CFG_FORCE))
-		return latt_rule(why, "--mix writes would overwrite persistent "
-				 "memory: they need --force", LATT_EPERM);
+		return latt_rule(why, "--mix writes would overwrite persistent memory: they need --force", LATT_EPERM);
 	return 0;
 }
 
@@ -119,17 +109,12 @@ static inline int latt_access_rules(struct latt_config *c, const char **why)
 	if (c->pattern == LATT_PAT_CHASE) {
 		/* dependent loads: plain loads, nothing to warm or fence */
 		if (c->op != LATT_OP_LOAD)
-			return latt_rule(why, "--pattern chase times dependent "
-					 "loads: --op must be load",
+			return latt_rule(why, "--pattern chase times dependent loads: --op must be load",
 					 LATT_EINVAL);
 		if (c->flags & LATT_CFG_WARM)
-			return latt_rule(why, "--pattern chase can't --warm: "
-					 "its next address is known only by "
-					 "loading", LATT_EINVAL);
+			return latt_rule(why, "--pattern chase can't --warm: its next address is known only by loading", LATT_EINVAL);
 		if (c->fence > LATT_FENCE_NONE)
-			return latt_rule(why, "--pattern chase takes no "
-					 "--fence: the timer waits for its "
-					 "loads", LATT_EINVAL);
+			return latt_rule(why, "--pattern chase takes no --fence: the timer waits for its loads", LATT_EINVAL);
 	} else if (c->chain != 1) {
 		return latt_rule(why, "--chain needs --pattern chase",
 				 LATT_EINVAL);
@@ -168,17 +153,14 @@ static inline int latt_config_rules(struct latt_config *c, const char **why)
 	switch (c->target) {
 	case LATT_TARGET_DRAM:
 		if (c->fd || c->phys_addr || c->map_addr)
-			return latt_rule(why, "a dram target has no device or "
-					 "physical address", LATT_EINVAL);
+			return latt_rule(why, "a dram target has no device or physical address", LATT_EINVAL);
 		break;
 	case LATT_TARGET_PMEM:
 		/* stores overwrite it; chase writes its pointers into it */
 		if ((latt_rule_is_store(c->op) ||
 		     c->pattern == LATT_PAT_CHASE) &&
 		    !(c->flags & LATT_CFG_FORCE))
-			return latt_rule(why, "store ops and --pattern chase "
-					 "would overwrite persistent memory: "
-					 "they need --force", LATT_EPERM);
+			return latt_rule(why, "store ops and --pattern chase would overwrite persistent memory: they need --force", LATT_EPERM);
 		break;
 	default:
 		return latt_rule(why, "unknown target", LATT_EINVAL);
