@@ -800,19 +800,34 @@ static ssize_t window_us_show(struct device *dev,
 	return sysfs_emit(buf, "%u\n", READ_ONCE(latt_window_us));
 }
 
-static ssize_t window_us_store(struct device *dev,
-			       struct device_attribute *attr,
-			       const char *buf, size_t count)
+/*
+ * A sysfs write of a decimal unsigned int into @var: -ERANGE beyond one,
+ * -EINVAL for anything else that is not one or that @ok refuses.
+ */
+static ssize_t latt_store_uint(const char *buf, size_t count,
+			       unsigned int *var, bool (*ok)(unsigned int))
 {
 	unsigned int v;
 	int ret = kstrtouint(buf, 10, &v);
 
 	if (ret)
 		return ret;
-	if (v < LATT_MIN_WINDOW_US || v > LATT_MAX_WINDOW_US)
+	if (!ok(v))
 		return -EINVAL;
-	WRITE_ONCE(latt_window_us, v);
+	WRITE_ONCE(*var, v);
 	return count;
+}
+
+static bool latt_window_ok(unsigned int v)
+{
+	return v >= LATT_MIN_WINDOW_US && v <= LATT_MAX_WINDOW_US;
+}
+
+static ssize_t window_us_store(struct device *dev,
+			       struct device_attribute *attr,
+			       const char *buf, size_t count)
+{
+	return latt_store_uint(buf, count, &latt_window_us, latt_window_ok);
 }
 static DEVICE_ATTR_RW(window_us);
 
@@ -823,19 +838,17 @@ static ssize_t max_chunk_kib_show(struct device *dev,
 }
 
 /* 4096 (the default) or 2048: what a fragmented node falls back to */
+static bool latt_chunk_kib_ok(unsigned int v)
+{
+	return v == LATT_CHUNK >> 10 || v == 1U << (LATT_CHUNK_MIN_SHIFT - 10);
+}
+
 static ssize_t max_chunk_kib_store(struct device *dev,
 				   struct device_attribute *attr,
 				   const char *buf, size_t count)
 {
-	unsigned int v;
-	int ret = kstrtouint(buf, 10, &v);
-
-	if (ret)
-		return ret;
-	if (v != LATT_CHUNK >> 10 && v != 1U << (LATT_CHUNK_MIN_SHIFT - 10))
-		return -EINVAL;
-	WRITE_ONCE(latt_max_chunk_kib, v);
-	return count;
+	return latt_store_uint(buf, count, &latt_max_chunk_kib,
+			       latt_chunk_kib_ok);
 }
 static DEVICE_ATTR_RW(max_chunk_kib);
 
