@@ -30,11 +30,11 @@
 #include "json-out.h"
 #include "log.h"
 #include "stats.h"
+#include "sweep-file.h"
 
 #define COMPARE_HELP	(-1)
 #define COMPARE_SCHEMA	"lattester-compare/1"
 #define RUN_SCHEMA	"lattester-run"
-#define SWEEP_SCHEMA_	"lattester-sweep"
 #define SCHEMA_VERSION	1	/* of the run and sweep documents read */
 #define MAX_FILES	16
 #define STAT_RATE	NR_STATS	/* the outlier rate: a row of its own */
@@ -367,7 +367,8 @@ static bool check_schema(const char *path, const char *where,
 	if (!strncmp(s, "lattester-outliers/", 19))
 		log_err("%s: an outlier file (run --outliers), not a result: compare the run's --json file", path);
 	else if (!strncmp(s, RUN_SCHEMA "/", strlen(RUN_SCHEMA) + 1) ||
-		 !strncmp(s, SWEEP_SCHEMA_ "/", strlen(SWEEP_SCHEMA_) + 1))
+		 !strncmp(s, SWEEP_SCHEMA_NAME "/",
+			  strlen(SWEEP_SCHEMA_NAME) + 1))
 		log_err("%s%s: a %s document among %s ones", path, where, s,
 			want);
 	else
@@ -458,11 +459,11 @@ static int load_sweep(struct compare *c, struct file *f, char *buf)
 			continue;
 		}
 		snprintf(where, sizeof(where), ":%zu", lineno);
-		if (!check_schema(f->path, where, o, SWEEP_SCHEMA_)) {
+		if (!check_schema(f->path, where, o, SWEEP_SCHEMA_NAME)) {
 			json_object_put(o);
 			return 1;
 		}
-		key = get_str(o, "key");
+		key = get_str(o, SWEEP_KEY);
 		p = new_point(f, o);
 		if (!p || !key || key_fields(p, key)) {
 			log_err("%s:%zu: %s", f->path, lineno, p ?
@@ -507,8 +508,8 @@ static int load_file(struct compare *c, struct file *f)
 	free(line);
 	if (o && json_object_is_type(o, json_type_object) &&
 	    get_str(o, "schema") &&
-	    !strncmp(get_str(o, "schema"), SWEEP_SCHEMA_ "/",
-		     strlen(SWEEP_SCHEMA_) + 1)) {
+	    !strncmp(get_str(o, "schema"), SWEEP_SCHEMA_NAME "/",
+		     strlen(SWEEP_SCHEMA_NAME) + 1)) {
 		json_object_put(o);
 		rc = load_sweep(c, f, buf);
 		free(buf);
@@ -517,7 +518,7 @@ static int load_file(struct compare *c, struct file *f)
 	json_object_put(o);
 	o = json_tokener_parse_verbose(buf, &err);
 	if (!o) {
-		if (!strncmp(first, "point,target,", 13))
+		if (sweep_csv_like(first))
 			log_err("%s: a sweep CSV file: compare reads sweep's JSON lines (sweep --out FILE.jsonl)", f->path);
 		else
 			log_err("%s: not a lattester result (not JSON: %s)",

@@ -42,6 +42,7 @@
 #include "parse.h"
 #include "run.h"
 #include "stats.h"
+#include "sweep-file.h"
 
 #define PLOT_HELP	(-1)
 #define DEFAULT_W	1000
@@ -253,16 +254,23 @@ static bool is_stat(const char *s)
 	return false;
 }
 
-/* The bandwidths of --gbps, and their columns: total_gbps, ... */
-static const char *const gbps_names[] = { "total", "read", "write" };
-#define NR_GBPS	(sizeof(gbps_names) / sizeof(gbps_names[0]))
+/* The bandwidths of --gbps, and their columns */
+static const struct {
+	const char *name;
+	enum sweep_col col;
+} gbps[] = {
+	{ "total",	SWEEP_COL_TOTAL_GBPS },
+	{ "read",	SWEEP_COL_READ_GBPS },
+	{ "write",	SWEEP_COL_WRITE_GBPS },
+};
+#define NR_GBPS	(sizeof(gbps) / sizeof(gbps[0]))
 
 static bool is_gbps(const char *s)
 {
 	size_t i;
 
 	for (i = 0; i < NR_GBPS; i++)
-		if (!strcmp(gbps_names[i], s))
+		if (!strcmp(gbps[i].name, s))
 			return true;
 	return false;
 }
@@ -506,43 +514,49 @@ static int read_commented(struct plot *p)
 /* ---- sweep, bars, ...: a sweep CSV ---- */
 
 /*
- * The columns that tell points apart.  The subtitle names those every
- * point shares, but not the DIM_QUIET ones, nor the DIM_DEFAULT_QUIET ones
- * where they have their @quiet value.  The DIM_NEW ones came later: a file
- * from before lacks them and reads as @missing in every row, or, DIM_KEY,
- * as what its key says (engine=user, hugepages=1).  DIM_MODE: the columns
- * --mode brought.
+ * The columns that tell points apart: each dimension's name (its field in
+ * the key, its --x or --group) and its column, @col (NO_COL: the key's
+ * alone).  The subtitle names those every point shares, but not the
+ * DIM_QUIET ones, nor the DIM_DEFAULT_QUIET ones where they have their
+ * @quiet value.  The DIM_NEW ones came later: a file from before lacks
+ * them and reads as @missing in every row, or, DIM_KEY, as what its key
+ * says (engine=user, hugepages=1).  DIM_MODE: the columns --mode brought.
  */
 #define DIM_QUIET		0x1
 #define DIM_DEFAULT_QUIET	0x2
 #define DIM_NEW			0x4
 #define DIM_KEY			0x8
 #define DIM_MODE		0x10
+#define NO_COL			(-1)
 
 static const struct dim {
 	const char *name;
+	int col;
 	unsigned int flags;
 	const char *missing;
 	const char *quiet;
 } dims[] = {
-	{ "target",    0,			NULL,	   NULL },
-	{ "cpu",       0,			NULL,	   NULL },
-	{ "op",        0,			NULL,	   NULL },
-	{ "fence",     0,			NULL,	   NULL },
-	{ "pattern",   0,			NULL,	   NULL },
-	{ "size",      0,			NULL,	   NULL },
-	{ "stride",    DIM_DEFAULT_QUIET,	NULL,	   "0" },
-	{ "hotspot",   DIM_DEFAULT_QUIET,	NULL,	   "0" },
-	{ "region",    DIM_QUIET,		NULL,	   NULL },
-	{ "chain",     DIM_QUIET,		NULL,	   NULL },
-	{ "warm",      DIM_QUIET,		NULL,	   NULL },
-	{ "width",     DIM_QUIET,		NULL,	   NULL },
-	{ "mode",      DIM_QUIET | DIM_NEW | DIM_MODE, "latency", NULL },
-	{ "threads",   DIM_NEW | DIM_MODE,	"1",	   NULL },
-	{ "delay",     DIM_DEFAULT_QUIET | DIM_NEW | DIM_MODE, "0", "0" },
-	{ "engine",    DIM_DEFAULT_QUIET | DIM_NEW | DIM_KEY, "kernel",
-	  "kernel" },
-	{ "hugepages", DIM_DEFAULT_QUIET | DIM_NEW | DIM_KEY, "0", "0" },
+	{ "target",    SWEEP_COL_TARGET,   0, NULL, NULL },
+	{ "cpu",       SWEEP_COL_CPU,      0, NULL, NULL },
+	{ "op",        SWEEP_COL_OP,       0, NULL, NULL },
+	{ "fence",     SWEEP_COL_FENCE,    0, NULL, NULL },
+	{ "pattern",   SWEEP_COL_PATTERN,  0, NULL, NULL },
+	{ "size",      SWEEP_COL_SIZE,     0, NULL, NULL },
+	{ "stride",    SWEEP_COL_STRIDE,   DIM_DEFAULT_QUIET, NULL, "0" },
+	{ "hotspot",   SWEEP_COL_HOTSPOT,  DIM_DEFAULT_QUIET, NULL, "0" },
+	{ "region",    SWEEP_COL_REGION,   DIM_QUIET, NULL, NULL },
+	{ "chain",     SWEEP_COL_CHAIN,    DIM_QUIET, NULL, NULL },
+	{ "warm",      SWEEP_COL_WARM,     DIM_QUIET, NULL, NULL },
+	{ "width",     SWEEP_COL_WIDTH,    DIM_QUIET, NULL, NULL },
+	{ "mode",      SWEEP_COL_MODE,
+	  DIM_QUIET | DIM_NEW | DIM_MODE, "latency", NULL },
+	{ "threads",   SWEEP_COL_THREADS,  DIM_NEW | DIM_MODE, "1", NULL },
+	{ "delay",     SWEEP_COL_DELAY,
+	  DIM_DEFAULT_QUIET | DIM_NEW | DIM_MODE, "0", "0" },
+	{ "engine",    SWEEP_COL_ENGINE,
+	  DIM_DEFAULT_QUIET | DIM_NEW | DIM_KEY, "kernel", "kernel" },
+	{ "hugepages", NO_COL,
+	  DIM_DEFAULT_QUIET | DIM_NEW | DIM_KEY, "0", "0" },
 };
 #define NR_DIMS	(sizeof(dims) / sizeof(dims[0]))
 
@@ -557,7 +571,7 @@ struct sweep_csv {
 	const char **dv;
 	int dim_col[NR_DIMS];	/* -1: a DIM_NEW column the file lacks */
 	int stat_col[NR_STATS];	/* ns_* */
-	int gbps_col[NR_GBPS];	/* total_gbps, ...; -1: missing */
+	int gbps_col[NR_GBPS];	/* gbps[]'s; -1: missing */
 	int state_col, key_col, per_col, rate_col, thr_col;
 };
 
@@ -620,13 +634,31 @@ static int fill_dims(struct sweep_csv *c)
 	return 0;
 }
 
+/* The columns of @c among the @n names of a header: -1, those missing. */
+static void find_columns(struct sweep_csv *c, char *const *hdr, int n)
+{
+	size_t i;
+
+	for (i = 0; i < NR_DIMS; i++)
+		c->dim_col[i] = dims[i].col == NO_COL ? -1 :
+				sweep_csv_find(hdr, n, dims[i].col, 0);
+	for (i = 0; i < NR_STATS; i++)
+		c->stat_col[i] = sweep_csv_find(hdr, n, SWEEP_COL_NS, (int)i);
+	for (i = 0; i < NR_GBPS; i++)
+		c->gbps_col[i] = sweep_csv_find(hdr, n, gbps[i].col, 0);
+	c->state_col = sweep_csv_find(hdr, n, SWEEP_COL_STATE, 0);
+	c->key_col = sweep_csv_find(hdr, n, SWEEP_COL_KEY, 0);
+	c->per_col = sweep_csv_find(hdr, n, SWEEP_COL_PER, 0);
+	c->rate_col = sweep_csv_find(hdr, n, SWEEP_COL_OUTLIER_RATE, 0);
+	c->thr_col = sweep_csv_find(hdr, n, SWEEP_COL_THRESHOLD_CYCLES, 0);
+}
+
 static int read_sweep(const char *path, struct sweep_csv *c)
 {
 	FILE *f = fopen(path, "re");
 	char *line = NULL, *hdr[CSV_MAX_FIELDS], **fl;
 	size_t cap = 0, i;
 	int nh = -1, n;
-	char name[32];
 
 	memset(c, 0, sizeof(*c));
 	if (!f) {
@@ -638,25 +670,7 @@ static int read_sweep(const char *path, struct sweep_csv *c)
 			continue;
 		if (nh < 0) {
 			nh = csv_split(line, hdr, CSV_MAX_FIELDS);
-			for (i = 0; i < NR_DIMS && nh > 0; i++)
-				c->dim_col[i] = csv_column(hdr, nh, dims[i].name);
-			for (i = 0; i < NR_STATS && nh > 0; i++) {
-				snprintf(name, sizeof(name), "ns_%s",
-					 latt_stats[i].name);
-				c->stat_col[i] = csv_column(hdr, nh, name);
-			}
-			for (i = 0; i < NR_GBPS && nh > 0; i++) {
-				snprintf(name, sizeof(name), "%s_gbps",
-					 gbps_names[i]);
-				c->gbps_col[i] = csv_column(hdr, nh, name);
-			}
-			c->state_col = nh > 0 ? csv_column(hdr, nh, "state") : -1;
-			c->key_col = nh > 0 ? csv_column(hdr, nh, "key") : -1;
-			c->per_col = nh > 0 ? csv_column(hdr, nh, "per") : -1;
-			c->rate_col = nh > 0 ?
-				      csv_column(hdr, nh, "outlier_rate") : -1;
-			c->thr_col = nh > 0 ?
-				     csv_column(hdr, nh, "threshold_cycles") : -1;
+			find_columns(c, hdr, nh);
 			for (i = 0; i < NR_DIMS; i++)
 				if (c->dim_col[i] < 0 &&
 				    !(dims[i].flags & DIM_NEW))

@@ -638,121 +638,196 @@ static void on_progress(void *arg, const struct latt_status *st)
 
 /* ---- rows ---- */
 
-static void put_u64(FILE *f, __u64 v)
+static const char *fmt_u64(char *buf, size_t len, __u64 v)
 {
-	char buf[24];
-
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
-	csv_put(f, buf, 0);
+	snprintf(buf, len, "%llu", (unsigned long long)v);
+	return buf;
 }
 
-static void put_fmt(FILE *f, const char *fmt, double v)
+static const char *fmt_double(char *buf, size_t len, const char *fmt,
+			      double v)
 {
-	char buf[64];
-
-	snprintf(buf, sizeof(buf), fmt, v);
-	csv_put(f, buf, 0);
+	snprintf(buf, len, fmt, v);
+	return buf;
 }
 
-static void put_time(FILE *f, const struct timespec *ts)
+static const char *fmt_time(char *buf, size_t len, const struct timespec *ts)
 {
-	char buf[64];
 	struct tm tm;
 
 	gmtime_r(&ts->tv_sec, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	csv_put(f, buf, 0);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return buf;
 }
 
-/* mode, threads, delay, bytes and GB/s: the columns after smi */
-static void put_bandwidth(FILE *f, const struct run_report *r)
-{
-	const struct latt_config *c = &r->res.config;
-	struct run_bandwidth b;
+/*
+ * What a CSV row is made of: the point, its run, its file, and what of
+ * the run is worked out once a row.
+ */
+struct sweep_row {
+	const struct sweep_out *out;
+	const struct grid_point *p;
+	const struct run_report *r;
+	const char *key;
+	struct run_bandwidth bw;
+	__u64 duration_ns;
+};
 
-	run_bandwidth(r, &b);
-	csv_put(f, mode_name(c->mode), 0);
-	put_u64(f, r->trep.n ? r->trep.n : 1);
-	put_u64(f, c->delay);
-	put_u64(f, c->mix_read);
-	put_u64(f, c->mix_write);
-	csv_put(f, c->mix_write ? latt_name(NAMES_OP, c->write_op ?
-			c->write_op : LATT_OP_STORE) : "", 0);
-	put_u64(f, b.bytes_read);
-	put_u64(f, b.bytes_written);
-	put_fmt(f, "%.3f", b.read_gbps);
-	put_fmt(f, "%.3f", b.write_gbps);
-	put_fmt(f, "%.3f", b.read_gbps + b.write_gbps);
-}
-
-static void write_csv_row(const struct sweep_out *out,
-			  const struct grid_point *p,
-			  const struct run_report *r, const char *key)
+/*
+ * Column @col of @w's row (@stat: which statistic, for SWEEP_COL_CYCLES
+ * and SWEEP_COL_NS), in @buf or a constant.
+ */
+static const char *row_value(const struct sweep_row *w, enum sweep_col col,
+			     int stat, char *buf, size_t len)
 {
-	const enum sweep_csv_layout layout = out->rows.layout;
-	FILE *f = out->f;
+	const struct run_report *r = w->r;
 	const struct latt_result *s = &r->res;
 	const struct latt_config *c = &s->config;
 	const struct outlier_summary *o = &r->osum;
 	__u64 khz = r->info->tsc_khz;
-	__u64 dur = s->tsc_end > s->tsc_start ? s->tsc_end - s->tsc_start : 0;
-	char buf[32];
-	int i;
 
-	put_u64(f, p->index + out->base);
-	csv_put(f, p->target, 0);
-	csv_put(f, r->target->kind, 0);
-	if (sweep_csv_has_column(layout, "engine"))
-		csv_put(f, r->user_engine ? "user" : "kernel", 0);
-	snprintf(buf, sizeof(buf), "%lld", c->node == LATT_NODE_LOCAL ? -1LL :
-		 (long long)c->node);
-	csv_put(f, buf, 0);
-	put_u64(f, c->cpu);
-	csv_put(f, latt_name(NAMES_OP, c->op), 0);
-	csv_put(f, latt_name(NAMES_FENCE, c->fence), 0);
-	csv_put(f, latt_name(NAMES_PATTERN, c->pattern), 0);
-	put_u64(f, c->pattern == LATT_PAT_STRIDE ? c->stride : 0);
-	put_u64(f, c->pattern == LATT_PAT_HOTSPOT ? c->stride : 0);
-	put_u64(f, c->size);
-	put_u64(f, c->region);
-	if (sweep_csv_has_column(layout, "page_size"))
-		put_u64(f, s->page_size);
-	if (sweep_csv_has_column(layout, "region_reused"))
-		put_u64(f, r->region_reused);
-	put_u64(f, c->chain ? c->chain : 1);
-	put_u64(f, s->width);
-	put_u64(f, !!(c->flags & LATT_CFG_WARM));
-	put_u64(f, r->samples_asked);
-	put_u64(f, c->seed);
-	put_u64(f, c->window_us);
-	csv_put(f, r->thr.spec.text, 0);
-	put_u64(f, c->threshold);
-	put_u64(f, khz);
-	put_time(f, &r->start);
-	csv_put(f, latt_name(NAMES_STATE, s->state), 0);
-	put_u64(f, s->count);
-	csv_put(f, r->sum.per_load ? "load" : "access", 0);
-	put_u64(f, s->overhead);
-	put_u64(f, s->windows);
-	put_u64(f, s->nmi_windows);
-	put_u64(f, (__u64)(latt_ns((double)dur, khz) + 0.5));
-	put_u64(f, s->outliers);
-	put_u64(f, s->outliers_dropped);
-	put_fmt(f, "%.9f", s->count ? (double)s->outliers / (double)s->count :
-		0.0);
-	put_u64(f, o->nmi);
-	put_u64(f, o->samples.value);
-	put_fmt(f, "%.3f", latt_ns((double)o->cycles.value, khz));
-	if (c->threshold && r->smi.ok)
-		put_u64(f, r->smi.after - r->smi.before);
-	else
-		csv_put(f, "", 0);
-	put_bandwidth(f, r);
-	for (i = 0; i < NR_STATS; i++)
-		put_fmt(f, i == STAT_MEAN ? "%.1f" : "%.0f", r->sum.cycles[i]);
-	for (i = 0; i < NR_STATS; i++)
-		put_fmt(f, "%.3f", r->sum.ns[i]);
-	csv_put(f, key, 1);
+	switch (col) {
+	case SWEEP_COL_POINT:
+		return fmt_u64(buf, len, w->p->index + w->out->base);
+	case SWEEP_COL_TARGET:
+		return w->p->target;
+	case SWEEP_COL_TARGET_KIND:
+		return r->target->kind;
+	case SWEEP_COL_ENGINE:
+		return r->user_engine ? "user" : "kernel";
+	case SWEEP_COL_NODE:
+		snprintf(buf, len, "%lld", c->node == LATT_NODE_LOCAL ? -1LL :
+			 (long long)c->node);
+		return buf;
+	case SWEEP_COL_CPU:
+		return fmt_u64(buf, len, c->cpu);
+	case SWEEP_COL_OP:
+		return latt_name(NAMES_OP, c->op);
+	case SWEEP_COL_FENCE:
+		return latt_name(NAMES_FENCE, c->fence);
+	case SWEEP_COL_PATTERN:
+		return latt_name(NAMES_PATTERN, c->pattern);
+	case SWEEP_COL_STRIDE:
+		return fmt_u64(buf, len, c->pattern == LATT_PAT_STRIDE ?
+			       c->stride : 0);
+	case SWEEP_COL_HOTSPOT:
+		return fmt_u64(buf, len, c->pattern == LATT_PAT_HOTSPOT ?
+			       c->stride : 0);
+	case SWEEP_COL_SIZE:
+		return fmt_u64(buf, len, c->size);
+	case SWEEP_COL_REGION:
+		return fmt_u64(buf, len, c->region);
+	case SWEEP_COL_PAGE_SIZE:
+		return fmt_u64(buf, len, s->page_size);
+	case SWEEP_COL_REGION_REUSED:
+		return fmt_u64(buf, len, r->region_reused);
+	case SWEEP_COL_CHAIN:
+		return fmt_u64(buf, len, c->chain ? c->chain : 1);
+	case SWEEP_COL_WIDTH:
+		return fmt_u64(buf, len, s->width);
+	case SWEEP_COL_WARM:
+		return fmt_u64(buf, len, !!(c->flags & LATT_CFG_WARM));
+	case SWEEP_COL_SAMPLES_ASKED:
+		return fmt_u64(buf, len, r->samples_asked);
+	case SWEEP_COL_SEED:
+		return fmt_u64(buf, len, c->seed);
+	case SWEEP_COL_WINDOW_US:
+		return fmt_u64(buf, len, c->window_us);
+	case SWEEP_COL_THRESHOLD:
+		return r->thr.spec.text;
+	case SWEEP_COL_THRESHOLD_CYCLES:
+		return fmt_u64(buf, len, c->threshold);
+	case SWEEP_COL_TSC_KHZ:
+		return fmt_u64(buf, len, khz);
+	case SWEEP_COL_START:
+		return fmt_time(buf, len, &r->start);
+	case SWEEP_COL_STATE:
+		return latt_name(NAMES_STATE, s->state);
+	case SWEEP_COL_SAMPLES:
+		return fmt_u64(buf, len, s->count);
+	case SWEEP_COL_PER:
+		return r->sum.per_load ? "load" : "access";
+	case SWEEP_COL_OVERHEAD_CYCLES:
+		return fmt_u64(buf, len, s->overhead);
+	case SWEEP_COL_WINDOWS:
+		return fmt_u64(buf, len, s->windows);
+	case SWEEP_COL_NMI_WINDOWS:
+		return fmt_u64(buf, len, s->nmi_windows);
+	case SWEEP_COL_DURATION_NS:
+		return fmt_u64(buf, len, w->duration_ns);
+	case SWEEP_COL_OUTLIERS:
+		return fmt_u64(buf, len, s->outliers);
+	case SWEEP_COL_OUTLIERS_DROPPED:
+		return fmt_u64(buf, len, s->outliers_dropped);
+	case SWEEP_COL_OUTLIER_RATE:
+		return fmt_double(buf, len, "%.9f", s->count ?
+				  (double)s->outliers / (double)s->count : 0.0);
+	case SWEEP_COL_OUTLIERS_NMI:
+		return fmt_u64(buf, len, o->nmi);
+	case SWEEP_COL_SPACING_SAMPLES:
+		return fmt_u64(buf, len, o->samples.value);
+	case SWEEP_COL_SPACING_NS:
+		return fmt_double(buf, len, "%.3f",
+				  latt_ns((double)o->cycles.value, khz));
+	case SWEEP_COL_SMI:
+		return c->threshold && r->smi.ok ?
+		       fmt_u64(buf, len, r->smi.after - r->smi.before) : "";
+	case SWEEP_COL_MODE:
+		return mode_name(c->mode);
+	case SWEEP_COL_THREADS:
+		return fmt_u64(buf, len, r->trep.n ? r->trep.n : 1);
+	case SWEEP_COL_DELAY:
+		return fmt_u64(buf, len, c->delay);
+	case SWEEP_COL_MIX_READ:
+		return fmt_u64(buf, len, c->mix_read);
+	case SWEEP_COL_MIX_WRITE:
+		return fmt_u64(buf, len, c->mix_write);
+	case SWEEP_COL_WRITE_OP:
+		return c->mix_write ? latt_name(NAMES_OP, c->write_op ?
+				c->write_op : LATT_OP_STORE) : "";
+	case SWEEP_COL_BYTES_READ:
+		return fmt_u64(buf, len, w->bw.bytes_read);
+	case SWEEP_COL_BYTES_WRITTEN:
+		return fmt_u64(buf, len, w->bw.bytes_written);
+	case SWEEP_COL_READ_GBPS:
+		return fmt_double(buf, len, "%.3f", w->bw.read_gbps);
+	case SWEEP_COL_WRITE_GBPS:
+		return fmt_double(buf, len, "%.3f", w->bw.write_gbps);
+	case SWEEP_COL_TOTAL_GBPS:
+		return fmt_double(buf, len, "%.3f", w->bw.read_gbps +
+				  w->bw.write_gbps);
+	case SWEEP_COL_CYCLES:
+		return fmt_double(buf, len, stat == STAT_MEAN ? "%.1f" : "%.0f",
+				  r->sum.cycles[stat]);
+	case SWEEP_COL_NS:
+		return fmt_double(buf, len, "%.3f", r->sum.ns[stat]);
+	case SWEEP_COL_KEY:
+		return w->key;
+	}
+	return "";
+}
+
+/* A row of the columns of the file's layout (sweep-file.c), in order. */
+static void write_csv_row(const struct sweep_out *out,
+			  const struct grid_point *p,
+			  const struct run_report *r, const char *key)
+{
+	const struct latt_result *res = &r->res;
+	__u64 dur = res->tsc_end > res->tsc_start ?
+		    res->tsc_end - res->tsc_start : 0;
+	struct sweep_row w = { .out = out, .p = p, .r = r, .key = key };
+	char buf[64];
+	int col, s;
+
+	run_bandwidth(r, &w.bw);
+	w.duration_ns = (__u64)(latt_ns((double)dur, r->info->tsc_khz) + 0.5);
+	for (col = 0; col < NR_SWEEP_COLS; col++) {
+		if (!sweep_csv_has(out->rows.layout, col))
+			continue;
+		for (s = 0; s < sweep_col_count(col); s++)
+			csv_put(out->f, row_value(&w, col, s, buf, sizeof(buf)),
+				col == NR_SWEEP_COLS - 1);
+	}
 }
 
 static void write_jsonl_row(const struct sweep_out *out,
@@ -763,14 +838,14 @@ static void write_jsonl_row(const struct sweep_out *out,
 	FILE *f = out->f;
 
 	json_add_str(o, "schema", SWEEP_SCHEMA);
-	json_add_u64(o, "point", p->index + out->base);
-	json_add_str(o, "key", key);
+	json_add_u64(o, SWEEP_POINT, p->index + out->base);
+	json_add_str(o, SWEEP_KEY, key);
 	json_object_object_add(o, "provenance", json_run_provenance(r));
 	json_object_object_add(o, "target", json_run_target(r));
 	json_object_object_add(o, "config", json_run_config(r));
 	res = json_run_result(r);
 	/* a sweep's own: run's document has no point before it */
-	json_add_bool(res, "region_reused", r->region_reused);
+	json_add_bool(res, SWEEP_REGION_REUSED, r->region_reused);
 	json_object_object_add(o, "result", res);
 	json_object_object_add(o, "latency", r->res.count ?
 			       json_run_latency(r) : NULL);

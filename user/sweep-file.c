@@ -14,42 +14,69 @@
 #include "sweep-file.h"
 
 /*
- * The CSV columns before the percentiles, with the layout that brought
- * each; cmd-sweep.c writes the same.  A column is never moved: new ones
- * are inserted, so that each older layout is this list without them.
+ * The layout that brought each column and its name, in the order of enum
+ * sweep_col; SWEEP_COL_CYCLES and SWEEP_COL_NS (per_stat): the prefix of a
+ * column per statistic.
  */
 static const struct column {
-	const char *name;
 	enum sweep_csv_layout since;
-} head_columns[] = {
-	{ "point", SWEEP_CSV_V1 }, { "target", SWEEP_CSV_V1 },
-	{ "target_kind", SWEEP_CSV_V1 }, { "engine", SWEEP_CSV_V3 },
-	{ "node", SWEEP_CSV_V1 }, { "cpu", SWEEP_CSV_V1 },
-	{ "op", SWEEP_CSV_V1 }, { "fence", SWEEP_CSV_V1 },
-	{ "pattern", SWEEP_CSV_V1 }, { "stride", SWEEP_CSV_V1 },
-	{ "hotspot", SWEEP_CSV_V1 }, { "size", SWEEP_CSV_V1 },
-	{ "region", SWEEP_CSV_V1 }, { "page_size", SWEEP_CSV_V3 },
-	{ "region_reused", SWEEP_CSV_V4 },
-	{ "chain", SWEEP_CSV_V1 }, { "width", SWEEP_CSV_V1 },
-	{ "warm", SWEEP_CSV_V1 }, { "samples_asked", SWEEP_CSV_V1 },
-	{ "seed", SWEEP_CSV_V1 }, { "window_us", SWEEP_CSV_V1 },
-	{ "threshold", SWEEP_CSV_V1 }, { "threshold_cycles", SWEEP_CSV_V1 },
-	{ "tsc_khz", SWEEP_CSV_V1 }, { "start", SWEEP_CSV_V1 },
-	{ "state", SWEEP_CSV_V1 }, { "samples", SWEEP_CSV_V1 },
-	{ "per", SWEEP_CSV_V1 }, { "overhead_cycles", SWEEP_CSV_V1 },
-	{ "windows", SWEEP_CSV_V1 }, { "nmi_windows", SWEEP_CSV_V1 },
-	{ "duration_ns", SWEEP_CSV_V1 }, { "outliers", SWEEP_CSV_V1 },
-	{ "outliers_dropped", SWEEP_CSV_V1 }, { "outlier_rate", SWEEP_CSV_V1 },
-	{ "outliers_nmi", SWEEP_CSV_V1 }, { "spacing_samples", SWEEP_CSV_V1 },
-	{ "spacing_ns", SWEEP_CSV_V1 }, { "smi", SWEEP_CSV_V1 },
-	{ "mode", SWEEP_CSV_V2 }, { "threads", SWEEP_CSV_V2 },
-	{ "delay", SWEEP_CSV_V2 }, { "mix_read", SWEEP_CSV_V2 },
-	{ "mix_write", SWEEP_CSV_V2 }, { "write_op", SWEEP_CSV_V2 },
-	{ "bytes_read", SWEEP_CSV_V2 }, { "bytes_written", SWEEP_CSV_V2 },
-	{ "read_gbps", SWEEP_CSV_V2 }, { "write_gbps", SWEEP_CSV_V2 },
-	{ "total_gbps", SWEEP_CSV_V2 },
+	const char *name;
+	bool per_stat;
+} columns[NR_SWEEP_COLS] = {
+	[SWEEP_COL_POINT]		= { SWEEP_CSV_V1, SWEEP_POINT },
+	[SWEEP_COL_TARGET]		= { SWEEP_CSV_V1, "target" },
+	[SWEEP_COL_TARGET_KIND]		= { SWEEP_CSV_V1, "target_kind" },
+	[SWEEP_COL_ENGINE]		= { SWEEP_CSV_V3, "engine" },
+	[SWEEP_COL_NODE]		= { SWEEP_CSV_V1, "node" },
+	[SWEEP_COL_CPU]			= { SWEEP_CSV_V1, "cpu" },
+	[SWEEP_COL_OP]			= { SWEEP_CSV_V1, "op" },
+	[SWEEP_COL_FENCE]		= { SWEEP_CSV_V1, "fence" },
+	[SWEEP_COL_PATTERN]		= { SWEEP_CSV_V1, "pattern" },
+	[SWEEP_COL_STRIDE]		= { SWEEP_CSV_V1, "stride" },
+	[SWEEP_COL_HOTSPOT]		= { SWEEP_CSV_V1, "hotspot" },
+	[SWEEP_COL_SIZE]		= { SWEEP_CSV_V1, "size" },
+	[SWEEP_COL_REGION]		= { SWEEP_CSV_V1, "region" },
+	[SWEEP_COL_PAGE_SIZE]		= { SWEEP_CSV_V3, "page_size" },
+	[SWEEP_COL_REGION_REUSED]	= { SWEEP_CSV_V4, SWEEP_REGION_REUSED },
+	[SWEEP_COL_CHAIN]		= { SWEEP_CSV_V1, "chain" },
+	[SWEEP_COL_WIDTH]		= { SWEEP_CSV_V1, "width" },
+	[SWEEP_COL_WARM]		= { SWEEP_CSV_V1, "warm" },
+	[SWEEP_COL_SAMPLES_ASKED]	= { SWEEP_CSV_V1, "samples_asked" },
+	[SWEEP_COL_SEED]		= { SWEEP_CSV_V1, "seed" },
+	[SWEEP_COL_WINDOW_US]		= { SWEEP_CSV_V1, "window_us" },
+	[SWEEP_COL_THRESHOLD]		= { SWEEP_CSV_V1, "threshold" },
+	[SWEEP_COL_THRESHOLD_CYCLES]	= { SWEEP_CSV_V1, "threshold_cycles" },
+	[SWEEP_COL_TSC_KHZ]		= { SWEEP_CSV_V1, "tsc_khz" },
+	[SWEEP_COL_START]		= { SWEEP_CSV_V1, "start" },
+	[SWEEP_COL_STATE]		= { SWEEP_CSV_V1, "state" },
+	[SWEEP_COL_SAMPLES]		= { SWEEP_CSV_V1, "samples" },
+	[SWEEP_COL_PER]			= { SWEEP_CSV_V1, "per" },
+	[SWEEP_COL_OVERHEAD_CYCLES]	= { SWEEP_CSV_V1, "overhead_cycles" },
+	[SWEEP_COL_WINDOWS]		= { SWEEP_CSV_V1, "windows" },
+	[SWEEP_COL_NMI_WINDOWS]		= { SWEEP_CSV_V1, "nmi_windows" },
+	[SWEEP_COL_DURATION_NS]		= { SWEEP_CSV_V1, "duration_ns" },
+	[SWEEP_COL_OUTLIERS]		= { SWEEP_CSV_V1, "outliers" },
+	[SWEEP_COL_OUTLIERS_DROPPED]	= { SWEEP_CSV_V1, "outliers_dropped" },
+	[SWEEP_COL_OUTLIER_RATE]	= { SWEEP_CSV_V1, "outlier_rate" },
+	[SWEEP_COL_OUTLIERS_NMI]	= { SWEEP_CSV_V1, "outliers_nmi" },
+	[SWEEP_COL_SPACING_SAMPLES]	= { SWEEP_CSV_V1, "spacing_samples" },
+	[SWEEP_COL_SPACING_NS]		= { SWEEP_CSV_V1, "spacing_ns" },
+	[SWEEP_COL_SMI]			= { SWEEP_CSV_V1, "smi" },
+	[SWEEP_COL_MODE]		= { SWEEP_CSV_V2, "mode" },
+	[SWEEP_COL_THREADS]		= { SWEEP_CSV_V2, "threads" },
+	[SWEEP_COL_DELAY]		= { SWEEP_CSV_V2, "delay" },
+	[SWEEP_COL_MIX_READ]		= { SWEEP_CSV_V2, "mix_read" },
+	[SWEEP_COL_MIX_WRITE]		= { SWEEP_CSV_V2, "mix_write" },
+	[SWEEP_COL_WRITE_OP]		= { SWEEP_CSV_V2, "write_op" },
+	[SWEEP_COL_BYTES_READ]		= { SWEEP_CSV_V2, "bytes_read" },
+	[SWEEP_COL_BYTES_WRITTEN]	= { SWEEP_CSV_V2, "bytes_written" },
+	[SWEEP_COL_READ_GBPS]		= { SWEEP_CSV_V2, "read_gbps" },
+	[SWEEP_COL_WRITE_GBPS]		= { SWEEP_CSV_V2, "write_gbps" },
+	[SWEEP_COL_TOTAL_GBPS]		= { SWEEP_CSV_V2, "total_gbps" },
+	[SWEEP_COL_CYCLES]		= { SWEEP_CSV_V1, "cycles_", true },
+	[SWEEP_COL_NS]			= { SWEEP_CSV_V1, "ns_", true },
+	[SWEEP_COL_KEY]			= { SWEEP_CSV_V1, SWEEP_KEY },
 };
-#define NR_HEAD	(sizeof(head_columns) / sizeof(head_columns[0]))
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -70,14 +97,69 @@ int sweep_format_of(const char *path, enum sweep_format *fmt)
 	return 0;
 }
 
+/** sweep_csv_has() - has @layout the column(s) @col? */
+bool sweep_csv_has(enum sweep_csv_layout layout, enum sweep_col col)
+{
+	return columns[col].since <= layout;
+}
+
+/** sweep_col_count() - how many columns @col stands for: 1, or NR_STATS */
+int sweep_col_count(enum sweep_col col)
+{
+	return columns[col].per_stat ? NR_STATS : 1;
+}
+
+/**
+ * sweep_col_name() - the name of column @col in the header
+ * @stat: which statistic's (SWEEP_COL_CYCLES, SWEEP_COL_NS), else ignored
+ * @buf, @len: where the name of a statistic's column is made
+ *
+ * Returns the name, in @buf or a constant.
+ */
+const char *sweep_col_name(enum sweep_col col, int stat, char *buf,
+			   size_t len)
+{
+	if (!columns[col].per_stat)
+		return columns[col].name;
+	snprintf(buf, len, "%s%s", columns[col].name, latt_stats[stat].name);
+	return buf;
+}
+
+/**
+ * sweep_csv_find() - the index of column @col (@stat: as for
+ * sweep_col_name()) among the @n names of a header, or -1
+ */
+int sweep_csv_find(char *const *names, int n, enum sweep_col col, int stat)
+{
+	char buf[32];
+
+	return csv_column(names, n, sweep_col_name(col, stat, buf,
+						   sizeof(buf)));
+}
+
+/**
+ * sweep_csv_like() - does @line begin as the header of a sweep CSV file
+ * of any layout does (its first two columns)?
+ */
+bool sweep_csv_like(const char *line)
+{
+	char start[64];
+
+	snprintf(start, sizeof(start), "%s,%s,", columns[SWEEP_COL_POINT].name,
+		 columns[SWEEP_COL_TARGET].name);
+	return !strncmp(line, start, strlen(start));
+}
+
 /** sweep_csv_columns_of() - how many columns a row of @layout has */
 size_t sweep_csv_columns_of(enum sweep_csv_layout layout)
 {
-	size_t i, n = 0;
+	size_t n = 0;
+	int col;
 
-	for (i = 0; i < NR_HEAD; i++)
-		n += head_columns[i].since <= layout;
-	return n + 2 * NR_STATS + 1;
+	for (col = 0; col < NR_SWEEP_COLS; col++)
+		if (sweep_csv_has(layout, col))
+			n += sweep_col_count(col);
+	return n;
 }
 
 /** sweep_csv_columns() - how many columns a new row has, the key included */
@@ -86,36 +168,19 @@ size_t sweep_csv_columns(void)
 	return sweep_csv_columns_of(SWEEP_CSV_LAYOUT);
 }
 
-/** sweep_csv_has_column() - has @layout the head column @name? */
-bool sweep_csv_has_column(enum sweep_csv_layout layout, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < NR_HEAD; i++)
-		if (!strcmp(head_columns[i].name, name))
-			return head_columns[i].since <= layout;
-	return false;
-}
-
-/** sweep_csv_header_of() - the column names of @layout: config, result,
- * "cycles_p50"..., "ns_p50"..., key */
+/** sweep_csv_header_of() - the column names of @layout, in their order */
 void sweep_csv_header_of(FILE *f, enum sweep_csv_layout layout)
 {
-	char name[32];
-	size_t i;
-	int s, u;
+	char buf[32];
+	int col, s;
 
-	for (i = 0; i < NR_HEAD; i++)
-		if (head_columns[i].since <= layout)
-			csv_put(f, head_columns[i].name, 0);
-	for (u = 0; u < 2; u++) {
-		for (s = 0; s < NR_STATS; s++) {
-			snprintf(name, sizeof(name), "%s_%s",
-				 u ? "ns" : "cycles", latt_stats[s].name);
-			csv_put(f, name, 0);
-		}
+	for (col = 0; col < NR_SWEEP_COLS; col++) {
+		if (!sweep_csv_has(layout, col))
+			continue;
+		for (s = 0; s < sweep_col_count(col); s++)
+			csv_put(f, sweep_col_name(col, s, buf, sizeof(buf)),
+				col == NR_SWEEP_COLS - 1);
 	}
-	csv_put(f, "key", 1);
 }
 
 /** sweep_csv_header() - the column names of a new file */
@@ -165,6 +230,16 @@ static int sample_row(struct sweep_file_rows *r, const char *key,
 	return 0;
 }
 
+/* Is @line a header of V1's kind: the statistics right after smi? */
+static bool v1_kind(const char *line)
+{
+	char v1[64], stat[32];
+
+	snprintf(v1, sizeof(v1), ",%s,%s,", columns[SWEEP_COL_SMI].name,
+		 sweep_col_name(SWEEP_COL_CYCLES, 0, stat, sizeof(stat)));
+	return strstr(line, v1);
+}
+
 static int load_csv(FILE *f, struct sweep_file_rows *r, char *why,
 		    size_t len)
 {
@@ -178,7 +253,7 @@ static int load_csv(FILE *f, struct sweep_file_rows *r, char *why,
 			if (layout == SWEEP_CSV_V1 || layout < 0) {
 				/* V1, or one of its kind: no thread columns */
 				snprintf(why, len, "%s", layout == SWEEP_CSV_V1 ||
-					 strstr(line, ",smi,cycles_min,") ?
+					 v1_kind(line) ?
 					 "an older sweep file, without the thread columns (mode, threads, ...): start a new --out file" :
 					 "line 1 is not the header of a lattester-ctl sweep CSV file");
 				rc = -EINVAL;
@@ -187,8 +262,10 @@ static int load_csv(FILE *f, struct sweep_file_rows *r, char *why,
 			r->layout = (enum sweep_csv_layout)layout;
 			hdr = strdup(line);
 			n = hdr ? csv_split(hdr, fields, CSV_MAX_FIELDS) : -1;
-			col = n > 0 ? csv_column(fields, n, "key") : -1;
-			pcol = n > 0 ? csv_column(fields, n, "point") : -1;
+			col = n > 0 ? sweep_csv_find(fields, n, SWEEP_COL_KEY,
+						     0) : -1;
+			pcol = n > 0 ? sweep_csv_find(fields, n, SWEEP_COL_POINT,
+						      0) : -1;
 			if (col < 0) {
 				rc = -ENOMEM;
 				break;
@@ -233,15 +310,16 @@ static int load_jsonl(FILE *f, struct sweep_file_rows *r, char *why,
 			/* a line cut short (a crash mid-write): run it again */
 			continue;
 		}
-		if (!json_object_object_get_ex(o, "key", &key) ||
+		if (!json_object_object_get_ex(o, SWEEP_KEY, &key) ||
 		    !json_object_is_type(key, json_type_string)) {
-			snprintf(why, len, "line %lu has no \"key\": not a lattester-ctl sweep JSON lines file", lineno);
+			snprintf(why, len, "line %lu has no \"%s\": not a lattester-ctl sweep JSON lines file",
+				 lineno, SWEEP_KEY);
 			json_object_put(o);
 			rc = -EINVAL;
 			break;
 		}
 		rc = key_set_add(&r->keys, json_object_get_string(key));
-		if (!rc && json_object_object_get_ex(o, "point", &point) &&
+		if (!rc && json_object_object_get_ex(o, SWEEP_POINT, &point) &&
 		    json_object_is_type(point, json_type_int))
 			rc = sample_row(r, json_object_get_string(key),
 					json_object_get_string(point));
