@@ -22,24 +22,6 @@
 
 static const char *dev = LATT_DEV_PATH;
 
-/* A small valid configuration: 16 MiB on CPU 0's node, 1000 loads. */
-static struct latt_config base(void)
-{
-	struct latt_config c;
-
-	memset(&c, 0, sizeof(c));
-	c.op = LATT_OP_LOAD;
-	c.pattern = LATT_PAT_RAND;
-	c.target = LATT_TARGET_DRAM;
-	c.node = LATT_NODE_LOCAL;
-	c.cpu = 0;
-	c.size = 64;
-	c.region = 16 << 20;
-	c.samples = 1000;
-	c.seed = 1;
-	return c;
-}
-
 static int state(int fd)
 {
 	struct latt_status st;
@@ -72,7 +54,7 @@ static int start_errno(int fd, struct latt_config c)
 }
 
 #define EXPECT_START(fd, field_expr, err) do {				\
-	struct latt_config c = base();					\
+	struct latt_config c = vm_base_config();			\
 	field_expr;							\
 	int r = start_errno(fd, c);					\
 	check(r == -(err), "START with %s -> %s (got %s)", #field_expr,	\
@@ -154,7 +136,7 @@ static void test_validation(int fd)
 /* LATT_TARGET_PMEM: the claim and the range are checked; a load run works. */
 static void test_pmem(int fd)
 {
-	struct latt_config c = base();
+	struct latt_config c = vm_base_config();
 	struct latt_result r;
 	__u64 start, size;
 	int excl, shared, null, rdonly, ret;
@@ -353,7 +335,7 @@ static int poll_status(int *falls, int *err_running, __u64 *last_done)
 
 static void test_status_promises(int fd)
 {
-	struct latt_config c = base();
+	struct latt_config c = vm_base_config();
 	int falls, err_running, status, i, ok = 0;
 	__u64 last = 0;
 	__u32 two[2] = { 0, 1 };
@@ -393,7 +375,7 @@ static void test_status_promises(int fd)
 		skip("error with FAILED only: one CPU");
 		return;
 	}
-	c = base();
+	c = vm_base_config();
 	c.samples = 1ULL << 36;
 	c.window_us = LATT_MAX_WINDOW_US;	/* the other thread's stop: long */
 	c.nr_threads = 2;
@@ -442,7 +424,7 @@ static void test_unknown_commands(int fd)
 
 static void test_busy_abort(int fd)
 {
-	struct latt_config c = base();
+	struct latt_config c = vm_base_config();
 	struct latt_threads a;
 	struct latt_result r;
 	int fd2 = open_dev(), s;
@@ -560,7 +542,7 @@ static void test_threads(int fd)
 
 static void test_close_aborts(void)
 {
-	struct latt_config c = base();
+	struct latt_config c = vm_base_config();
 	int fd = open_dev(), fd2 = open_dev(), s;
 
 	c.samples = 1ULL << 36;
@@ -594,7 +576,7 @@ static void test_non_root(void)
 static void test_normal_run(int fd)
 {
 	static __u64 hist[LATT_HIST_BUCKETS];
-	struct latt_config c = base();
+	struct latt_config c = vm_base_config();
 	struct latt_result r;
 	__u64 sum = 0;
 	unsigned int i;
@@ -729,7 +711,7 @@ static void test_timer(int fd)
 	/* without rdtscp the module falls back by itself */
 	fallback = !(info.features & LATT_FEAT_RDTSCP);
 
-	c = base();
+	c = vm_base_config();
 	if (!timer_run(fd, &c, &r, "load, default timer"))
 		check(!(r.flags & LATT_RES_TIMER_RDTSC) == !fallback &&
 		      !(r.config.flags & LATT_CFG_RDTSC),
@@ -745,7 +727,7 @@ static void test_timer(int fd)
 	      "agree", r.flags & LATT_RES_TSC_UNSTABLE ? "set" : "clear",
 	      info.features & LATT_FEAT_TSC_STABLE ? "set" : "clear");
 
-	c = base();
+	c = vm_base_config();
 	c.flags = LATT_CFG_RDTSC;
 	if (!timer_run(fd, &c, &r, "load, LATT_CFG_RDTSC"))
 		check((r.flags & LATT_RES_TIMER_RDTSC) &&
@@ -753,7 +735,7 @@ static void test_timer(int fd)
 		      "load, LATT_CFG_RDTSC: timed with lfence; rdtsc (flags "
 		      "%#x, config flags %#x)", r.flags, r.config.flags);
 
-	c = base();
+	c = vm_base_config();
 	c.flags = LATT_CFG_RDTSC;
 	c.pattern = LATT_PAT_CHASE;
 	c.chain = 4;
@@ -765,7 +747,7 @@ static void test_timer(int fd)
 		      "block %llu", r.flags,
 		      (unsigned long long)r.config.stride);
 
-	c = base();
+	c = vm_base_config();
 	c.op = LATT_OP_NT_STORE;
 	c.flags = LATT_CFG_RDTSC | LATT_CFG_WARM;
 	c.width = 16;
@@ -778,7 +760,7 @@ static void test_timer(int fd)
 
 	/* every store op's default fence is mfence since ABI 1.3 */
 	for (i = 0; i < ARRAY_SIZE(stores); i++) {
-		c = base();
+		c = vm_base_config();
 		c.op = stores[i];
 		c.samples = 200;
 		snprintf(what, sizeof(what), "op %u, default fence", c.op);
@@ -796,7 +778,7 @@ static void test_timer(int fd)
 		      "%s: RESULT.config.fence is MFENCE (got %u, %s)", what,
 		      r.config.fence, ret ? strerrorname_np(-ret) : "0");
 	}
-	c = base();
+	c = vm_base_config();
 	c.op = LATT_OP_STORE;
 	c.fence = LATT_FENCE_SFENCE;
 	c.samples = 200;
@@ -809,7 +791,7 @@ static void test_timer(int fd)
 	check(!ret && r.config.fence == LATT_FENCE_SFENCE,
 	      "store with SFENCE asked: RESULT.config.fence stays SFENCE "
 	      "(got %u)", r.config.fence);
-	c = base();
+	c = vm_base_config();
 	c.op = LATT_OP_NT_LOAD;
 	c.samples = 200;
 	ret = xioctl(fd, LATT_IOC_START, &c);

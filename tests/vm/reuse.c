@@ -22,13 +22,11 @@
 
 static struct latt_config base(__u64 region)
 {
-	struct latt_config c = {
-		.op = LATT_OP_LOAD, .pattern = LATT_PAT_RAND,
-		.target = LATT_TARGET_DRAM, .node = LATT_NODE_LOCAL,
-		.size = 64, .region = region, .samples = 2000, .seed = 1,
-		.flags = LATT_CFG_REUSE,
-	};
+	struct latt_config c = vm_base_config();
 
+	c.region = region;
+	c.samples = 2000;
+	c.flags = LATT_CFG_REUSE;
 	return c;
 }
 

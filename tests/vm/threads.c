@@ -48,16 +48,10 @@ struct got {
 
 static struct latt_config base(__u32 mode, __u32 n)
 {
-	struct latt_config c;
+	struct latt_config c = vm_base_config();
 
-	memset(&c, 0, sizeof(c));
-	c.op = LATT_OP_LOAD;
-	c.pattern = LATT_PAT_RAND;
-	c.target = LATT_TARGET_DRAM;
 	c.node = 0;
 	c.cpu = cpus[0];
-	c.size = 64;
-	c.region = 16 << 20;
 	c.samples = mode == LATT_MODE_BANDWIDTH ? 0 : 2000;
 	c.duration_us = mode == LATT_MODE_BANDWIDTH ? 20000 : 0;
 	c.seed = 7;

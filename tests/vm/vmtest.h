@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vmtest.h - helpers shared by the C programs of the VM tests (ioctl-neg,
- * ioctl-fuzz): the device, an ioctl that returns -errno, and where a
- * namespace lives.  Header-only.
+ * ioctl-fuzz, threads, reuse, ...): the device, an ioctl that returns
+ * -errno, the base configuration they start from, and where a namespace
+ * lives.  Header-only.
  */
 #ifndef _LATTESTER_VMTEST_H
 #define _LATTESTER_VMTEST_H
@@ -36,6 +37,27 @@ static inline int open_dev(void)
 		exit(1);
 	}
 	return fd;
+}
+
+/*
+ * vm_base_config() - a small valid run to start from: 1000 random 64-byte
+ * loads in 16 MiB of DRAM on the CPU's node (CPU 0), one thread, latency
+ * mode, seed 1, everything else zero
+ */
+static inline struct latt_config vm_base_config(void)
+{
+	struct latt_config c;
+
+	memset(&c, 0, sizeof(c));
+	c.op = LATT_OP_LOAD;
+	c.pattern = LATT_PAT_RAND;
+	c.target = LATT_TARGET_DRAM;
+	c.node = LATT_NODE_LOCAL;
+	c.size = 64;
+	c.region = 16 << 20;
+	c.samples = 1000;
+	c.seed = 1;
+	return c;
 }
 
 /*
