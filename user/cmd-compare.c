@@ -1032,12 +1032,12 @@ static struct json_object *json_file(const struct compare *c, int fi)
 	const char *val;
 	size_t i, k;
 
-	json_add_u64(o, "index", (__u64)fi + 1);
-	json_add_str(o, "path", f->path);
-	json_add_str(o, "schema", get_str(f->p[0].o, "schema"));
-	json_add_u64(o, "points", f->n);
-	json_add_u64(o, "unmatched", f->unmatched);
-	json_add_u64(o, "missing", f->missing);
+	latt_json_u64(o, "index", (__u64)fi + 1);
+	latt_json_str(o, "path", f->path);
+	latt_json_str(o, "schema", get_str(f->p[0].o, "schema"));
+	latt_json_u64(o, "points", f->n);
+	latt_json_u64(o, "unmatched", f->unmatched);
+	latt_json_u64(o, "missing", f->missing);
 	for (i = 0; i < ARRAY_SIZE(prov_keys); i++) {
 		v = get(prov, prov_keys[i], NULL);
 		json_object_object_add(o, prov_keys[i], json_object_get(v));
@@ -1045,7 +1045,7 @@ static struct json_object *json_file(const struct compare *c, int fi)
 	for (k = 0; k < c->names.n; k++) {
 		val = file_value(f, c->names.v[k]);
 		if (val)
-			json_add_str(fields, c->names.v[k], val);
+			latt_json_str(fields, c->names.v[k], val);
 	}
 	json_object_object_add(o, "fields", fields);
 	return o;
@@ -1062,8 +1062,8 @@ static struct json_object *json_point(const struct compare *c,
 	int fi, row;
 
 	label(lab, sizeof(lab), c, m->p[c->base]);
-	json_add_str(o, "label", lab);
-	json_add_str(o, "match", m->p[c->base]->match);
+	latt_json_str(o, "label", lab);
+	latt_json_str(o, "match", m->p[c->base]->match);
 	for (row = 0; row < NR_ROWS; row++) {
 		if (!c->rows[row])
 			continue;
@@ -1098,14 +1098,14 @@ static int print_json(const struct compare *c)
 	size_t i, k;
 	int fi, rc;
 
-	json_add_str(o, "schema", COMPARE_SCHEMA);
-	json_add_str(o, "kind", c->f[0].sweep ? "sweep" : "run");
-	json_add_str(o, "unit", units[c->unit].name);
+	latt_json_str(o, "schema", COMPARE_SCHEMA);
+	latt_json_str(o, "kind", c->f[0].sweep ? "sweep" : "run");
+	latt_json_str(o, "unit", units[c->unit].name);
 	if (c->per)
-		json_add_str(o, "per", c->unit == UNIT_RAW ? "sample" : c->per);
+		latt_json_str(o, "per", c->unit == UNIT_RAW ? "sample" : c->per);
 	else
 		json_object_object_add(o, "per", NULL);
-	json_add_u64(o, "baseline", (__u64)c->base + 1);
+	latt_json_u64(o, "baseline", (__u64)c->base + 1);
 	for (fi = 0; fi < c->nf; fi++)
 		json_object_array_add(files, json_file(c, fi));
 	json_object_object_add(o, "files", files);
@@ -1114,12 +1114,12 @@ static int print_json(const struct compare *c)
 			continue;
 		d = json_object_new_object();
 		vals = json_object_new_array();
-		json_add_str(d, "field", c->names.v[k]);
+		latt_json_str(d, "field", c->names.v[k]);
 		for (fi = 0; fi < c->nf; fi++)
 			json_object_array_add(vals, json_object_new_string(
 				file_value(&c->f[fi], c->names.v[k])));
 		json_object_object_add(d, "values", vals);
-		json_add_bool(d, "warned", !is_compared_field(c->names.v[k]));
+		latt_json_bool(d, "warned", !is_compared_field(c->names.v[k]));
 		json_object_array_add(diffs, d);
 	}
 	json_object_object_add(o, "differences", diffs);

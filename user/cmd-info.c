@@ -11,11 +11,12 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "dev.h"
 #include "host.h"
 #include "json-out.h"
-#include "lib.h"
 #include "log.h"
 #include "parse.h"
+#include "report.h"
 #include "run.h"
 #include "engine-user.h"
 
@@ -281,14 +282,14 @@ static struct json_object *json_pages(const struct host_info *h)
 	struct json_object *p;
 	int i;
 
-	json_add_u64(o, "base", 4096);
+	latt_json_u64(o, "base", 4096);
 	json_object_object_add(o, "thp", h->thp[0] ?
 			       json_object_new_string(h->thp) : NULL);
 	for (i = 0; i < h->nr_hugetlb; i++) {
 		p = json_object_new_object();
-		json_add_u64(p, "bytes", h->hugetlb[i].bytes);
-		json_add_u64(p, "pages", h->hugetlb[i].pages);
-		json_add_u64(p, "free", h->hugetlb[i].free);
+		latt_json_u64(p, "bytes", h->hugetlb[i].bytes);
+		latt_json_u64(p, "pages", h->hugetlb[i].pages);
+		latt_json_u64(p, "free", h->hugetlb[i].free);
 		json_object_array_add(a, p);
 	}
 	json_object_object_add(o, "hugetlb", a);
@@ -302,27 +303,27 @@ static struct json_object *json_host(const struct host_info *h)
 	struct json_object *n;
 	unsigned int i;
 
-	json_add_str(o, "cpu_model", h->model);
-	json_add_str(o, "cpus_online", h->online);
-	json_add_str(o, "kernel", h->kernel);
-	json_add_str(o, "hostname", h->hostname);
-	json_add_str(o, "timer", user_engine_timer());
+	latt_json_str(o, "cpu_model", h->model);
+	latt_json_str(o, "cpus_online", h->online);
+	latt_json_str(o, "kernel", h->kernel);
+	latt_json_str(o, "hostname", h->hostname);
+	latt_json_str(o, "timer", user_engine_timer());
 	json_object_object_add(o, "clocksource", user_clocksource()[0] ?
 			       json_object_new_string(user_clocksource()) :
 			       NULL);
-	json_add_u64(o, "tsc_khz", h->user.tsc_khz);
-	json_add_str(o, "tsc_khz_source", h->tsc_kernel ? "kernel" :
-		     "calibrated");
+	latt_json_u64(o, "tsc_khz", h->user.tsc_khz);
+	latt_json_str(o, "tsc_khz_source", h->tsc_kernel ? "kernel" :
+		      "calibrated");
 	json_object_object_add(o, "features", json_bits(h->user.features,
 							false));
 	json_object_object_add(o, "widths", json_bits(h->user.widths, true));
 	json_object_object_add(o, "pages", json_pages(h));
 	for (i = 0; i < h->nr_nodes; i++) {
 		n = json_object_new_object();
-		json_add_u64(n, "node", h->nodes[i].node);
-		json_add_str(n, "cpus", h->nodes[i].cpus);
-		json_add_int(n, "mem_total", h->nodes[i].size);
-		json_add_int(n, "mem_free", h->nodes[i].free);
+		latt_json_u64(n, "node", h->nodes[i].node);
+		latt_json_str(n, "cpus", h->nodes[i].cpus);
+		latt_json_int(n, "mem_total", h->nodes[i].size);
+		latt_json_int(n, "mem_free", h->nodes[i].free);
 		json_object_array_add(nodes, n);
 	}
 	json_object_object_add(o, "nodes", nodes);
@@ -336,11 +337,11 @@ static struct json_object *json_module(const struct latt_info *in)
 	struct json_object *widths = json_object_new_array();
 	int bit;
 
-	json_add_u64(o, "abi_version", in->abi_version);
-	json_add_bool(o, "abi_compatible", latt_abi_compatible(in));
-	json_add_str(o, "state", latt_name(NAMES_STATE, in->state));
-	json_add_u64(o, "tsc_khz", in->tsc_khz);
-	json_add_str(o, "timer", module_timer(in));
+	latt_json_u64(o, "abi_version", in->abi_version);
+	latt_json_bool(o, "abi_compatible", latt_abi_compatible(in));
+	latt_json_str(o, "state", latt_name(NAMES_STATE, in->state));
+	latt_json_u64(o, "tsc_khz", in->tsc_khz);
+	latt_json_str(o, "timer", module_timer(in));
 	for (bit = 0; bit < 64; bit++)
 		if (in->features & (1ULL << bit))
 			json_object_array_add(feat, json_object_new_string(
@@ -351,12 +352,12 @@ static struct json_object *json_module(const struct latt_info *in)
 			json_object_array_add(widths,
 					      json_object_new_int(1 << bit));
 	json_object_object_add(o, "widths", widths);
-	json_add_u64(o, "max_size", in->max_size);
-	json_add_u64(o, "max_region", in->max_region);
-	json_add_u64(o, "max_chain", in->max_chain);
-	json_add_u64(o, "max_outliers", in->max_outliers);
-	json_add_u64(o, "nr_cpu_ids", in->nr_cpu_ids);
-	json_add_u64(o, "window_us", in->window_us);
+	latt_json_u64(o, "max_size", in->max_size);
+	latt_json_u64(o, "max_region", in->max_region);
+	latt_json_u64(o, "max_chain", in->max_chain);
+	latt_json_u64(o, "max_outliers", in->max_outliers);
+	latt_json_u64(o, "nr_cpu_ids", in->nr_cpu_ids);
+	latt_json_u64(o, "window_us", in->window_us);
 	return o;
 }
 
@@ -366,14 +367,14 @@ static int print_json(const struct host_info *h, const struct latt_info *in,
 	struct json_object *o = json_object_new_object();
 	int rc;
 
-	json_add_str(o, "schema", INFO_SCHEMA);
-	json_add_str(o, "tool_version", LATT_TOOL_VERSION);
-	json_add_u64(o, "tool_abi_version", LATT_ABI_VERSION);
+	latt_json_str(o, "schema", INFO_SCHEMA);
+	latt_json_str(o, "tool_version", LATT_TOOL_VERSION);
+	latt_json_u64(o, "tool_abi_version", LATT_ABI_VERSION);
 	json_object_object_add(o, "host", json_host(h));
 	json_object_object_add(o, "module", open_rc ? NULL : json_module(in));
-	json_add_str(o, "module_status", status_names[st]);
+	latt_json_str(o, "module_status", status_names[st]);
 	if (st != MOD_OK)
-		json_add_str(o, "module_error", why);
+		latt_json_str(o, "module_error", why);
 	rc = json_emit("-", o);
 	json_object_put(o);
 	return rc;

@@ -14,6 +14,7 @@
 #include "json-out.h"
 #include "log.h"
 #include "pmem.h"
+#include "report.h"
 #include "run.h"
 
 #define LIST_SCHEMA	"lattester-list/1"
@@ -199,7 +200,7 @@ static void add_str_or_null(struct json_object *o, const char *key,
 			    const char *val)
 {
 	if (val && val[0])
-		json_add_str(o, key, val);
+		latt_json_str(o, key, val);
 	else
 		json_object_object_add(o, key, NULL);
 }
@@ -210,7 +211,7 @@ static void add_u64_or_null(struct json_object *o, const char *key,
 	if (val == PMEM_UNKNOWN)
 		json_object_object_add(o, key, NULL);
 	else
-		json_add_u64(o, key, val);
+		latt_json_u64(o, key, val);
 }
 
 static void add_dev(struct json_object *o, const char *key, const char *name)
@@ -240,13 +241,13 @@ static void add_bad(struct json_object *o, const struct pmem_badlist *bl)
 	arr = json_object_new_array();
 	for (i = 0; i < bl->nr; i++) {
 		b = json_object_new_object();
-		json_add_u64(b, "offset", bl->bad[i].offset / PMEM_SECTOR);
-		json_add_u64(b, "length", (bl->bad[i].len + PMEM_SECTOR - 1) /
-			     PMEM_SECTOR);
+		latt_json_u64(b, "offset", bl->bad[i].offset / PMEM_SECTOR);
+		latt_json_u64(b, "length", (bl->bad[i].len + PMEM_SECTOR - 1) /
+			      PMEM_SECTOR);
 		add_u64_or_null(b, "phys_addr", bl->bad[i].phys);
 		json_object_array_add(arr, b);
 	}
-	json_add_u64(o, "badblock_count", pmem_bad_sectors(bl));
+	latt_json_u64(o, "badblock_count", pmem_bad_sectors(bl));
 	json_object_object_add(o, "badblocks", arr);
 }
 
@@ -265,15 +266,15 @@ static struct json_object *json_nodes(const unsigned int *nodes,
 		host_node_cpus(nodes[i], cpus, sizeof(cpus));
 		if (host_node_mem(nodes[i], &size, &free))
 			size = free = -1;
-		json_add_u64(n, "node", nodes[i]);
-		json_add_str(n, "cpus", cpus);
-		json_add_int(n, "mem_total", size);
-		json_add_int(n, "mem_free", free);
-		json_add_bool(n, "memory_only", !cpus[0] && size > 0);
+		latt_json_u64(n, "node", nodes[i]);
+		latt_json_str(n, "cpus", cpus);
+		latt_json_int(n, "mem_total", size);
+		latt_json_int(n, "mem_free", free);
+		latt_json_bool(n, "memory_only", !cpus[0] && size > 0);
 		for (j = 0; j < nr; j++) {
 			snprintf(key, sizeof(key), "%u", nodes[j]);
-			json_add_int(dist, key,
-				     host_node_distance(nodes[i], nodes[j]));
+			latt_json_int(dist, key,
+				      host_node_distance(nodes[i], nodes[j]));
 		}
 		json_object_object_add(n, "distances", dist);
 		json_object_array_add(arr, n);
@@ -288,12 +289,12 @@ static struct json_object *json_ns(const struct pmem_ns *n)
 	bool measurable = n->active && strcmp(n->mode, "sector") &&
 			  dev[0] && n->phys_start != PMEM_UNKNOWN;
 
-	json_add_str(o, "name", n->name);
-	json_add_str(o, "mode", n->mode);
-	json_add_bool(o, "enabled", n->active);
-	json_add_u64(o, "size", n->size);
-	json_add_u64(o, "raw_size", n->raw_size);
-	json_add_int(o, "numa_node", n->numa_node);
+	latt_json_str(o, "name", n->name);
+	latt_json_str(o, "mode", n->mode);
+	latt_json_bool(o, "enabled", n->active);
+	latt_json_u64(o, "size", n->size);
+	latt_json_u64(o, "raw_size", n->raw_size);
+	latt_json_int(o, "numa_node", n->numa_node);
 	add_dev(o, "blockdev", n->blockdev);
 	add_dev(o, "chardev", n->chardev);
 	add_u64_or_null(o, "phys_start", n->phys_start);
@@ -315,14 +316,14 @@ static struct json_object *json_pmem(const struct pmem_inventory *inv)
 
 		o = json_object_new_object();
 		nss = json_object_new_array();
-		json_add_str(o, "name", r->name);
-		json_add_str(o, "type", r->type);
-		json_add_str(o, "bus", r->bus);
-		json_add_bool(o, "enabled", r->enabled);
-		json_add_u64(o, "size", r->size);
-		json_add_u64(o, "available_size", r->available);
+		latt_json_str(o, "name", r->name);
+		latt_json_str(o, "type", r->type);
+		latt_json_str(o, "bus", r->bus);
+		latt_json_bool(o, "enabled", r->enabled);
+		latt_json_u64(o, "size", r->size);
+		latt_json_u64(o, "available_size", r->available);
 		add_u64_or_null(o, "phys_start", r->phys_start);
-		json_add_int(o, "numa_node", r->numa_node);
+		latt_json_int(o, "numa_node", r->numa_node);
 		add_bad(o, &r->bb);
 		for (j = 0; j < inv->nr_ns; j++)
 			if (!strcmp(inv->ns[j].region, r->name))
@@ -343,12 +344,12 @@ static struct json_object *json_dax(const struct pmem_inventory *inv)
 		const struct pmem_dax *d = &inv->dax[i];
 
 		o = json_object_new_object();
-		json_add_str(o, "name", d->name);
+		latt_json_str(o, "name", d->name);
 		add_dev(o, "path", d->name);
-		json_add_str(o, "mode", d->mode);
-		json_add_u64(o, "size", d->size);
-		json_add_int(o, "numa_node", d->numa_node);
-		json_add_int(o, "region_id", d->region_id);
+		latt_json_str(o, "mode", d->mode);
+		latt_json_u64(o, "size", d->size);
+		latt_json_int(o, "numa_node", d->numa_node);
+		latt_json_int(o, "region_id", d->region_id);
 		add_str_or_null(o, "namespace", d->namespace);
 		add_u64_or_null(o, "phys_start", d->phys_start);
 		add_u64_or_null(o, "phys_size", d->phys_size);
@@ -390,7 +391,7 @@ int cmd_list(int argc, char **argv, const struct cmd_ctx *ctx)
 	}
 	if (json) {
 		o = json_object_new_object();
-		json_add_str(o, "schema", LIST_SCHEMA);
+		latt_json_str(o, "schema", LIST_SCHEMA);
 		json_object_object_add(o, "numa_nodes", json_nodes(nodes, nr));
 		json_object_object_add(o, "regions", json_pmem(&inv));
 		json_object_object_add(o, "dax_devices", json_dax(&inv));

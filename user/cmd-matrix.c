@@ -31,11 +31,12 @@
 #include <json-c/json.h>
 #include "builtin.h"
 #include "csv.h"
+#include "dev.h"
 #include "host.h"
 #include "json-out.h"
-#include "lib.h"
 #include "log.h"
 #include "parse.h"
+#include "report.h"
 #include "run.h"
 
 #define MATRIX_HELP		(-1)
@@ -948,30 +949,30 @@ static struct json_object *json_config(const struct matrix *m)
 	const struct latt_config *c = &b->cfg;
 	struct json_object *o = json_object_new_object();
 
-	json_add_str(o, "engine", b->user_engine ? "user" : "kernel");
-	json_add_str(o, "op", latt_name(NAMES_OP, c->op));
-	json_add_str(o, "fence", latt_name(NAMES_FENCE, c->fence));
-	json_add_str(o, "pattern", latt_name(NAMES_PATTERN, c->pattern));
-	json_add_u64(o, "stride", c->pattern == LATT_PAT_STRIDE ? c->stride : 0);
-	json_add_u64(o, "hotspot",
-		     c->pattern == LATT_PAT_HOTSPOT ? c->stride : 0);
-	json_add_u64(o, "tlb_locality",
-		     c->pattern == LATT_PAT_CHASE ? c->stride : 0);
-	json_add_u64(o, "chain", c->chain ? c->chain : 1);
-	json_add_u64(o, "size", c->size);
-	json_add_u64(o, "region", c->region);
-	json_add_bool(o, "region_default", !b->region_set);
-	json_add_u64(o, "samples", c->samples);
-	json_add_u64(o, "seed", c->seed);
-	json_add_u64(o, "width", c->width);
-	json_add_bool(o, "warm", !!(c->flags & LATT_CFG_WARM));
-	json_add_bool(o, "hugepages", b->hugepages);
-	json_add_str(o, "timer", b->timer_rdtscp ? "rdtscp" :
-		     c->flags & LATT_CFG_RDTSC ? "rdtsc" : "auto");
-	json_add_u64(o, "window_us", c->window_us);
-	json_add_str(o, "stat", latt_stats[m->stat].name);
-	json_add_str(o, "unit", "ns");
-	json_add_str(o, "per", per(m));
+	latt_json_str(o, "engine", b->user_engine ? "user" : "kernel");
+	latt_json_str(o, "op", latt_name(NAMES_OP, c->op));
+	latt_json_str(o, "fence", latt_name(NAMES_FENCE, c->fence));
+	latt_json_str(o, "pattern", latt_name(NAMES_PATTERN, c->pattern));
+	latt_json_u64(o, "stride", c->pattern == LATT_PAT_STRIDE ? c->stride : 0);
+	latt_json_u64(o, "hotspot",
+		      c->pattern == LATT_PAT_HOTSPOT ? c->stride : 0);
+	latt_json_u64(o, "tlb_locality",
+		      c->pattern == LATT_PAT_CHASE ? c->stride : 0);
+	latt_json_u64(o, "chain", c->chain ? c->chain : 1);
+	latt_json_u64(o, "size", c->size);
+	latt_json_u64(o, "region", c->region);
+	latt_json_bool(o, "region_default", !b->region_set);
+	latt_json_u64(o, "samples", c->samples);
+	latt_json_u64(o, "seed", c->seed);
+	latt_json_u64(o, "width", c->width);
+	latt_json_bool(o, "warm", !!(c->flags & LATT_CFG_WARM));
+	latt_json_bool(o, "hugepages", b->hugepages);
+	latt_json_str(o, "timer", b->timer_rdtscp ? "rdtscp" :
+		      c->flags & LATT_CFG_RDTSC ? "rdtsc" : "auto");
+	latt_json_u64(o, "window_us", c->window_us);
+	latt_json_str(o, "stat", latt_stats[m->stat].name);
+	latt_json_str(o, "unit", "ns");
+	latt_json_str(o, "per", per(m));
 	return o;
 }
 
@@ -1008,23 +1009,23 @@ static struct json_object *json_nodes(const struct matrix *m)
 		if (!host_node_exists((unsigned int)node))
 			continue;
 		o = json_object_new_object();
-		json_add_u64(o, "node", (__u64)node);
+		latt_json_u64(o, "node", (__u64)node);
 		host_node_cpus((unsigned int)node, cpus, sizeof(cpus));
-		json_add_str(o, "cpus", cpus);
+		latt_json_str(o, "cpus", cpus);
 		if (!host_node_mem((unsigned int)node, &size, &free)) {
-			json_add_int(o, "memory_bytes", size);
-			json_add_int(o, "free_bytes", free);
+			latt_json_int(o, "memory_bytes", size);
+			latt_json_int(o, "free_bytes", free);
 		} else {
 			json_object_object_add(o, "memory_bytes", NULL);
 			json_object_object_add(o, "free_bytes", NULL);
 		}
-		json_add_bool(o, "row", is_row(m, (unsigned int)node));
+		latt_json_bool(o, "row", is_row(m, (unsigned int)node));
 		cpu = row_cpu(m, (unsigned int)node);
 		if (cpu >= 0)
-			json_add_u64(o, "cpu", (__u64)cpu);
+			latt_json_u64(o, "cpu", (__u64)cpu);
 		else
 			json_object_object_add(o, "cpu", NULL);
-		json_add_bool(o, "column", is_col(m, (unsigned int)node));
+		latt_json_bool(o, "column", is_col(m, (unsigned int)node));
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -1048,13 +1049,13 @@ static struct json_object *json_cell(const struct matrix *m, size_t i)
 	struct json_object *v;
 	size_t k;
 
-	json_add_u64(o, "node", row->node);
-	json_add_u64(o, "cpu", row->cpu);
-	json_add_u64(o, "mem_node", m->cols[i % m->ncols]);
-	json_add_str(o, "state", cell_state_names[c->state]);
+	latt_json_u64(o, "node", row->node);
+	latt_json_u64(o, "cpu", row->cpu);
+	latt_json_u64(o, "mem_node", m->cols[i % m->ncols]);
+	latt_json_str(o, "state", cell_state_names[c->state]);
 	json_object_object_add(o, "value", num_or_null(m, c));
 	if (c->reason[0])
-		json_add_str(o, "reason", c->reason);
+		latt_json_str(o, "reason", c->reason);
 	else
 		json_object_object_add(o, "reason", NULL);
 	for (k = 0; k < sizeof(blocks) / sizeof(blocks[0]); k++) {
@@ -1077,7 +1078,7 @@ static int write_json(const struct matrix *m)
 	size_t r, k;
 	int rc;
 
-	json_add_str(o, "schema", MATRIX_SCHEMA);
+	latt_json_str(o, "schema", MATRIX_SCHEMA);
 	json_object_object_add(o, "provenance",
 			       json_provenance(m->ctx, m->have_info ? &m->info : NULL,
 					       m->base.user_engine, &m->start,
@@ -1086,8 +1087,8 @@ static int write_json(const struct matrix *m)
 	json_object_object_add(o, "nodes", json_nodes(m));
 	for (r = 0; r < m->nrows; r++) {
 		ro = json_object_new_object();
-		json_add_u64(ro, "node", m->rows[r].node);
-		json_add_u64(ro, "cpu", m->rows[r].cpu);
+		latt_json_u64(ro, "node", m->rows[r].node);
+		latt_json_u64(ro, "cpu", m->rows[r].cpu);
 		json_object_array_add(rows, ro);
 		row = json_object_new_array();
 		for (k = 0; k < m->ncols; k++)
@@ -1103,8 +1104,8 @@ static int write_json(const struct matrix *m)
 	for (r = 0; r < m->nrows * m->ncols; r++)
 		json_object_array_add(cells, json_cell(m, r));
 	json_object_object_add(o, "cells", cells);
-	json_add_u64(o, "failed", count_failed(m));
-	json_add_bool(o, "interrupted", m->interrupted);
+	latt_json_u64(o, "failed", count_failed(m));
+	latt_json_bool(o, "interrupted", m->interrupted);
 	rc = json_emit(m->json, o);
 	json_object_put(o);
 	if (rc)

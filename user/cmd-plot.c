@@ -28,6 +28,7 @@
  * matrix (its --json through json-c, or its --csv) into a line per cell.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -40,7 +41,7 @@
 #include "json-out.h"
 #include "log.h"
 #include "parse.h"
-#include "run.h"
+#include "report.h"
 #include "stats.h"
 #include "sweep-file.h"
 

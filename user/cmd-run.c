@@ -14,6 +14,7 @@
 #include "builtin.h"
 #include "log.h"
 #include "parse.h"
+#include "report.h"
 #include "run.h"
 
 #define RUN_HELP		(-1)

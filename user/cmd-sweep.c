@@ -39,12 +39,13 @@
 #include <json-c/json.h>
 #include "builtin.h"
 #include "csv.h"
+#include "dev.h"
 #include "grid.h"
 #include "host.h"
 #include "json-out.h"
-#include "lib.h"
 #include "log.h"
 #include "parse.h"
+#include "report.h"
 #include "run.h"
 #include "sweep-file.h"
 
@@ -837,15 +838,15 @@ static void write_jsonl_row(const struct sweep_out *out,
 	struct json_object *o = json_object_new_object(), *res;
 	FILE *f = out->f;
 
-	json_add_str(o, "schema", SWEEP_SCHEMA);
-	json_add_u64(o, SWEEP_POINT, p->index + out->base);
-	json_add_str(o, SWEEP_KEY, key);
+	latt_json_str(o, "schema", SWEEP_SCHEMA);
+	latt_json_u64(o, SWEEP_POINT, p->index + out->base);
+	latt_json_str(o, SWEEP_KEY, key);
 	json_object_object_add(o, "provenance", json_run_provenance(r));
 	json_object_object_add(o, "target", json_run_target(r));
 	json_object_object_add(o, "config", json_run_config(r));
 	res = json_run_result(r);
 	/* a sweep's own: run's document has no point before it */
-	json_add_bool(res, SWEEP_REGION_REUSED, r->region_reused);
+	latt_json_bool(res, SWEEP_REGION_REUSED, r->region_reused);
 	json_object_object_add(o, "result", res);
 	json_object_object_add(o, "latency", r->res.count ?
 			       json_run_latency(r) : NULL);

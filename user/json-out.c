@@ -11,6 +11,7 @@
 #include "json-out.h"
 #include "log.h"
 #include "parse.h"
+#include "report.h"
 #include "run.h"
 
 #define RUN_SCHEMA	"lattester-run/1"
@@ -18,17 +19,17 @@
 #define NS_DECIMALS	3
 #define MEAN_DECIMALS	1
 
-void json_add_str(struct json_object *o, const char *key, const char *val)
+void latt_json_str(struct json_object *o, const char *key, const char *val)
 {
 	json_object_object_add(o, key, json_object_new_string(val));
 }
 
-void json_add_u64(struct json_object *o, const char *key, __u64 val)
+void latt_json_u64(struct json_object *o, const char *key, __u64 val)
 {
 	json_object_object_add(o, key, json_object_new_uint64(val));
 }
 
-void json_add_int(struct json_object *o, const char *key, long long val)
+void latt_json_int(struct json_object *o, const char *key, long long val)
 {
 	json_object_object_add(o, key, json_object_new_int64(val));
 }
@@ -48,12 +49,12 @@ static void add_fixed(struct json_object *o, const char *key, double val,
 	json_object_object_add(o, key, json_new_fixed(val, decimals));
 }
 
-void json_add_double(struct json_object *o, const char *key, double val)
+void latt_json_double(struct json_object *o, const char *key, double val)
 {
 	add_fixed(o, key, val, NS_DECIMALS);
 }
 
-void json_add_bool(struct json_object *o, const char *key, int val)
+void latt_json_bool(struct json_object *o, const char *key, int val)
 {
 	json_object_object_add(o, key, json_object_new_boolean(val));
 }
@@ -88,7 +89,7 @@ static void add_time(struct json_object *o, const char *key,
 
 	gmtime_r(&ts->tv_sec, &tm);
 	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	json_add_str(o, key, buf);
+	latt_json_str(o, key, buf);
 }
 
 /**
@@ -107,26 +108,26 @@ struct json_object *json_provenance(const struct cmd_ctx *ctx,
 	char buf[HOST_STR];
 	int i;
 
-	json_add_str(o, "tool", LATT_PROG);
-	json_add_str(o, "tool_version", LATT_TOOL_VERSION);
+	latt_json_str(o, "tool", LATT_PROG);
+	latt_json_str(o, "tool_version", LATT_TOOL_VERSION);
 	if (info)
-		json_add_u64(o, "abi_version", info->abi_version);
+		latt_json_u64(o, "abi_version", info->abi_version);
 	else
 		json_object_object_add(o, "abi_version", NULL);
 	for (i = 0; i < ctx->argc; i++)
 		json_object_array_add(argv, json_object_new_string(ctx->argv[i]));
 	json_object_object_add(o, "command_line", argv);
 	host_kernel(buf, sizeof(buf));
-	json_add_str(o, "kernel", buf);
+	latt_json_str(o, "kernel", buf);
 	host_name(buf, sizeof(buf));
-	json_add_str(o, "hostname", buf);
+	latt_json_str(o, "hostname", buf);
 	host_cpu_model(buf, sizeof(buf));
-	json_add_str(o, "cpu_model", buf);
+	latt_json_str(o, "cpu_model", buf);
 	if (info)
-		json_add_u64(o, "tsc_khz", info->tsc_khz);
+		latt_json_u64(o, "tsc_khz", info->tsc_khz);
 	else
 		json_object_object_add(o, "tsc_khz", NULL);
-	json_add_str(o, "engine", user_engine ? "user" : "kernel");
+	latt_json_str(o, "engine", user_engine ? "user" : "kernel");
 	add_time(o, "start", start);
 	add_time(o, "end", end);
 	return o;
@@ -144,37 +145,37 @@ struct json_object *json_run_config(const struct run_report *r)
 	struct json_object *o = json_object_new_object();
 	char mix[16];
 
-	json_add_str(o, "target", c->target == LATT_TARGET_PMEM && r->target ?
-		     r->target->kind : c->target == LATT_TARGET_PMEM ? "pmem" :
-		     "dram");
-	json_add_int(o, "node", c->node == LATT_NODE_LOCAL ? -1LL :
-		     (long long)c->node);
-	json_add_u64(o, "cpu", c->cpu);
-	json_add_str(o, "op", latt_name(NAMES_OP, c->op));
-	json_add_str(o, "fence", latt_name(NAMES_FENCE, c->fence));
-	json_add_str(o, "pattern", latt_name(NAMES_PATTERN, c->pattern));
-	json_add_u64(o, "stride", c->pattern == LATT_PAT_STRIDE ? c->stride : 0);
-	json_add_u64(o, "tlb_locality",
-		     c->pattern == LATT_PAT_CHASE ? c->stride : 0);
-	json_add_u64(o, "hotspot",
-		     c->pattern == LATT_PAT_HOTSPOT ? c->stride : 0);
-	json_add_u64(o, "size", c->size);
-	json_add_u64(o, "region", c->region);
-	json_add_u64(o, "samples", r->samples_asked);
-	json_add_u64(o, "seed", c->seed);
-	json_add_u64(o, "chain", c->chain ? c->chain : 1);
-	json_add_u64(o, "threshold_cycles", c->threshold);
-	json_add_u64(o, "window_us", c->window_us);
-	json_add_u64(o, "width", r->res.width);
-	json_add_bool(o, "warm", !!(c->flags & LATT_CFG_WARM));
-	json_add_bool(o, "force", !!(c->flags & LATT_CFG_FORCE));
-	json_add_str(o, "mode", mode_name(c->mode));
-	json_add_u64(o, "threads", r->trep.n ? r->trep.n : 1);
-	json_add_bool(o, "split", !!(c->flags & LATT_CFG_SPLIT));
-	json_add_u64(o, "delay_cycles", c->delay);
+	latt_json_str(o, "target", c->target == LATT_TARGET_PMEM && r->target ?
+		      r->target->kind : c->target == LATT_TARGET_PMEM ? "pmem" :
+		      "dram");
+	latt_json_int(o, "node", c->node == LATT_NODE_LOCAL ? -1LL :
+		      (long long)c->node);
+	latt_json_u64(o, "cpu", c->cpu);
+	latt_json_str(o, "op", latt_name(NAMES_OP, c->op));
+	latt_json_str(o, "fence", latt_name(NAMES_FENCE, c->fence));
+	latt_json_str(o, "pattern", latt_name(NAMES_PATTERN, c->pattern));
+	latt_json_u64(o, "stride", c->pattern == LATT_PAT_STRIDE ? c->stride : 0);
+	latt_json_u64(o, "tlb_locality",
+		      c->pattern == LATT_PAT_CHASE ? c->stride : 0);
+	latt_json_u64(o, "hotspot",
+		      c->pattern == LATT_PAT_HOTSPOT ? c->stride : 0);
+	latt_json_u64(o, "size", c->size);
+	latt_json_u64(o, "region", c->region);
+	latt_json_u64(o, "samples", r->samples_asked);
+	latt_json_u64(o, "seed", c->seed);
+	latt_json_u64(o, "chain", c->chain ? c->chain : 1);
+	latt_json_u64(o, "threshold_cycles", c->threshold);
+	latt_json_u64(o, "window_us", c->window_us);
+	latt_json_u64(o, "width", r->res.width);
+	latt_json_bool(o, "warm", !!(c->flags & LATT_CFG_WARM));
+	latt_json_bool(o, "force", !!(c->flags & LATT_CFG_FORCE));
+	latt_json_str(o, "mode", mode_name(c->mode));
+	latt_json_u64(o, "threads", r->trep.n ? r->trep.n : 1);
+	latt_json_bool(o, "split", !!(c->flags & LATT_CFG_SPLIT));
+	latt_json_u64(o, "delay_cycles", c->delay);
 	snprintf(mix, sizeof(mix), "%u:%u", c->mix_read, c->mix_write);
-	json_add_str(o, "mix", mix);
-	json_add_u64(o, "duration_us", c->duration_us);
+	latt_json_str(o, "mix", mix);
+	latt_json_u64(o, "duration_us", c->duration_us);
 	return o;
 }
 
@@ -182,7 +183,7 @@ static void add_str_or_null(struct json_object *o, const char *key,
 			    const char *val)
 {
 	if (val && val[0])
-		json_add_str(o, key, val);
+		latt_json_str(o, key, val);
 	else
 		json_object_object_add(o, key, NULL);
 }
@@ -197,45 +198,45 @@ struct json_object *json_run_target(const struct run_report *r)
 	bool phys;
 
 	if (c->target != LATT_TARGET_PMEM || !t) {
-		json_add_str(o, "kind", c->target == LATT_TARGET_PMEM ? "pmem" :
-			     "dram");
+		latt_json_str(o, "kind", c->target == LATT_TARGET_PMEM ? "pmem" :
+			      "dram");
 		if (t)
-			json_add_str(o, "spec", t->spec);
-		json_add_int(o, "node", node);
+			latt_json_str(o, "spec", t->spec);
+		latt_json_int(o, "node", node);
 		return o;
 	}
-	json_add_str(o, "kind", t->kind);
-	json_add_str(o, "spec", t->spec);
+	latt_json_str(o, "kind", t->kind);
+	latt_json_str(o, "spec", t->spec);
 	add_str_or_null(o, "device", t->pm.device);
 	add_str_or_null(o, "namespace", t->pm.namespace);
 	add_str_or_null(o, "mode", t->pm.mode);
 	add_str_or_null(o, "region", t->pm.region);
-	json_add_int(o, "numa_node", t->pm.numa_node);
+	latt_json_int(o, "numa_node", t->pm.numa_node);
 	/* null when unknown: a file, or not root (user engine) */
 	phys = t->pm.phys_start != PMEM_UNKNOWN;
 	json_object_object_add(o, "phys_start", phys ?
 		json_object_new_uint64(t->pm.phys_start) : NULL);
 	json_object_object_add(o, "phys_size", phys ?
 		json_object_new_uint64(t->pm.phys_size) : NULL);
-	json_add_u64(o, "offset", t->offset);
+	latt_json_u64(o, "offset", t->offset);
 	json_object_object_add(o, "phys_addr", phys ?
 		json_object_new_uint64(c->phys_addr) : NULL);
-	json_add_bool(o, "dax_checked", !!(r->res.flags & LATT_RES_DAX));
+	latt_json_bool(o, "dax_checked", !!(r->res.flags & LATT_RES_DAX));
 	/* --skip-badblocks moved the region: what it left out; else null */
 	if (t->skip.done) {
 		struct json_object *sk = json_object_new_object();
 
-		json_add_u64(sk, "runs", t->skip.runs);
-		json_add_u64(sk, "sectors", t->skip.sectors);
-		json_add_u64(sk, "from_offset", t->skip.from);
-		json_add_u64(sk, "bytes_not_measured", t->skip.unmeasured);
+		latt_json_u64(sk, "runs", t->skip.runs);
+		latt_json_u64(sk, "sectors", t->skip.sectors);
+		latt_json_u64(sk, "from_offset", t->skip.from);
+		latt_json_u64(sk, "bytes_not_measured", t->skip.unmeasured);
 		json_object_object_add(o, "badblocks_skipped", sk);
 	} else {
 		json_object_object_add(o, "badblocks_skipped", NULL);
 	}
 	if (t->pm.file[0]) {
-		json_add_str(o, "file", t->pm.file);
-		json_add_u64(o, "file_size", t->pm.size);
+		latt_json_str(o, "file", t->pm.file);
+		latt_json_u64(o, "file_size", t->pm.size);
 	}
 	return o;
 }
@@ -256,16 +257,16 @@ static struct json_object *timer(const struct run_report *r)
 	__u64 feat = r->info->features;
 	int stable = report_tsc_stable(r);
 
-	json_add_str(o, "name", report_timer_name(r));
-	json_add_u64(o, "step_cycles", r->res.timer_step);
+	latt_json_str(o, "name", report_timer_name(r));
+	latt_json_u64(o, "step_cycles", r->res.timer_step);
 	add_str_or_null(o, "clocksource", r->clocksource[0] ?
 			r->clocksource : NULL);
 	if (stable < 0)
 		json_object_object_add(o, "tsc_stable", NULL);
 	else
-		json_add_bool(o, "tsc_stable", stable);
-	json_add_bool(o, "constant_tsc", !!(feat & LATT_FEAT_CONSTANT_TSC));
-	json_add_bool(o, "nonstop_tsc", !!(feat & LATT_FEAT_NONSTOP_TSC));
+		latt_json_bool(o, "tsc_stable", stable);
+	latt_json_bool(o, "constant_tsc", !!(feat & LATT_FEAT_CONSTANT_TSC));
+	latt_json_bool(o, "nonstop_tsc", !!(feat & LATT_FEAT_NONSTOP_TSC));
 	return o;
 }
 
@@ -278,37 +279,37 @@ struct json_object *json_run_result(const struct run_report *r)
 	struct json_object *pg = json_object_new_object();
 	__u64 cycles = s->tsc_end > s->tsc_start ? s->tsc_end - s->tsc_start : 0;
 
-	json_add_str(o, "state", latt_name(NAMES_STATE, s->state));
-	json_add_int(o, "error", s->error);
-	json_add_u64(o, "samples", s->count);
-	json_add_u64(oh, "median", s->overhead);
-	json_add_u64(oh, "min", s->overhead_min);
-	json_add_u64(oh, "max", s->overhead_max);
+	latt_json_str(o, "state", latt_name(NAMES_STATE, s->state));
+	latt_json_int(o, "error", s->error);
+	latt_json_u64(o, "samples", s->count);
+	latt_json_u64(oh, "median", s->overhead);
+	latt_json_u64(oh, "min", s->overhead_min);
+	latt_json_u64(oh, "max", s->overhead_max);
 	if (s->overhead_end)
-		json_add_u64(oh, "end_median", s->overhead_end);
+		latt_json_u64(oh, "end_median", s->overhead_end);
 	else
 		json_object_object_add(oh, "end_median", NULL);
 	json_object_object_add(o, "overhead_cycles", oh);
 	json_object_object_add(o, "timer", timer(r));
-	json_add_u64(o, "backwards", s->backwards);
-	json_add_u64(pg, "bytes", s->page_size);
-	json_add_str(pg, "source", r->page_note);
+	latt_json_u64(o, "backwards", s->backwards);
+	latt_json_u64(pg, "bytes", s->page_size);
+	latt_json_str(pg, "source", r->page_note);
 	json_object_object_add(o, "page_size", pg);
 	/* ABI 2.1: the bytes of each physically contiguous block of the
 	 * region (the module's chunks); 0: unknown, as from the user engine,
 	 * whose region is one virtual mapping */
-	json_add_u64(o, "chunk_size", s->chunk_size);
-	json_add_u64(o, "windows", s->windows);
-	json_add_u64(o, "nmi_windows", s->nmi_windows);
-	json_add_u64(o, "window_cycles_max", s->window_cycles_max);
-	json_add_u64(o, "outliers", s->outliers);
-	json_add_u64(o, "outliers_dropped", s->outliers_dropped);
-	json_add_u64(o, "hist_overflow", s->hist_overflow);
-	json_add_u64(o, "duration_ns",
-		     (__u64)(latt_ns((double)cycles, r->info->tsc_khz) + 0.5));
-	json_add_u64(o, "wall_ns", wall_ns(r));
-	json_add_u64(tc, "raw", s->sum);
-	json_add_u64(tc, "corrected", s->sum_corrected);
+	latt_json_u64(o, "chunk_size", s->chunk_size);
+	latt_json_u64(o, "windows", s->windows);
+	latt_json_u64(o, "nmi_windows", s->nmi_windows);
+	latt_json_u64(o, "window_cycles_max", s->window_cycles_max);
+	latt_json_u64(o, "outliers", s->outliers);
+	latt_json_u64(o, "outliers_dropped", s->outliers_dropped);
+	latt_json_u64(o, "hist_overflow", s->hist_overflow);
+	latt_json_u64(o, "duration_ns",
+		      (__u64)(latt_ns((double)cycles, r->info->tsc_khz) + 0.5));
+	latt_json_u64(o, "wall_ns", wall_ns(r));
+	latt_json_u64(tc, "raw", s->sum);
+	latt_json_u64(tc, "corrected", s->sum_corrected);
 	json_object_object_add(o, "timed_cycles", tc);
 	return o;
 }
@@ -324,7 +325,7 @@ static struct json_object *stat_column(const double *v, int decimals)
 			add_fixed(o, latt_stats[i].name, v[i],
 				  decimals ? decimals : MEAN_DECIMALS);
 		else
-			json_add_u64(o, latt_stats[i].name, (__u64)v[i]);
+			latt_json_u64(o, latt_stats[i].name, (__u64)v[i]);
 	}
 	return o;
 }
@@ -342,7 +343,7 @@ struct json_object *json_run_latency(const struct run_report *r)
 	char note[512];
 	int i;
 
-	json_add_str(o, "per", r->sum.per_load ? "load" : "access");
+	latt_json_str(o, "per", r->sum.per_load ? "load" : "access");
 	json_object_object_add(o, "cycles", stat_column(r->sum.cycles, 0));
 	json_object_object_add(o, "ns", stat_column(r->sum.ns, NS_DECIMALS));
 	json_object_object_add(o, "raw_cycles", stat_column(r->sum.raw, 0));
@@ -352,7 +353,7 @@ struct json_object *json_run_latency(const struct run_report *r)
 				latt_stats[i].name));
 	json_object_object_add(o, "unsupported", un);
 	if (latt_unsupported_note(note, sizeof(note), &r->sum, false))
-		json_add_str(o, "unsupported_reason", note);
+		latt_json_str(o, "unsupported_reason", note);
 	else
 		json_object_object_add(o, "unsupported_reason", NULL);
 	return o;
@@ -365,14 +366,14 @@ static struct json_object *outlier(const struct run_report *r,
 	__u64 corr = latt_correct(out->cycles, r->res.overhead);
 	__u64 khz = r->info->tsc_khz;
 
-	json_add_u64(o, "sample", out->sample);
-	json_add_u64(o, "time_ns", (__u64)(latt_ns((double)out->tsc, khz) + 0.5));
-	json_add_u64(o, "offset", out->offset);
-	json_add_u64(o, "cycles", corr);
-	json_add_double(o, "ns", latt_ns((double)corr, khz));
-	json_add_u64(o, "raw_cycles", out->cycles);
-	json_add_u64(o, "window", out->window);
-	json_add_bool(o, "nmi", !!(out->flags & LATT_OUT_NMI));
+	latt_json_u64(o, "sample", out->sample);
+	latt_json_u64(o, "time_ns", (__u64)(latt_ns((double)out->tsc, khz) + 0.5));
+	latt_json_u64(o, "offset", out->offset);
+	latt_json_u64(o, "cycles", corr);
+	latt_json_double(o, "ns", latt_ns((double)corr, khz));
+	latt_json_u64(o, "raw_cycles", out->cycles);
+	latt_json_u64(o, "window", out->window);
+	latt_json_bool(o, "nmi", !!(out->flags & LATT_OUT_NMI));
 	return o;
 }
 
@@ -382,11 +383,11 @@ static struct json_object *spacing(const struct latt_spacing *s, __u64 khz,
 	struct json_object *o = json_object_new_object();
 
 	if (time)
-		json_add_double(o, "ns", latt_ns((double)s->value, khz));
+		latt_json_double(o, "ns", latt_ns((double)s->value, khz));
 	else
-		json_add_u64(o, "samples", s->value);
-	json_add_u64(o, "count", s->count);
-	json_add_u64(o, "of", s->of);
+		latt_json_u64(o, "samples", s->value);
+	latt_json_u64(o, "count", s->count);
+	latt_json_u64(o, "of", s->of);
 	return o;
 }
 
@@ -394,14 +395,14 @@ static struct json_object *smi(const struct smi_count *s)
 {
 	struct json_object *o = json_object_new_object();
 
-	json_add_bool(o, "available", s->ok);
-	json_add_u64(o, "cpu", s->cpu);
+	latt_json_bool(o, "available", s->ok);
+	latt_json_u64(o, "cpu", s->cpu);
 	if (s->ok) {
-		json_add_u64(o, "before", s->before);
-		json_add_u64(o, "after", s->after);
-		json_add_u64(o, "delta", s->after - s->before);
+		latt_json_u64(o, "before", s->before);
+		latt_json_u64(o, "after", s->after);
+		latt_json_u64(o, "delta", s->after - s->before);
 	} else {
-		json_add_str(o, "reason", s->why);
+		latt_json_str(o, "reason", s->why);
 	}
 	return o;
 }
@@ -419,26 +420,26 @@ struct json_object *json_run_outlier_summary(const struct run_report *r)
 		return NULL;
 	o = json_object_new_object();
 	th = json_object_new_object();
-	json_add_str(th, "spec", t->spec.text);
-	json_add_str(th, "basis", t->spec.kind == THR_MEDIAN ? "median" :
-		     t->spec.kind == THR_NS ? "time" : "cycles");
-	json_add_u64(th, "cycles", r->res.config.threshold);
-	json_add_double(th, "ns", latt_ns((double)r->res.config.threshold, khz));
+	latt_json_str(th, "spec", t->spec.text);
+	latt_json_str(th, "basis", t->spec.kind == THR_MEDIAN ? "median" :
+		      t->spec.kind == THR_NS ? "time" : "cycles");
+	latt_json_u64(th, "cycles", r->res.config.threshold);
+	latt_json_double(th, "ns", latt_ns((double)r->res.config.threshold, khz));
 	if (t->spec.kind == THR_MEDIAN) {
-		json_add_u64(th, "calibration_samples", t->calibration);
-		json_add_u64(th, "median_cycles", t->median);
+		latt_json_u64(th, "calibration_samples", t->calibration);
+		latt_json_u64(th, "median_cycles", t->median);
 	}
 	json_object_object_add(o, "threshold", th);
-	json_add_u64(o, "count", s->count);
-	json_add_u64(o, "recorded", s->recorded);
-	json_add_u64(o, "dropped", s->dropped);
+	latt_json_u64(o, "count", s->count);
+	latt_json_u64(o, "recorded", s->recorded);
+	latt_json_u64(o, "dropped", s->dropped);
 	snprintf(rate, sizeof(rate), "%.9f", s->rate);
 	json_object_object_add(o, "rate", json_object_new_double_s(s->rate,
 								    rate));
 	if (r->user_engine)	/* it sees no NMI: unavailable */
 		json_object_object_add(o, "nmi", NULL);
 	else
-		json_add_u64(o, "nmi", s->nmi);
+		latt_json_u64(o, "nmi", s->nmi);
 	json_object_object_add(o, "spacing_samples",
 			       spacing(&s->samples, khz, false));
 	json_object_object_add(o, "spacing_time", spacing(&s->cycles, khz, true));
@@ -478,7 +479,7 @@ static int write_doc(const char *path, const struct run_report *r,
 	struct json_object *o = json_object_new_object();
 	int rc;
 
-	json_add_str(o, "schema", schema);
+	latt_json_str(o, "schema", schema);
 	json_object_object_add(o, "provenance", json_run_provenance(r));
 	json_object_object_add(o, "target", json_run_target(r));
 	json_object_object_add(o, "config", json_run_config(r));

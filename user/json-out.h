@@ -9,11 +9,11 @@
 #include <linux/types.h>
 #include <stdbool.h>
 
-void json_add_str(struct json_object *o, const char *key, const char *val);
-void json_add_u64(struct json_object *o, const char *key, __u64 val);
-void json_add_int(struct json_object *o, const char *key, long long val);
-void json_add_double(struct json_object *o, const char *key, double val);
-void json_add_bool(struct json_object *o, const char *key, int val);
+void latt_json_str(struct json_object *o, const char *key, const char *val);
+void latt_json_u64(struct json_object *o, const char *key, __u64 val);
+void latt_json_int(struct json_object *o, const char *key, long long val);
+void latt_json_double(struct json_object *o, const char *key, double val);
+void latt_json_bool(struct json_object *o, const char *key, int val);
 struct json_object *json_new_fixed(double val, int decimals);
 int json_emit(const char *path, struct json_object *o);
 

@@ -10,6 +10,7 @@
 #include <lattester/hist.h>
 #include <lattester/pattern.h>	/* LATT_CHUNK */
 #include "parse.h"
+#include "report.h"
 #include "run.h"
 
 /** fmt_bytes() - "64 B", "4 KiB", "1 GiB": the largest exact binary unit */

@@ -4,8 +4,8 @@
  * options, the checks, the optional calibration pass for a --threshold
  * given as a multiple of the median, the run itself and its report.  Both
  * `run` (cmd-run.c) and every point of `sweep` (cmd-sweep.c) go through
- * run_measure().  The reports: the text table and the histogram and
- * outlier files (output.c), the JSON documents (json-out.c).
+ * run_measure().  The reports of a run are printed by report.h's
+ * functions.
  */
 #ifndef _LATT_RUN_H
 #define _LATT_RUN_H
@@ -13,12 +13,11 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <time.h>
 
 #include <uapi/lattester.h>
 #include "builtin.h"
-#include "lib.h"
+#include "dev.h"
 #include "map.h"
 #include "msr.h"
 #include "outstats.h"
@@ -247,19 +246,5 @@ int run_measure(struct run_opts *o, struct run_report *r,
 		const struct run_hooks *h);
 int run_exit_status(const struct run_opts *o, const struct run_report *r);
 void run_report_free(struct run_report *r);
-
-void fmt_bytes(char *buf, size_t len, __u64 bytes);
-void fmt_size(char *buf, size_t len, __u64 bytes);
-void fmt_target(char *buf, size_t len, const struct run_report *r);
-void fmt_pattern(char *buf, size_t len, const struct latt_config *c);
-
-void report_print(FILE *f, const struct run_report *r);
-const char *report_timer_name(const struct run_report *r);
-int report_tsc_stable(const struct run_report *r);
-int report_write_hist(const char *path, const struct run_report *r);
-int report_write_hgrm(const char *path, const struct run_report *r);
-int report_write_json(const char *path, const struct run_report *r);
-int report_write_outliers_csv(const char *path, const struct run_report *r);
-int report_write_outliers_json(const char *path, const struct run_report *r);
 
 #endif /* _LATT_RUN_H */

@@ -49,10 +49,11 @@
 #include <lattester/hist.h>
 #include <lattester/pattern.h>
 #include <lattester/rules.h>
+#include "dev.h"
 #include "host.h"
-#include "lib.h"
 #include "log.h"
 #include "map.h"
+#include "report.h"
 #include "run.h"
 #include "engine-user.h"
 

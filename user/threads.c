@@ -21,9 +21,9 @@
 
 #include <json-c/json.h>
 #include <lattester/hist.h>
+#include "dev.h"
 #include "host.h"
 #include "json-out.h"
-#include "lib.h"
 #include "log.h"
 #include "parse.h"
 #include "run.h"
@@ -408,17 +408,17 @@ static struct json_object *thread_json(const struct run_report *r, __u32 i)
 	};
 	size_t k;
 
-	json_add_u64(o, "thread", i);
-	json_add_u64(o, "cpu", s->cpu);
-	json_add_u64(o, "node", s->node);
-	json_add_str(o, "role", role_name(s->role));
-	json_add_int(o, "error", s->error);
-	json_add_u64(o, "part_offset", s->part_offset);
-	json_add_u64(o, "part_bytes", s->part_bytes);
-	json_add_u64(o, "samples", s->count);
-	json_add_u64(o, "overhead_cycles", s->overhead);
+	latt_json_u64(o, "thread", i);
+	latt_json_u64(o, "cpu", s->cpu);
+	latt_json_u64(o, "node", s->node);
+	latt_json_str(o, "role", role_name(s->role));
+	latt_json_int(o, "error", s->error);
+	latt_json_u64(o, "part_offset", s->part_offset);
+	latt_json_u64(o, "part_bytes", s->part_bytes);
+	latt_json_u64(o, "samples", s->count);
+	latt_json_u64(o, "overhead_cycles", s->overhead);
 	for (k = 0; k < sizeof(pct) / sizeof(pct[0]); k++) {
-		json_add_double(ns, pct[k].name, thread_ns(r, i, pct[k].ppm));
+		latt_json_double(ns, pct[k].name, thread_ns(r, i, pct[k].ppm));
 		if (s->count && !latt_pct_supported(s->count, pct[k].ppm))
 			json_object_array_add(un,
 				json_object_new_string(pct[k].name));
@@ -428,18 +428,18 @@ static struct json_object *thread_json(const struct run_report *r, __u32 i)
 		json_object_put(ns);
 	/* as the run's latency.unsupported: too few samples for these */
 	json_object_object_add(o, "latency_unsupported", un);
-	json_add_u64(o, "accesses", s->accesses);
-	json_add_u64(o, "bytes_read", s->bytes_read);
-	json_add_u64(o, "bytes_written", s->bytes_written);
-	json_add_double(o, "read_gbps",
-			threads_gbps(s->bytes_read, span(r, s), khz));
-	json_add_double(o, "write_gbps",
-			threads_gbps(s->bytes_written, span(r, s), khz));
-	json_add_u64(o, "duration_ns",
-		     (__u64)(latt_ns((double)span(r, s), khz) + 0.5));
-	json_add_u64(o, "windows", s->windows);
-	json_add_u64(o, "nmi_windows", s->nmi_windows);
-	json_add_u64(o, "outliers", s->outliers);
+	latt_json_u64(o, "accesses", s->accesses);
+	latt_json_u64(o, "bytes_read", s->bytes_read);
+	latt_json_u64(o, "bytes_written", s->bytes_written);
+	latt_json_double(o, "read_gbps",
+			 threads_gbps(s->bytes_read, span(r, s), khz));
+	latt_json_double(o, "write_gbps",
+			 threads_gbps(s->bytes_written, span(r, s), khz));
+	latt_json_u64(o, "duration_ns",
+		      (__u64)(latt_ns((double)span(r, s), khz) + 0.5));
+	latt_json_u64(o, "windows", s->windows);
+	latt_json_u64(o, "nmi_windows", s->nmi_windows);
+	latt_json_u64(o, "outliers", s->outliers);
 	return o;
 }
 
@@ -451,9 +451,9 @@ static struct json_object *series_json(const struct run_report *r)
 	struct json_object *a = json_object_new_array();
 	__u32 b, i;
 
-	json_add_double(o, "bin_us",
-			latt_ns((double)t->series_cycles, r->info->tsc_khz) /
-			1000);
+	latt_json_double(o, "bin_us",
+			 latt_ns((double)t->series_cycles, r->info->tsc_khz) /
+			 1000);
 	for (b = 0; b < t->series_len; b++) {
 		__u64 bytes = 0;
 
@@ -482,26 +482,26 @@ struct json_object *json_run_threads(const struct run_report *r)
 		return NULL;
 	o = json_object_new_object();
 	a = json_object_new_array();
-	json_add_str(o, "mode", mode_name(r->res.config.mode));
-	json_add_bool(o, "split", !!(r->res.config.flags & LATT_CFG_SPLIT));
-	json_add_u64(o, "duration_us", c->duration_us);
-	json_add_u64(o, "delay_cycles", c->delay);
-	json_add_u64(o, "mix_read", c->mix_read);
-	json_add_u64(o, "mix_write", c->mix_write);
-	json_add_str(o, "write_op", latt_name(NAMES_OP, c->write_op ?
-						c->write_op : LATT_OP_STORE));
+	latt_json_str(o, "mode", mode_name(r->res.config.mode));
+	latt_json_bool(o, "split", !!(r->res.config.flags & LATT_CFG_SPLIT));
+	latt_json_u64(o, "duration_us", c->duration_us);
+	latt_json_u64(o, "delay_cycles", c->delay);
+	latt_json_u64(o, "mix_read", c->mix_read);
+	latt_json_u64(o, "mix_write", c->mix_write);
+	latt_json_str(o, "write_op", latt_name(NAMES_OP, c->write_op ?
+						 c->write_op : LATT_OP_STORE));
 	for (i = 0; i < r->trep.n; i++)
 		json_object_array_add(a, thread_json(r, i));
 	json_object_object_add(o, "threads", a);
 	run_bandwidth(r, &b);
 	bw = json_object_new_object();
-	json_add_u64(bw, "bytes_read", b.bytes_read);
-	json_add_u64(bw, "bytes_written", b.bytes_written);
-	json_add_u64(bw, "duration_ns",
-		     (__u64)(latt_ns((double)b.cycles, khz) + 0.5));
-	json_add_double(bw, "read_gbps", b.read_gbps);
-	json_add_double(bw, "write_gbps", b.write_gbps);
-	json_add_double(bw, "total_gbps", b.read_gbps + b.write_gbps);
+	latt_json_u64(bw, "bytes_read", b.bytes_read);
+	latt_json_u64(bw, "bytes_written", b.bytes_written);
+	latt_json_u64(bw, "duration_ns",
+		      (__u64)(latt_ns((double)b.cycles, khz) + 0.5));
+	latt_json_double(bw, "read_gbps", b.read_gbps);
+	latt_json_double(bw, "write_gbps", b.write_gbps);
+	latt_json_double(bw, "total_gbps", b.read_gbps + b.write_gbps);
 	if (r->trep.series_len)
 		json_object_object_add(bw, "series", series_json(r));
 	json_object_object_add(o, "bandwidth", bw);

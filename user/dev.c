@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lib.c - see lib.h
+ * dev.c - see dev.h
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +10,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "lib.h"
+#include "dev.h"
 
 _Static_assert(sizeof(struct latt_info) == LATT_INFO_SIZE, "latt_info");
 _Static_assert(sizeof(struct latt_config) == LATT_CONFIG_SIZE, "latt_config");

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * lib.h - a small library over /dev/lattester's ioctls.  Every function
+ * dev.h - a small library over /dev/lattester's ioctls.  Every function
  * returns 0 or a negative errno and prints nothing.
  */
-#ifndef _LATT_LIB_H
-#define _LATT_LIB_H
+#ifndef _LATT_DEV_H
+#define _LATT_DEV_H
 
 #include <stdbool.h>
 #include <uapi/lattester.h>
@@ -32,4 +32,4 @@ bool latt_abi_compatible(const struct latt_info *info);
 const char *latt_open_strerror(int rc);
 const char *latt_start_hint(int rc);
 
-#endif /* _LATT_LIB_H */
+#endif /* _LATT_DEV_H */

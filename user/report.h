@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * report.h - a run's reports (struct run_report, run.h): the text table
+ * and the histogram and outlier files (output.c), the JSON documents
+ * (json-out.c), and the formatting they share with the commands.
+ */
+#ifndef _LATT_REPORT_H
+#define _LATT_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <linux/types.h>
+
+struct latt_config;
+struct run_report;
+
+void fmt_bytes(char *buf, size_t len, __u64 bytes);
+void fmt_size(char *buf, size_t len, __u64 bytes);
+void fmt_target(char *buf, size_t len, const struct run_report *r);
+void fmt_pattern(char *buf, size_t len, const struct latt_config *c);
+
+void report_print(FILE *f, const struct run_report *r);
+const char *report_timer_name(const struct run_report *r);
+int report_tsc_stable(const struct run_report *r);
+int report_write_hist(const char *path, const struct run_report *r);
+int report_write_hgrm(const char *path, const struct run_report *r);
+int report_write_json(const char *path, const struct run_report *r);
+int report_write_outliers_csv(const char *path, const struct run_report *r);
+int report_write_outliers_json(const char *path, const struct run_report *r);
+
+#endif /* _LATT_REPORT_H */
