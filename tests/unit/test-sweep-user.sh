@@ -336,7 +336,9 @@ for x, y in zip(a, b):
                        (x["point"], k, sorted(px ^ py)[:4]))
     if x["config"] != y["config"] or x["target"] != y["target"]:
         why.append("point %d: config or target differ" % x["point"])
-    for k in ("state", "samples", "backwards", "windows", "page_size"):
+    # the counts that do not depend on timing (windows, backwards and
+    # the pages THP gave a region may)
+    for k in ("state", "samples"):
         if x["result"][k] != y["result"][k]:
             why.append("point %d: result.%s %r, %r" %
                        (x["point"], k, x["result"][k], y["result"][k]))
