@@ -392,6 +392,44 @@ static size_t peek(__u64 p, void *dst, size_t len)
 	return n < 0 ? 0 : (size_t)n;
 }
 
+/*
+ * The stack, and the gap below it into which the kernel grows it on a
+ * fault (stack_guard_gap: 256 pages by default; 4 MiB here, for margin).
+ * The module's copy_from_user() of an address there may succeed, the
+ * stack growing to take it, where peek() found nothing: a 32-bit
+ * fuzzer's mutated cpus_ptr 0xfff20b18 read zeros (EINVAL) where the
+ * model said EFAULT.  So no mutated pointer is sent there.
+ */
+static __u64 stack_lo, stack_hi;
+
+static void find_stack(void)
+{
+	unsigned long long lo, hi;
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "[stack]") &&
+		    sscanf(line, "%llx-%llx", &lo, &hi) == 2) {
+			stack_lo = lo > (4ULL << 20) ? lo - (4ULL << 20) : 0;
+			stack_hi = hi;
+		}
+	fclose(f);
+}
+
+/* mutant() for a pointer: anything but the stack and its growth gap */
+static __u64 mutant_ptr(__u64 old)
+{
+	__u64 p;
+
+	do
+		p = mutant(old);
+	while (p >= stack_lo && p < stack_hi);
+	return p;
+}
+
 /* The writable list of @k CPUs at @p, if @p lies in the lists arena. */
 static __u32 *list_at(__u64 p, size_t k)
 {
@@ -565,6 +603,7 @@ static void setup_env(void)
 	/* pointers: every buffer ends at a PROT_NONE or unmapped page, so
 	 * that nothing the module writes past its end lands elsewhere */
 	pagesz = sysconf(_SC_PAGESIZE);
+	find_stack();
 	hist_size = pages(HIST_BYTES);
 	outl_size = OUTL_PAGES * pagesz;
 	make_arena(&args, GOOD_SIZE);

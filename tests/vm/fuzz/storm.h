@@ -452,7 +452,7 @@ static const char *mutate(struct latt_config *c)
 			c->cpus_ptr = 0;
 			break;
 		case 1:
-			c->cpus_ptr = mutant(c->cpus_ptr);
+			c->cpus_ptr = mutant_ptr(c->cpus_ptr);
 			break;
 		default:	/* the list, at a pointer of any kind */
 			n = nthreads(c) < MAX_CPUS ? nthreads(c) : MAX_CPUS;
