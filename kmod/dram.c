@@ -70,8 +70,12 @@ static u64 latt_node_free(int node, bool *movable)
 	return free;
 }
 
-/* One physically contiguous block of 1 << @shift bytes on @node. */
-static struct page *latt_chunk_alloc(int node, u32 shift, bool movable)
+/*
+ * One physically contiguous block of 1 << @shift bytes on @node;
+ * *@from_movable is set when it came from ZONE_MOVABLE.
+ */
+static struct page *latt_chunk_alloc(int node, u32 shift, bool movable,
+				     bool *from_movable)
 {
 	const gfp_t gfp = GFP_KERNEL | __GFP_THISNODE | __GFP_RETRY_MAYFAIL |
 			  __GFP_NOWARN;
@@ -82,16 +86,18 @@ static struct page *latt_chunk_alloc(int node, u32 shift, bool movable)
 	 * table; without it MOVABLE means NORMAL); there is no highmem on
 	 * x86-64: the direct map still covers it
 	 */
-	if (!p && movable)
+	if (!p && movable) {
 		p = alloc_pages_node(node, gfp | __GFP_HIGHMEM | __GFP_MOVABLE,
 				     shift - PAGE_SHIFT);
+		*from_movable |= !!p;
+	}
 	return p;
 }
 
 /*
- * Fill @r with @bytes in chunks of 1 << @shift.  -ENOMEM when a chunk
- * can't be had (what was had stays in @r, for the caller to free),
- * -EINTR when the caller is killed meanwhile.
+ * Fill @r with @bytes in chunks of 1 << @shift.  -EAGAIN when a chunk
+ * can't be had, -ENOMEM when the tables can't (what was had stays in @r,
+ * for the caller to free), -EINTR when the caller is killed meanwhile.
  */
 static int latt_chunks_alloc(struct latt_region *r, u64 bytes, int node,
 			     u32 shift, bool movable)
@@ -106,9 +112,10 @@ static int latt_chunks_alloc(struct latt_region *r, u64 bytes, int node,
 	r->chunk_shift = shift;
 	r->bytes = n << shift;
 	for (i = 0; i < n; i++) {
-		r->chunks[i] = latt_chunk_alloc(node, shift, movable);
+		r->chunks[i] = latt_chunk_alloc(node, shift, movable,
+						&r->movable);
 		if (!r->chunks[i])
-			return -ENOMEM;
+			return -EAGAIN;
 		r->addr[i] = page_address(r->chunks[i]);
 		r->nchunks = i + 1;
 		if (fatal_signal_pending(current))
@@ -157,8 +164,11 @@ int latt_region_alloc(struct latt_region *r, u64 bytes, int node, u64 size)
 		if (!ret)
 			return 0;
 		latt_region_free(r);
-		if (ret != -ENOMEM || shift == LATT_CHUNK_MIN_SHIFT)
+		/* only a block that can't be had falls back, not a table */
+		if (ret != -EAGAIN)
 			return ret;
+		if (shift == LATT_CHUNK_MIN_SHIFT)
+			return -ENOMEM;
 		pr_info("node %d: no free 4 MiB block; taking 2 MiB ones\n",
 			node);
 		shift = LATT_CHUNK_MIN_SHIFT;

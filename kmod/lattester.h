@@ -54,6 +54,7 @@ typedef __u64 (*latt_chase_off_fn)(char *base, __u64 mask, __u64 *pos,
  * @addr: kernel address of each chunk
  * @nchunks: chunks in @addr (DRAM: allocated so far)
  * @chunk_shift: LATT_CHUNK_SHIFT or LATT_CHUNK_MIN_SHIFT
+ * @movable: DRAM: some chunk came from ZONE_MOVABLE (never kept)
  * @bytes: the region's length (DRAM: whole chunks)
  * @node: DRAM: the NUMA node; PMEM: NUMA_NO_NODE
  * @map: PMEM: the mapping
@@ -71,6 +72,7 @@ struct latt_region {
 	char **addr;
 	u64 nchunks;
 	u32 chunk_shift;
+	bool movable;
 	u64 bytes;
 	int node;
 	void *map;
@@ -297,6 +299,7 @@ int latt_split_part(u64 region, u32 n, u64 size, u64 *part);
 int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd,
 		  u64 map_addr, bool writes, bool chase);
 bool latt_region_gone(const struct latt_region *r);
+int latt_pmem_recheck(const struct latt_region *r, u64 phys, u64 size);
 
 /* run.c */
 int latt_run_start(struct latt_run *run);

@@ -193,9 +193,9 @@ static bool latt_take_kept(struct file *starter, struct latt_region *out)
 {
 	struct latt_run *old = latt_cur;
 
-	if (!old || !old->keep || !old->region.nchunks ||
-	    latt_run_state(old) == LATT_STATE_RUNNING ||
-	    (starter && old->starter != starter))
+	/* the state first: a run that fails frees its region while RUNNING */
+	if (!old || latt_run_state(old) == LATT_STATE_RUNNING || !old->keep ||
+	    !old->region.nchunks || (starter && old->starter != starter))
 		return false;
 	*out = old->region;
 	memset(&old->region, 0, sizeof(old->region));
@@ -321,10 +321,15 @@ static long latt_ioctl_start(struct file *file, void __user *arg)
 
 	if (took && !reuse)
 		latt_region_free(&kept);
+	ret = 0;
+	/* what a kept pmem region may have got meanwhile: bad blocks */
+	if (reuse && run->cfg.target == LATT_TARGET_PMEM)
+		ret = latt_pmem_recheck(&kept, run->cfg.phys_addr,
+					run->cfg.region);
 	if (reuse) {
-		run->region = kept;
-		run->reused = true;
-		ret = 0;
+		run->region = kept;	/* freed with the run if refused */
+		run->reused = !ret;
+		run->chain_reused = run->chain_reused && !ret;
 	} else if (run->cfg.target == LATT_TARGET_PMEM)
 		ret = latt_pmem_map(&run->region, run->cfg.phys_addr,
 				    run->cfg.region, run->cfg.fd,
@@ -658,9 +663,10 @@ static int latt_release(struct inode *inode, struct file *file)
 }
 
 /*
- * Memory pressure: a kept region is idle memory, given back whole.  Never
- * waits for the module's lock (the allocation that reclaims may be one
- * made under it).
+ * Memory pressure: a kept region is idle memory, given back whole, to
+ * reclaim on its own node (NUMA-aware: another node's kswapd leaves it).
+ * Never waits for the module's lock (the allocation that reclaims may be
+ * one made under it).
  */
 static unsigned long latt_shrink_count(struct shrinker *s,
 				       struct shrink_control *sc)
@@ -669,8 +675,10 @@ static unsigned long latt_shrink_count(struct shrinker *s,
 
 	if (!mutex_trylock(&latt_lock))
 		return 0;
-	if (latt_cur && latt_cur->keep && latt_cur->region.chunks &&
-	    latt_run_state(latt_cur) != LATT_STATE_RUNNING)
+	/* the state first, as latt_take_kept(); only its node's reclaim */
+	if (latt_cur && latt_run_state(latt_cur) != LATT_STATE_RUNNING &&
+	    latt_cur->keep && latt_cur->region.chunks &&
+	    latt_cur->region.node == sc->nid)
 		pages = latt_cur->region.nchunks <<
 			(latt_cur->region.chunk_shift - PAGE_SHIFT);
 	mutex_unlock(&latt_lock);
@@ -687,7 +695,8 @@ static unsigned long latt_shrink_scan(struct shrinker *s,
 	if (!mutex_trylock(&latt_lock))
 		return SHRINK_STOP;
 	/* DRAM only: a PMEM mapping holds no memory the system could use */
-	if (latt_cur && latt_cur->region.chunks)
+	if (latt_cur && latt_run_state(latt_cur) != LATT_STATE_RUNNING &&
+	    latt_cur->region.chunks && latt_cur->region.node == sc->nid)
 		took = latt_take_kept(NULL, &kept);
 	mutex_unlock(&latt_lock);
 	if (!took)
@@ -704,7 +713,7 @@ static struct shrinker *latt_shrinker;
 
 static int latt_shrinker_add(void)
 {
-	latt_shrinker = shrinker_alloc(0, "lattester");
+	latt_shrinker = shrinker_alloc(SHRINKER_NUMA_AWARE, "lattester");
 	if (!latt_shrinker)
 		return -ENOMEM;
 	latt_shrinker->count_objects = latt_shrink_count;
@@ -723,6 +732,7 @@ static struct shrinker latt_shrinker_s = {
 	.count_objects = latt_shrink_count,
 	.scan_objects = latt_shrink_scan,
 	.seeks = DEFAULT_SEEKS,
+	.flags = SHRINKER_NUMA_AWARE,
 };
 
 static int latt_shrinker_add(void)

@@ -59,6 +59,7 @@
 #include <linux/pfn_t.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/version.h>
 #include <asm/memtype.h>
 #include <asm/pgtable.h>
 #include <linux/nd.h>
@@ -231,43 +232,57 @@ static int latt_raw_range(struct block_device *bdev, u64 phys, u64 size)
 
 #define LATT_PIN_BATCH	512
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#define latt_pin_locked(a, n, f, p)	pin_user_pages(a, n, f, p)
+#else
+#define latt_pin_locked(a, n, f, p)	pin_user_pages(a, n, f, p, NULL)
+#endif
+
+/* Is the caller's mapping at [@uaddr, +@size) one VMA of @claim's device? */
+static bool latt_dax_vma_ours(struct file *claim, u64 uaddr, u64 size)
+{
+	struct vm_area_struct *vma = vma_lookup(current->mm, uaddr);
+
+	return vma && vma->vm_file && uaddr + size <= vma->vm_end &&
+	       S_ISCHR(file_inode(vma->vm_file)->i_mode) &&
+	       file_inode(vma->vm_file)->i_rdev == file_inode(claim)->i_rdev;
+}
+
 /*
  * A device-DAX range, tied to its device: the caller's mapping of @claim
  * at @uaddr must hold, page after page, the pages of [phys, phys + size).
- * The pages are pinned only while they are compared (the run pins the
- * device per window: dax_read_lock()).  -EINVAL when they are not those,
- * -EFAULT when the mapping is not there, -ENOMEM.
+ * Each batch is looked up and pinned under one hold of the mmap lock, so
+ * that no other thread can put another device's mapping there between
+ * the check of the VMA and the pin.  The pages are pinned only while
+ * they are compared (the run pins the device per window:
+ * dax_read_lock()).  -EINVAL when they are not those, -EFAULT when the
+ * mapping is not there, -ENOMEM.
  */
 static int latt_dax_map_check(struct file *claim, u64 uaddr, u64 phys,
 			      u64 size, bool writes)
 {
 	u64 npages = size >> PAGE_SHIFT, done = 0;
-	struct vm_area_struct *vma;
 	struct page **pages;
 	long got, i;
-	bool ours;
 	int ret = 0;
 
 	if (!uaddr || !PAGE_ALIGNED(uaddr) || !PAGE_ALIGNED(size) ||
 	    uaddr + size < uaddr)
 		return -EINVAL;
-	mmap_read_lock(current->mm);
-	vma = vma_lookup(current->mm, uaddr);
-	ours = vma && vma->vm_file && uaddr + size <= vma->vm_end &&
-	       S_ISCHR(file_inode(vma->vm_file)->i_mode) &&
-	       file_inode(vma->vm_file)->i_rdev == file_inode(claim)->i_rdev;
-	mmap_read_unlock(current->mm);
-	if (!ours)
-		return -EINVAL;
-
 	pages = kmalloc_array(LATT_PIN_BATCH, sizeof(*pages), GFP_KERNEL);
 	if (!pages)
 		return -ENOMEM;
 	while (!ret && done < npages) {
-		got = pin_user_pages_fast(uaddr + (done << PAGE_SHIFT),
-					  min_t(u64, npages - done,
-						LATT_PIN_BATCH),
-					  writes ? FOLL_WRITE : 0, pages);
+		mmap_read_lock(current->mm);
+		if (!latt_dax_vma_ours(claim, uaddr, size)) {
+			mmap_read_unlock(current->mm);
+			ret = -EINVAL;
+			break;
+		}
+		got = latt_pin_locked(uaddr + (done << PAGE_SHIFT),
+				      min_t(u64, npages - done, LATT_PIN_BATCH),
+				      writes ? FOLL_WRITE : 0, pages);
+		mmap_read_unlock(current->mm);
 		if (got <= 0) {
 			ret = got ? (int)got : -EFAULT;
 			break;
@@ -423,6 +438,38 @@ int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd,
 fail:
 	latt_region_free(r);
 	return ret;
+}
+
+/**
+ * latt_pmem_recheck() - check a kept PMEM region again for a new run
+ * @r: the region, as latt_pmem_map() made it
+ * @phys: its first byte
+ * @size: its bytes
+ *
+ * Bad blocks found while it was kept (a scrub, a machine check taken
+ * elsewhere) go on the disk's list; a run that took the kept mapping
+ * without a look would load them.  Device-DAX has no list here
+ * (lattester-ctl checks its region's, as for a new run).
+ *
+ * Return: 0; -EHWPOISON for a known bad block in the range; -EINVAL or
+ * an error of DAX when the disk's range can't be confirmed.
+ */
+int latt_pmem_recheck(const struct latt_region *r, u64 phys, u64 size)
+{
+	u64 dstart, dsize;
+	int ret;
+
+	if (!r->bdev)
+		return 0;
+	if (!r->dax_checked)
+		return latt_raw_range(r->bdev, phys, size);
+	ret = latt_dax_range(r->bdev, &dstart, &dsize);
+	if (ret)
+		return ret;
+	if (phys < dstart || phys + size > dstart + dsize)
+		return -EINVAL;
+	return latt_check_badblocks(r->bdev, (phys - dstart) >> SECTOR_SHIFT,
+				    DIV_ROUND_UP(size, SECTOR_SIZE));
 }
 
 /**

@@ -589,8 +589,11 @@ static void latt_run_finish(struct latt_run *run, bool interrupted)
 	/* marked unstable, the TSC stays so: by the run's end, then */
 	run->tsc_unstable = check_tsc_unstable();
 	run->timer_step = run->threads[0].timer_step;
-	/* kept for the next START only when whole: not after a failure */
-	if (!run->keep || run->error)
+	/*
+	 * kept for the next START only when whole (not after a failure), and
+	 * never in ZONE_MOVABLE: offlining that memory waits for its pages
+	 */
+	if (!run->keep || run->error || run->region.movable)
 		latt_region_free(&run->region);
 	/* pairs with the acquire in latt_run_state(): figures first */
 	smp_wmb();
@@ -899,7 +902,7 @@ void latt_run_stop(struct latt_run *run)
 	/* threads stopped before they ran never got to end the run */
 	if (atomic_read(&run->state) == LATT_STATE_RUNNING && run->threads)
 		latt_run_finish(run, true);
-	if (!run->keep || run->error)
+	if (!run->keep || run->error || run->region.movable)
 		latt_region_free(&run->region);
 	if (atomic_read(&run->state) == LATT_STATE_RUNNING)
 		atomic_set(&run->state, LATT_STATE_ABORTED);

@@ -11,7 +11,8 @@
 # refuses such a range itself before it asks the module (75 tests how), so
 # the module's refusal is tested with the tool's check blinded: an empty
 # file bind-mounted over the disk's list, which libndctl then reads (the
-# module reads the kernel's own).  Last in the suite: the bad blocks stay.
+# module reads the kernel's own).  A region the module keeps between runs
+# is checked again (reuse-pmem.c).  Last in the suite: the bad blocks stay.
 . /tests/lib/pmem.sh
 set -u
 
@@ -49,6 +50,16 @@ if [ -n "$FSDAX_DEV" ] && inject "$FSDAX_DEV" 2048 8; then
 	poisoned "$FSDAX_DEV" --region 16M		# sector 2048 = 1 MiB in
 	run_json fsdax-beside --target "$FSDAX_DEV" --offset 64M --region 16M
 	[ $rc -eq 0 ] && echo "ok: $FSDAX_DEV --offset 64M: the range beside it runs"
+	# a region kept for the next run (LATT_CFG_REUSE) is checked again:
+	# a bad block listed meanwhile at 65 MiB (sector 133120) refuses it
+	phys=$(grep -o '"phys_addr": *[0-9]*' "$OUT/fsdax-beside.json" | head -n1 |
+		sed 's/.*: *//')
+	if [ -n "$phys" ]; then
+		/usr/libexec/lattester/reuse-pmem "$FSDAX_DEV" "$phys" $((16 << 20)) 133120 ||
+			fail "reuse-pmem"
+	else
+		fail "no phys_addr in fsdax-beside.json"
+	fi
 fi
 if [ -n "$RAW_DEV" ] && inject "$RAW_DEV" 4096 8; then
 	poisoned "$RAW_DEV" --region 4M			# sector 4096 = 2 MiB in
