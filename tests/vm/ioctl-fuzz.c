@@ -402,6 +402,10 @@ static size_t peek(__u64 p, void *dst, size_t len)
  */
 static __u64 stack_lo, stack_hi;
 
+/* kmod/run.c's LATT_STREAM_BATCH_BYTES: a stream's larger accesses go in
+ * pieces of this, and a run may end between two */
+#define STREAM_PIECE	(64ULL << 10)
+
 static void find_stack(void)
 {
 	unsigned long long lo, hi;

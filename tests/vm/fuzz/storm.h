@@ -1010,11 +1010,17 @@ static void check_result(const struct latt_result *r, __u32 out_asked,
 			   (unsigned long long)r->timer_step,
 			   (unsigned long long)r->count,
 			   (unsigned long long)r->backwards);
-	/* bytes: only where something streams, on the side it could */
+	/*
+	 * bytes: only where something streams, on the side it could; whole
+	 * accesses, but for accesses above 64 KiB, which stream in 64 KiB
+	 * pieces (kmod/run.c, LATT_STREAM_BATCH_BYTES) and may be cut at the
+	 * run's end or an abort: whole lines then
+	 */
 	if ((r->bytes_read && !streams_read(c)) ||
 	    (r->bytes_written && !streams_write(c)) ||
-	    (c->size && (r->bytes_read % c->size ||
-			 r->bytes_written % c->size)) ||
+	    (c->size && c->size <= STREAM_PIECE &&
+	     (r->bytes_read % c->size || r->bytes_written % c->size)) ||
+	    r->bytes_read % LATT_LINE || r->bytes_written % LATT_LINE ||
 	    (r->state == LATT_STATE_DONE && c->mode != LATT_MODE_LATENCY &&
 	     !(r->bytes_read + r->bytes_written)))
 		bad_output(c, "RESULT: state %u mode %u mix %u:%u op %u: "
