@@ -146,6 +146,35 @@ static bool latt_touches_ram(u64 start, u64 size)
 }
 
 /**
+ * latt_pmem_iomem_ok() - is a range under memory a claim may measure?
+ * @r: the region, its claim checked (@r->dax set for device-DAX)
+ * @phys: first byte
+ * @size: bytes
+ *
+ * Persistent Memory (ACPI NFIT, or a CXL pmem region's namespaces), the
+ * legacy e820 type 12 and Soft Reserved (EFI specific-purpose memory) serve
+ * every claim.  A CXL window (IORES_DESC_CXL: the CFMWS the platform
+ * decodes to CXL.mem) also serves a device-DAX claim: a CXL *ram* region's
+ * dax device (dax_cxl) sits there and nowhere else.  That is safe because
+ * latt_dax_map_check() then ties every page of the range to this very
+ * device through its mapping: the window alone is not trusted.  A block
+ * device never gets a range from the window this way: its range comes from
+ * DAX and must lie under Persistent Memory.  Memory a window's region
+ * onlined as System RAM (kmem) is refused after this by latt_touches_ram().
+ *
+ * Return: true when one resource of those kinds holds the whole range.
+ */
+static bool latt_pmem_iomem_ok(const struct latt_region *r, u64 phys,
+			       u64 size)
+{
+	return latt_iomem_covers(phys, size, IORES_DESC_PERSISTENT_MEMORY) ||
+	       latt_iomem_covers(phys, size,
+				 IORES_DESC_PERSISTENT_MEMORY_LEGACY) ||
+	       latt_iomem_covers(phys, size, IORES_DESC_SOFT_RESERVED) ||
+	       (r->dax && latt_iomem_covers(phys, size, IORES_DESC_CXL));
+}
+
+/**
  * latt_dax_range() - the physical range DAX maps for a block device
  * @bdev: the device
  * @start: out: its first byte
@@ -376,10 +405,7 @@ int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd,
 		goto fail;
 
 	ret = -EINVAL;
-	if (!latt_iomem_covers(phys, size, IORES_DESC_PERSISTENT_MEMORY) &&
-	    !latt_iomem_covers(phys, size,
-			       IORES_DESC_PERSISTENT_MEMORY_LEGACY) &&
-	    !latt_iomem_covers(phys, size, IORES_DESC_SOFT_RESERVED))
+	if (!latt_pmem_iomem_ok(r, phys, size))
 		goto fail;
 	if (latt_touches_ram(phys, size)) {
 		ret = -EBUSY;
