@@ -12,7 +12,7 @@ set -euo pipefail
 
 pkgs=(
 	qemu-system-x86 busybox-static cpio kmod ndctl daxctl
-	libndctl-dev libdaxctl-dev libnuma-dev libjson-c-dev
+	libndctl-dev libdaxctl-dev libcxl-dev libnuma-dev libjson-c-dev
 	build-essential bc sparse xz-utils zstd pkg-config python3 numactl
 	e2fsprogs gnuplot-nox groff-base
 	linux-headers-amd64 dkms
