@@ -171,7 +171,8 @@ struct latt_thread {
  * @stream_fn: bandwidth without a mix
  * @read_fn: the mix's loads, and loaded traffic
  * @write_fn: the mix's writes
- * @vector: accesses wider than 8 bytes: windows save the FPU state
+ * @vector: vector registers are used (accesses wider than 8 bytes but
+ *	movdir64b's, or streams at such a width): windows save the FPU state
  * @dax_checked: from the region, which goes first
  * @width: access width, bytes
  * @window_cycles: window_us in TSC cycles

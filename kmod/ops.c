@@ -50,6 +50,9 @@ u64 latt_features(void)
 		f |= LATT_FEAT_CONSTANT_TSC;
 	if (boot_cpu_has(X86_FEATURE_NONSTOP_TSC))
 		f |= LATT_FEAT_NONSTOP_TSC;
+	/* CPUID.(EAX=7,ECX=0):ECX[28], as the kernel saw it (ABI 2.2) */
+	if (boot_cpu_has(X86_FEATURE_MOVDIR64B))
+		f |= LATT_FEAT_MOVDIR64B;
 	if (!check_tsc_unstable())
 		f |= LATT_FEAT_TSC_STABLE;
 	return f;
@@ -103,25 +106,28 @@ int latt_check_config(struct latt_config *c)
  * @run: a run whose configuration is checked and whose width is resolved
  *
  * Sets the run's stream_fn (the op itself: bandwidth without a mix),
- * read_fn (loads) and write_fn (the mix's write op), all at its width.
+ * read_fn (loads) and write_fn (the mix's write op), as pick.h's
+ * latt_pick_streams_of() chooses them: at the run's width, or the widest
+ * the CPU has for an op of its own width (movdir64b).  Where streams run
+ * (not in latency mode) at a vector width, the windows save the FPU state.
  *
  * Return: 0; -EOPNOTSUPP when the CPU lacks the write op; -EINVAL for a
  * write op that is not a store.
  */
 int latt_pick_streams(struct latt_run *run)
 {
-	u32 wop = run->cfg.write_op ? run->cfg.write_op : LATT_OP_STORE;
-	int w = __builtin_ctz(run->width) - 3;
+	struct latt_stream_pick s;
+	int ret;
 
-	if (!latt_op_is_store(wop))
-		return -EINVAL;
-	if (latt_op_lacks(wop, latt_features()))
-		return -EOPNOTSUPP;
-	run->stream_fn = latt_streams[run->cfg.op][w];
-	run->read_fn = latt_streams[LATT_OP_LOAD][w];
-	run->write_fn = latt_streams[wop][w];
-	if (WARN_ON_ONCE(!run->read_fn || !run->write_fn))
-		return -EINVAL;
+	ret = latt_pick_streams_of(&run->cfg, latt_features(), latt_widths(),
+				   &s);
+	if (ret)
+		return ret;
+	run->stream_fn = s.op_fn;
+	run->read_fn = s.read_fn;
+	run->write_fn = s.write_fn;
+	if (run->cfg.mode != LATT_MODE_LATENCY && s.width > 8)
+		run->vector = true;
 	return 0;
 }
 
@@ -153,7 +159,8 @@ int latt_pick(struct latt_run *run)
 	run->chase = p.chase;
 	run->chase_off = p.chase_off;
 	run->width = p.width;
-	run->vector = p.width > 8;
+	/* movdir64b's 64 bytes go through no vector register */
+	run->vector = p.width > 8 && !latt_op_width(run->cfg.op);
 	run->timer = p.timer;
 	return 0;
 }

@@ -45,7 +45,7 @@ static const struct cmd_opt run_options[] = {
 	{ "delay", OPT_DELAY, "CYCLES",
 	  "streaming threads wait CYCLES TSC cycles (up to 1048576) after each access: the injection delay that steps the load of --mode loaded (default: 0)",
 	  -1 },
-	{ "op", OPT_OP, "OP", "access (default: load)", NAMES_OP },
+	{ "op", OPT_OP, "OP", "access (default: load; movdir64b: one 64-byte direct store a line, where CPUID has MOVDIR64B)", NAMES_OP },
 	{ "fence", OPT_FENCE, "FENCE",
 	  "fence inside the timed region, before the second timestamp (default: none after loads, mfence after store ops, which times them to completion; sfence and none: their issue only)",
 	  NAMES_FENCE },

@@ -148,6 +148,13 @@ static void user_cpu(__u64 *features, __u32 *widths)
 			f |= LATT_FEAT_CLFLUSHOPT;
 		if (b & (1U << 24))
 			f |= LATT_FEAT_CLWB;
+		/*
+		 * CPUID.(EAX=7,ECX=0):ECX[28]: MOVDIR64B (bit 27 would be
+		 * MOVDIRI).  CPUID alone says so: a hypervisor that hides
+		 * the bit hides the op, which is refused, never tried.
+		 */
+		if (c & (1U << 28))
+			f |= LATT_FEAT_MOVDIR64B;
 	}
 	if (__get_cpuid(0x80000001, &a, &b, &c, &d) && (d & (1U << 27)))
 		f |= LATT_FEAT_RDTSCP;

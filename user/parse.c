@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include <uapi/lattester.h>
+#include <lattester/rules.h>
 #include "parse.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -32,6 +33,7 @@ static const struct latt_name op_names[] = {
 	{ "store-clflushopt",	LATT_OP_STORE_CLFLUSHOPT, LATT_FEAT_CLFLUSHOPT },
 	{ "store-clflush",	LATT_OP_STORE_CLFLUSH,	LATT_FEAT_CLFLUSH },
 	{ "nt-store",		LATT_OP_NT_STORE,	LATT_FEAT_SSE2 },
+	{ "movdir64b",		LATT_OP_MOVDIR64B,	LATT_FEAT_MOVDIR64B },
 	END
 };
 
@@ -80,6 +82,7 @@ static const struct latt_name feature_names[] = {
 	{ "tsc_stable",	15,	0 },
 	{ "reuse",	16,	0 },
 	{ "dax_map",	17,	0 },
+	{ "movdir64b",	18,	0 },
 	END
 };
 
@@ -155,9 +158,10 @@ const char *latt_name_at(enum latt_names t, unsigned int i, bool *has_arg)
 	return n->name;
 }
 
+/** op_is_store() - whether @op writes its target: rules.h's definition */
 bool op_is_store(__u32 op)
 {
-	return op >= LATT_OP_STORE && op <= LATT_OP_MAX;
+	return latt_rule_is_store(op);
 }
 
 /** op_features() - the LATT_FEAT_* bits the CPU needs to run @op */

@@ -845,6 +845,13 @@ static int check_module(const struct run_opts *o, const struct latt_info *in)
 			in->abi_version >> 16, in->abi_version & 0xffff);
 		return 1;
 	}
+	/* a module before ABI 2.2 has no movdir64b, whatever the CPU has */
+	if ((c->op == LATT_OP_MOVDIR64B || c->write_op == LATT_OP_MOVDIR64B) &&
+	    in->abi_version < ((2U << 16) | 2)) {
+		log_err("this lattester module (ABI %u.%u) has no --op movdir64b (ABI 2.2): load the module of this release",
+			in->abi_version >> 16, in->abi_version & 0xffff);
+		return 1;
+	}
 	if (missing) {
 		log_err("--op %s needs the %s instruction, which this CPU lacks",
 			latt_name(NAMES_OP, (op_features(c->op) & missing) ?
@@ -852,7 +859,8 @@ static int check_module(const struct run_opts *o, const struct latt_info *in)
 			latt_name(NAMES_FEATURE, __builtin_ctzll(missing)));
 		return 1;
 	}
-	if (c->width && !(in->widths & c->width)) {
+	/* an op of its own width needs no vector width (rules.h's check) */
+	if (c->width && !latt_op_width(c->op) && !(in->widths & c->width)) {
 		log_err("--width %u: not usable on this CPU", c->width);
 		return 1;
 	}

@@ -33,6 +33,8 @@
  *	store-clflushopt -- the stores, then clflushopt of the line
  *	store-clflush    -- the stores, then clflush of the line
  *	nt-store         -- 64/width non-temporal stores (movnti for 8 bytes)
+ *	movdir64b        -- one movdir64b: a 64-byte direct store of the line
+ *			    latt_direct_src to it (width 64 only, "direct")
  *
  * The caller checks CPUID before it calls a function that uses an
  * instruction the CPU may lack; nothing here is built for the build host's
@@ -197,6 +199,21 @@ static inline int latt_backwards(__u64 cycles)
 #define LINE_ntstore_64		X1(NS64)
 
 /*
+ * movdir64b (66 0F 38 F8 /r; "movdir64b (%1), %0": the source is the
+ * 64-byte memory operand, the destination's address is the register, the
+ * ModRM reg field).  It reads the 64 bytes at %1 (latt_direct_src), then
+ * writes them to the line at %0 as one direct store with 64-byte write
+ * atomicity; the destination must be 64-byte aligned (#GP otherwise),
+ * which every line is here.  The store uses the write-combining protocol
+ * whatever the destination's memory type: the line is not fetched into
+ * the caches, and a cached copy of it is written back (if modified) and
+ * invalidated before the store.  (SDM Vol. 2B, MOVDIR64B, for all of
+ * this.)  Its width is the instruction's own, "direct": no vector
+ * register, nothing to clear, the data comes from memory (DATA_direct).
+ */
+#define LINE_movdir64b_direct	"movdir64b (%1), %0\n\t"
+
+/*
  * The fences, inside the timed region after the last line, before t1:
  * mfence -- every earlier load and store (clwb, clflushopt, clflush and
  *	     non-temporal stores included) is globally visible before t1 is
@@ -207,6 +224,11 @@ static inline int latt_backwards(__u64 cycles)
  *	     (SDM Vol. 2B, SFENCE), so t1 may be read before the stores
  *	     complete: the figure is the stores' issue cost, not completion;
  * none   -- likewise.
+ * movdir64b's direct store is weakly ordered like a non-temporal store:
+ * "fencing operation such as SFENCE or MFENCE should follow the MOVDIR64B
+ * instruction to enforce ordering when needed" (SDM Vol. 2B, MOVDIR64B);
+ * it gets the fences of nt-store, and mfence by default, the one RDTSCP
+ * waits for (above).
  */
 #define FENCE_none	""
 #define FENCE_sfence	"sfence\n\t"
@@ -217,7 +239,9 @@ static inline int latt_backwards(__u64 cycles)
  * @op: LATT_OP_*
  *
  * Loads: none (rdtscp and lfence; rdtsc already wait for loads).  Every
- * store op, with or without a flush, and non-temporal stores: mfence, the
+ * store op, with or without a flush, non-temporal and direct stores
+ * (movdir64b, weakly ordered as non-temporal stores are: SDM Vol. 2B,
+ * MOVDIR64B): mfence, the
  * only fence that makes the timestamp wait for the stores to complete
  * (they retire into the store buffer; AMD APM Vol. 3, RDTSCP: it waits for
  * older instructions to retire, not for their stores to drain).  Both
@@ -236,12 +260,29 @@ static inline __u32 latt_default_fence(__u32 op)
 	}
 }
 
-/* What the stores write: LATT_STORE_WORD, or zeroes from vector register 0. */
+/*
+ * What the stores write: LATT_STORE_WORD (8 bytes: DATA_8 is the register
+ * operand %1), zeroes from vector register 0 (cleared by CLEAR_<w>), or,
+ * for the direct store, the line latt_direct_src (%1 is its address).
+ */
 #define LATT_STORE_WORD	0x5a5a5a5a5a5a5a5aULL
 #define CLEAR_8		""
 #define CLEAR_16	"pxor %%xmm0, %%xmm0\n\t"
 #define CLEAR_32	"vpxor %%ymm0, %%ymm0, %%ymm0\n\t"
 #define CLEAR_64	"vpxord %%zmm0, %%zmm0, %%zmm0\n\t"
+#define CLEAR_direct	""
+#define DATA_8		LATT_STORE_WORD
+#define DATA_16		LATT_STORE_WORD
+#define DATA_32		LATT_STORE_WORD
+#define DATA_64		LATT_STORE_WORD
+#define DATA_direct	latt_direct_src
+
+/* movdir64b's source: one line of LATT_STORE_WORD, read from the cache */
+static const __u64 latt_direct_src[8]
+	__attribute__((aligned(64), unused)) = {
+	LATT_STORE_WORD, LATT_STORE_WORD, LATT_STORE_WORD, LATT_STORE_WORD,
+	LATT_STORE_WORD, LATT_STORE_WORD, LATT_STORE_WORD, LATT_STORE_WORD,
+};
 
 #define SAMPLE_NAME(op, w, f, t)	latt_sample_##op##_##w##_##f##_##t
 
@@ -258,7 +299,7 @@ SAMPLE_NAME(op, w, f, t)(char *addr, __u64 size)			\
 	__asm__ __volatile__("lfence" : : : "memory");			\
 	for (p = addr; p < end; p += LATT_LINE)				\
 		__asm__ __volatile__(LINE_##op##_##w				\
-			     : : "r"(p), "r"(LATT_STORE_WORD)		\
+			     : : "r"(p), "r"(DATA_##w)			\
 			     : "rax", "memory" LATT_VCLOBBER);		\
 	__asm__ __volatile__(FENCE_##f : : : "memory");			\
 	t1 = LATT_TS_##t();						\
@@ -295,7 +336,7 @@ STREAM_NAME(op, w)(char *addr, __u64 size)				\
 	__asm__ __volatile__(CLEAR_##w : : : "memory" LATT_VCLOBBER);	\
 	for (p = addr; p < end; p += LATT_LINE)				\
 		__asm__ __volatile__(LINE_##op##_##w				\
-			     : : "r"(p), "r"(LATT_STORE_WORD)		\
+			     : : "r"(p), "r"(DATA_##w)			\
 			     : "rax", "memory" LATT_VCLOBBER);	\
 }
 

@@ -32,7 +32,12 @@ static inline int latt_pick_timer(const struct latt_config *c,
  * @op: LATT_OP_*
  * @features: LATT_FEAT_* of the CPU
  *
- * Return: its name ("sse4.1", "clwb", "clflushopt"), or NULL.
+ * Only CPUID says whether a CPU has an instruction (the module's
+ * boot_cpu_has(), the user engine's CPUID leaves): a hypervisor may hide
+ * one, and an instruction hidden so is refused here like a missing one,
+ * never tried.
+ *
+ * Return: its name ("sse4.1", "clwb", "clflushopt", "movdir64b"), or NULL.
  */
 static inline const char *latt_op_lacks(__u32 op, __u64 features)
 {
@@ -43,6 +48,8 @@ static inline const char *latt_op_lacks(__u32 op, __u64 features)
 	if (op == LATT_OP_STORE_CLFLUSHOPT &&
 	    !(features & LATT_FEAT_CLFLUSHOPT))
 		return "clflushopt";
+	if (op == LATT_OP_MOVDIR64B && !(features & LATT_FEAT_MOVDIR64B))
+		return "movdir64b";
 	return NULL;
 }
 
@@ -72,6 +79,10 @@ struct latt_pick {
  * @widths: bit n set when 1 << n bytes are usable
  * @p: out
  * @why: out: the reason of a refusal
+ *
+ * An op of one width of its own (latt_op_width(): movdir64b) takes that
+ * width for LATT_WIDTH_AUTO and refuses any other; @widths does not apply
+ * to it.
  *
  * Return: 0; -EOPNOTSUPP when the CPU lacks the op's instruction or the
  * width (@p->lacks names it); -EINVAL for a width the op doesn't have or a
@@ -109,7 +120,13 @@ static inline int latt_pick_sample(struct latt_config *c, __u64 features,
 		p->width = c->width = 8;
 		return 0;
 	}
-	if (w == LATT_WIDTH_AUTO) {
+	if (latt_op_width(c->op)) {
+		/* its own width, whatever vector widths the CPU has */
+		if (w != LATT_WIDTH_AUTO && w != latt_op_width(c->op))
+			return latt_rule(why, "--op movdir64b stores 64 bytes at a time: --width must be 64 (or auto)",
+					 LATT_EINVAL);
+		w = latt_op_width(c->op);
+	} else if (w == LATT_WIDTH_AUTO) {
 		w = 1U << (31 - __builtin_clz(widths | 1));
 		/* 32-byte movntdqa needs AVX2, not just AVX */
 		if (c->op == LATT_OP_NT_LOAD && w == 32 &&
@@ -137,6 +154,59 @@ static inline int latt_pick_sample(struct latt_config *c, __u64 features,
 	if (!p->fn)
 		return latt_rule(why, "no such access", LATT_EINVAL);
 	p->width = c->width = w;
+	return 0;
+}
+
+/**
+ * struct latt_stream_pick - the untimed functions of a run's threads
+ * @op_fn: the op itself (bandwidth without a mix)
+ * @read_fn: loads: a mix's, and the traffic of a loaded run
+ * @write_fn: the mix's writes, of its write op
+ * @width: bytes per instruction of @read_fn (and of @write_fn, but for a
+ *	write op of its own width)
+ */
+struct latt_stream_pick {
+	latt_stream_fn op_fn;
+	latt_stream_fn read_fn;
+	latt_stream_fn write_fn;
+	__u32 width;
+};
+
+/**
+ * latt_pick_streams_of() - the untimed functions of a run's threads
+ * @c: a configuration latt_pick_sample() resolved (its width)
+ * @features: LATT_FEAT_* of the CPU
+ * @widths: bit n set when 1 << n bytes are usable
+ * @s: out
+ *
+ * The streams load and write at the run's width; where the op has a width
+ * of its own (movdir64b, which needs no vector register), at the widest
+ * the CPU has, as LATT_WIDTH_AUTO would give the other ops, so that no
+ * width the CPU lacks is ever streamed.  A write op of its own width
+ * writes at that width.
+ *
+ * Return: 0; -EINVAL for a write op that is not a store; -EOPNOTSUPP when
+ * the CPU lacks the write op's instruction.
+ */
+static inline int latt_pick_streams_of(const struct latt_config *c,
+				       __u64 features, __u32 widths,
+				       struct latt_stream_pick *s)
+{
+	__u32 wop = c->write_op ? c->write_op : LATT_OP_STORE;
+	__u32 w = latt_op_width(c->op) ? 1U << (31 - __builtin_clz(widths | 1))
+				       : c->width;
+	__u32 ww = latt_op_width(wop) ? latt_op_width(wop) : w;
+
+	if (!latt_rule_is_store(wop))
+		return -LATT_EINVAL;
+	if (latt_op_lacks(wop, features))
+		return -LATT_EOPNOTSUPP;
+	s->op_fn = latt_streams[c->op][__builtin_ctz(c->width) - 3];
+	s->read_fn = latt_streams[LATT_OP_LOAD][__builtin_ctz(w) - 3];
+	s->write_fn = latt_streams[wop][__builtin_ctz(ww) - 3];
+	s->width = w;
+	if (!s->op_fn || !s->read_fn || !s->write_fn)
+		return -LATT_EINVAL;
 	return 0;
 }
 

@@ -25,9 +25,46 @@ static inline int latt_rule(const char **why, const char *what, int err)
 	return -err;
 }
 
+/**
+ * latt_rule_is_store() - whether @op writes its target
+ * @op: LATT_OP_*
+ *
+ * The one definition of a write op, for every rule that asks: what a pmem
+ * target needs --force (and a claim open for writing) for, what --write-op
+ * takes, which fences apply, which streamed bytes count as written.
+ *
+ * Return: non-zero for the store ops, flushed or not, the non-temporal
+ * stores and the direct stores (movdir64b).
+ */
 static inline int latt_rule_is_store(__u32 op)
 {
-	return op >= LATT_OP_STORE && op <= LATT_OP_NT_STORE;
+	switch (op) {
+	case LATT_OP_STORE:
+	case LATT_OP_STORE_CLWB:
+	case LATT_OP_STORE_CLFLUSHOPT:
+	case LATT_OP_STORE_CLFLUSH:
+	case LATT_OP_NT_STORE:
+	case LATT_OP_MOVDIR64B:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/**
+ * latt_op_width() - the one access width an op has, if it has only one
+ * @op: LATT_OP_*
+ *
+ * movdir64b moves 64 bytes per instruction, from memory to memory, through
+ * no vector register: its width is 64 whatever vector widths the CPU has
+ * (latt_info.widths does not apply to it), and no other.
+ *
+ * Return: the width in bytes, or 0 for an op that takes any width the CPU
+ * has.
+ */
+static inline __u32 latt_op_width(__u32 op)
+{
+	return op == LATT_OP_MOVDIR64B ? 64 : 0;
 }
 
 /*

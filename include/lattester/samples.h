@@ -5,7 +5,8 @@
  * choose one (rules.h's latt_pick_sample() does), with the chase samples
  * of each timer.
  * Include it in exactly one file of a program (kmod/ops.c, the user engine).
- * Entries are NULL where an op has no such width (nt-load of 8 bytes).
+ * Entries are NULL where an op has no such width (nt-load of 8 bytes;
+ * movdir64b has only 64, its own "direct" width: access.h).
  */
 #ifndef _LATTESTER_SAMPLES_H
 #define _LATTESTER_SAMPLES_H
@@ -21,6 +22,7 @@ LATT_OP_ALL_WIDTHS(clwb)
 LATT_OP_ALL_WIDTHS(clflushopt)
 LATT_OP_ALL_WIDTHS(clflush)
 LATT_OP_ALL_WIDTHS(ntstore)
+LATT_FENCES(movdir64b, direct)
 LATT_CHASE(rdtscp)
 LATT_CHASE(rdtsc)
 LATT_CHASE_OFF(rdtscp)
@@ -52,6 +54,10 @@ latt_samples[LATT_OP_MAX + 1][4][3][LATT_NR_TIMERS] = {
 	[LATT_OP_STORE_CLFLUSHOPT] = T_OP(clflushopt),
 	[LATT_OP_STORE_CLFLUSH] = T_OP(clflush),
 	[LATT_OP_NT_STORE] = T_OP(ntstore),
+	[LATT_OP_MOVDIR64B] = { [LATT_WIDX_64] = {
+		T_TIMERS(movdir64b, direct, none),
+		T_TIMERS(movdir64b, direct, sfence),
+		T_TIMERS(movdir64b, direct, mfence) } },
 };
 
 static const latt_chase_fn latt_chases[LATT_NR_TIMERS] = {
@@ -81,6 +87,8 @@ static const latt_stream_fn latt_streams[LATT_OP_MAX + 1][4] = {
 	[LATT_OP_STORE_CLFLUSHOPT] = S_OP(clflushopt),
 	[LATT_OP_STORE_CLFLUSH] = S_OP(clflush),
 	[LATT_OP_NT_STORE] = S_OP(ntstore),
+	[LATT_OP_MOVDIR64B] = {
+		[LATT_WIDX_64] = STREAM_NAME(movdir64b, direct) },
 };
 
 #endif /* _LATTESTER_SAMPLES_H */

@@ -19,7 +19,7 @@
 #include <linux/ioctl.h>
 
 #define LATT_ABI_MAJOR		2
-#define LATT_ABI_MINOR		1
+#define LATT_ABI_MINOR		2
 #define LATT_ABI_VERSION	((LATT_ABI_MAJOR << 16) | LATT_ABI_MINOR)
 
 #define LATT_DEVICE_NAME	"lattester"
@@ -32,7 +32,9 @@
 #define LATT_OP_STORE_CLFLUSHOPT 5	/* stores, then clflushopt each line */
 #define LATT_OP_STORE_CLFLUSH	6	/* stores, then clflush each line */
 #define LATT_OP_NT_STORE	7	/* non-temporal stores (movnt*) */
-#define LATT_OP_MAX		7
+#define LATT_OP_MOVDIR64B	8	/* 64-byte direct stores, movdir64b
+					 * (ABI 2.2, LATT_FEAT_MOVDIR64B) */
+#define LATT_OP_MAX		8
 
 /* Fence after the access, inside the timed region (latt_config.fence) */
 #define LATT_FENCE_DEFAULT	0	/* the op's default: none after loads,
@@ -111,6 +113,8 @@
 #define LATT_FEAT_REUSE		(1ULL << 16)	/* LATT_CFG_REUSE (ABI 2.1) */
 #define LATT_FEAT_DAX_MAP	(1ULL << 17)	/* device-DAX ranges checked
 						 * through .map_addr (2.1) */
+#define LATT_FEAT_MOVDIR64B	(1ULL << 18)	/* MOVDIR64B, and the module
+						 * has LATT_OP_MOVDIR64B (2.2) */
 
 /* Limits */
 #define LATT_LINE		64ULL		/* bytes; sizes are multiples */

@@ -8,6 +8,10 @@
  * ran.  And the rule book (rules.h) both engines choose with: every (op,
  * fence, width, timer) resolves to its table entry, the default fences
  * (mfence after every store op: SDM Vol. 2B, RDTSCP), what is refused.
+ * movdir64b's sample functions are checked byte by byte (the instruction's
+ * encoding, its fences, no vector clear) on every host; they run only on a
+ * CPU whose CPUID has MOVDIR64B, and are skipped, with the reason,
+ * elsewhere.
  */
 #include <cpuid.h>
 #include <stdlib.h>
@@ -23,7 +27,7 @@ static const char *const op_names[] = {
 	[LATT_OP_STORE] = "store", [LATT_OP_STORE_CLWB] = "store-clwb",
 	[LATT_OP_STORE_CLFLUSHOPT] = "store-clflushopt",
 	[LATT_OP_STORE_CLFLUSH] = "store-clflush",
-	[LATT_OP_NT_STORE] = "nt-store",
+	[LATT_OP_NT_STORE] = "nt-store", [LATT_OP_MOVDIR64B] = "movdir64b",
 };
 
 static int has_leaf7_ebx(unsigned int bit)
@@ -33,6 +37,14 @@ static int has_leaf7_ebx(unsigned int bit)
 	return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b >> bit & 1);
 }
 
+/* CPUID.(EAX=7,ECX=0):ECX[28]: MOVDIR64B */
+static int has_movdir64b(void)
+{
+	unsigned int a, b, c, d;
+
+	return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (c >> 28 & 1);
+}
+
 /* Can this CPU run @op at @w bytes? Why not, if it can't. */
 static const char *lacks(unsigned int op, unsigned int w)
 {
@@ -40,6 +52,8 @@ static const char *lacks(unsigned int op, unsigned int w)
 		return "clwb";
 	if (op == LATT_OP_STORE_CLFLUSHOPT && !has_leaf7_ebx(23))
 		return "clflushopt";
+	if (op == LATT_OP_MOVDIR64B)	/* no vector register: no width */
+		return has_movdir64b() ? NULL : "movdir64b";
 	if (op == LATT_OP_NT_LOAD && !__builtin_cpu_supports("sse4.1"))
 		return "sse4.1";
 	if (op == LATT_OP_NT_LOAD && w == 32 && !__builtin_cpu_supports("avx2"))
@@ -69,18 +83,26 @@ static void test_table(void)
 				for (t = 0; t < LATT_NR_TIMERS; t++) {
 					latt_sample_fn fn =
 						latt_samples[op][wi][f][t];
-					int want_null = op == LATT_OP_NT_LOAD &&
-							wi == 0;
+					int want_null = (op == LATT_OP_NT_LOAD &&
+							 wi == 0) ||
+							(op == LATT_OP_MOVDIR64B &&
+							 wi < 3);
 
 					nulls += !fn;
 					bad += (fn == NULL) != want_null;
 					same += fn && t &&
 						fn == latt_samples[op][wi][f][0];
 				}
-	check(!bad && nulls == 3 * LATT_NR_TIMERS && !same,
+	check(!bad && nulls == 12 * LATT_NR_TIMERS && !same,
 	      "table: a function for every op, width, fence and timer but "
-	      "8-byte nt-load (%u missing), each timer its own (%u shared)",
-	      nulls, same);
+	      "8-byte nt-load and movdir64b below 64 bytes (%u missing), "
+	      "each timer its own (%u shared)", nulls, same);
+	for (op = 1, bad = 0; op <= LATT_OP_MAX; op++)
+		for (wi = 0; wi < 4; wi++)
+			bad += !latt_streams[op][wi] !=
+			       !latt_samples[op][wi][0][0];
+	check(!bad, "table: a stream wherever there is a sample (%u not)",
+	      bad);
 	check(latt_chases[LATT_TIMER_RDTSCP] != latt_chases[LATT_TIMER_RDTSC] &&
 	      latt_chases_off[LATT_TIMER_RDTSCP] !=
 	      latt_chases_off[LATT_TIMER_RDTSC],
@@ -93,8 +115,8 @@ static void test_default_fence(void)
 	unsigned int op;
 
 	for (op = 1; op <= LATT_OP_MAX; op++) {
-		__u32 want = op >= LATT_OP_STORE ? LATT_FENCE_MFENCE :
-			     LATT_FENCE_NONE;
+		__u32 want = op == LATT_OP_LOAD || op == LATT_OP_NT_LOAD ?
+			     LATT_FENCE_NONE : LATT_FENCE_MFENCE;
 
 		check(latt_default_fence(op) == want,
 		      "%s: default fence %u (want %s)", op_names[op],
@@ -121,7 +143,8 @@ static struct latt_config base_cfg(void)
 #define ALL_FEATURES	(LATT_FEAT_RDTSCP | LATT_FEAT_CLFLUSH | \
 			 LATT_FEAT_CLFLUSHOPT | LATT_FEAT_CLWB | \
 			 LATT_FEAT_SSE2 | LATT_FEAT_SSE4_1 | LATT_FEAT_AVX | \
-			 LATT_FEAT_AVX2 | LATT_FEAT_AVX512F)
+			 LATT_FEAT_AVX2 | LATT_FEAT_AVX512F | \
+			 LATT_FEAT_MOVDIR64B)
 
 /*
  * latt_pick_sample(), which both engines call (kmod/ops.c latt_pick(),
@@ -156,7 +179,8 @@ static void test_pick(void)
 					w = wi == 4 ? 64 : 8U << wi;
 					if ((op < LATT_OP_STORE &&
 					     rf == LATT_FENCE_SFENCE) ||
-					    (op == LATT_OP_NT_LOAD && w == 8)) {
+					    (op == LATT_OP_NT_LOAD && w == 8) ||
+					    (op == LATT_OP_MOVDIR64B && w < 64)) {
 						bad += ret != -22 || !why;
 						continue;
 					}
@@ -167,8 +191,8 @@ static void test_pick(void)
 					       p.fn != latt_samples[op]
 						[__builtin_ctz(w) - 3][rf - 1][t];
 				}
-	check(!bad && n == 254, "pick: %u of 280 (op, fence, width, timer) "
-	      "resolve to their table entry, 26 are refused (%u wrong)", n,
+	check(!bad && n == 270, "pick: %u of 320 (op, fence, width, timer) "
+	      "resolve to their table entry, 50 are refused (%u wrong)", n,
 	      bad);
 }
 
@@ -241,7 +265,8 @@ static void test_ops(unsigned char *buf)
 			unsigned int ran = 0, wrote_ok = 0;
 			int store = op >= LATT_OP_STORE;
 
-			if (op == LATT_OP_NT_LOAD && w == 8)
+			if ((op == LATT_OP_NT_LOAD && w == 8) ||
+			    (op == LATT_OP_MOVDIR64B && w != 64))
 				continue;
 			if (why) {
 				skip("%s at %u bytes: the CPU has no %s",
@@ -259,7 +284,8 @@ static void test_ops(unsigned char *buf)
 				ran += cyc > 0;
 				if (!store)
 					wrote_ok += all_bytes(buf, BUF, 0xa5);
-				else if (w == 8)	/* LATT_STORE_WORD */
+				else if (w == 8 || op == LATT_OP_MOVDIR64B)
+					/* LATT_STORE_WORD, latt_direct_src */
 					wrote_ok += all_bytes(buf, BUF, 0x5a);
 				else			/* a cleared vector */
 					wrote_ok += all_bytes(buf, BUF, 0);
@@ -311,6 +337,214 @@ static void test_chase(unsigned char *buf)
 	}
 }
 
+/*
+ * movdir64b in the rule book, on CPUs told by their feature masks: with
+ * LATT_FEAT_MOVDIR64B the op is picked (at 64 bytes, whatever vector widths
+ * the CPU has), without it refused with the instruction named, as both
+ * engines refuse it; a store op everywhere a write op is asked for.
+ */
+static void test_movdir64b_rules(void)
+{
+	const __u64 no_avx512 = ALL_FEATURES & ~LATT_FEAT_AVX512F;
+	struct latt_stream_pick s;
+	struct latt_config c;
+	struct latt_pick p;
+	const char *why = NULL;
+	int ret;
+
+	c = base_cfg();
+	c.op = LATT_OP_MOVDIR64B;
+	ret = latt_pick_sample(&c, ALL_FEATURES & ~LATT_FEAT_MOVDIR64B,
+			       0xf << 3, &p, &why);
+	check(ret == -95 && p.lacks && !strcmp(p.lacks, "movdir64b") &&
+	      !strcmp(why, "--op needs an instruction"),
+	      "movdir64b without LATT_FEAT_MOVDIR64B: EOPNOTSUPP, \"%s: this CPU lacks %s\"",
+	      why, p.lacks ? p.lacks : "(nothing)");
+	c = base_cfg();
+	c.op = LATT_OP_MOVDIR64B;
+	c.width = 16;
+	check(latt_pick_sample(&c, ALL_FEATURES & ~LATT_FEAT_MOVDIR64B,
+			       0xf << 3, &p, &why) == -95,
+	      "movdir64b without the feature: EOPNOTSUPP before the width");
+	/* a CPU with movdir64b and no AVX-512: widths 8, 16, 32 */
+	c = base_cfg();
+	c.op = LATT_OP_MOVDIR64B;
+	ret = latt_pick_sample(&c, no_avx512, 0x7 << 3, &p, &why);
+	check(!ret && c.width == 64 && p.width == 64 &&
+	      c.fence == LATT_FENCE_MFENCE &&
+	      p.fn == latt_samples[LATT_OP_MOVDIR64B][LATT_WIDX_64]
+				  [LATT_FENCE_MFENCE - 1][LATT_TIMER_RDTSCP],
+	      "movdir64b with the feature, no AVX-512: picked, 64 bytes, mfence");
+	c = base_cfg();
+	c.op = LATT_OP_MOVDIR64B;
+	c.width = 64;
+	c.fence = LATT_FENCE_SFENCE;
+	check(!latt_pick_sample(&c, no_avx512, 0x7 << 3, &p, &why) &&
+	      p.fn == latt_samples[LATT_OP_MOVDIR64B][LATT_WIDX_64]
+				  [LATT_FENCE_SFENCE - 1][LATT_TIMER_RDTSCP],
+	      "movdir64b --width 64 --fence sfence without AVX-512: picked");
+	c = base_cfg();
+	c.op = LATT_OP_MOVDIR64B;
+	c.width = 32;
+	ret = latt_pick_sample(&c, ALL_FEATURES, 0xf << 3, &p, &why);
+	check(ret == -22 && strstr(why, "--width must be 64"),
+	      "movdir64b --width 32: EINVAL (%s)", why);
+	check(latt_rule_is_store(LATT_OP_MOVDIR64B) &&
+	      latt_op_width(LATT_OP_MOVDIR64B) == 64 &&
+	      !latt_op_width(LATT_OP_NT_STORE),
+	      "movdir64b is a write op, of its own width 64");
+	c = base_cfg();
+	c.op = LATT_OP_MOVDIR64B;
+	c.target = LATT_TARGET_PMEM;
+	ret = latt_config_rules(&c, &why);
+	check(ret == -1 && strstr(why, "--force"),
+	      "movdir64b on pmem without --force: EPERM (%s)", why);
+	c = base_cfg();
+	c.mode = LATT_MODE_LOADED;
+	c.nr_threads = 2;
+	c.mix_write = 1;
+	c.write_op = LATT_OP_MOVDIR64B;
+	check(!latt_config_rules(&c, &why),
+	      "--write-op movdir64b is a store op for the mix");
+
+	/* the streams: never a width the CPU lacks */
+	c = base_cfg();
+	c.op = LATT_OP_MOVDIR64B;
+	c.mode = LATT_MODE_LOADED;
+	c.nr_threads = 2;
+	c.mix_read = c.mix_write = 1;
+	ret = latt_pick_sample(&c, no_avx512, 0x7 << 3, &p, &why);
+	ret = ret ? ret : latt_pick_streams_of(&c, no_avx512, 0x7 << 3, &s);
+	check(!ret && s.width == 32 &&
+	      s.op_fn == latt_streams[LATT_OP_MOVDIR64B][LATT_WIDX_64] &&
+	      s.read_fn == latt_streams[LATT_OP_LOAD][LATT_WIDX_32] &&
+	      s.write_fn == latt_streams[LATT_OP_STORE][LATT_WIDX_32],
+	      "movdir64b's streams without AVX-512: loads and stores of 32 bytes");
+	c = base_cfg();
+	c.mode = LATT_MODE_LOADED;
+	c.nr_threads = 2;
+	c.mix_read = c.mix_write = 1;
+	c.write_op = LATT_OP_MOVDIR64B;
+	c.width = 8;
+	ret = latt_pick_sample(&c, ALL_FEATURES, 0xf << 3, &p, &why);
+	ret = ret ? ret : latt_pick_streams_of(&c, ALL_FEATURES, 0xf << 3, &s);
+	check(!ret && s.width == 8 &&
+	      s.read_fn == latt_streams[LATT_OP_LOAD][0] &&
+	      s.write_fn == latt_streams[LATT_OP_MOVDIR64B][LATT_WIDX_64],
+	      "--write-op movdir64b at --width 8: its own 64-byte stream");
+	check(latt_pick_streams_of(&c, ALL_FEATURES & ~LATT_FEAT_MOVDIR64B,
+				   0xf << 3, &s) == -95,
+	      "--write-op movdir64b without the feature: EOPNOTSUPP");
+}
+
+/* @seq of @k bytes in [@from, @to) of @code: its offset, or -1 */
+static long find(const unsigned char *code, long from, long to,
+		 const unsigned char *seq, long k)
+{
+	long i;
+
+	for (i = from; i + k <= to; i++)
+		if (!memcmp(code + i, seq, (size_t)k))
+			return i;
+	return -1;
+}
+
+/*
+ * movdir64b's sample functions, byte by byte, on any host: between the two
+ * timer reads exactly one 66 0F 38 F8 /r (SDM Vol. 2B, MOVDIR64B; a REX
+ * prefix may come between 66 and 0F) with a memory source (ModRM.mod not
+ * 11), the fence of the function after it (mfence 0F AE F0, sfence
+ * 0F AE F8, none), and before t0 no vector register cleared (it runs on
+ * CPUs without AVX-512).
+ */
+static void test_movdir64b_encoding(void)
+{
+	static const unsigned char rdtscp[] = { 0x0f, 0x01, 0xf9 };
+	static const unsigned char rdtsc[] = { 0x0f, 0xae, 0xe8, 0x0f, 0x31 };
+	static const unsigned char op[] = { 0x0f, 0x38, 0xf8 };
+	static const unsigned char mfence[] = { 0x0f, 0xae, 0xf0 };
+	static const unsigned char sfence[] = { 0x0f, 0xae, 0xf8 };
+	static const unsigned char pxor[] = { 0x0f, 0xef, 0xc0 };
+	static const unsigned char vpxord[] = { 0x62, 0xf1, 0x7d, 0x48 };
+	static const char *const fences[] = { "none", "sfence", "mfence" };
+	unsigned int f, t;
+
+	for (f = 0; f < 3; f++) {
+		for (t = 0; t < LATT_NR_TIMERS; t++) {
+			const unsigned char *code = (const unsigned char *)
+				latt_samples[LATT_OP_MOVDIR64B][LATT_WIDX_64]
+					    [f][t];
+			const unsigned char *ts = t ? rdtsc : rdtscp;
+			long k = t ? sizeof(rdtsc) : sizeof(rdtscp);
+			long t0, t1, at, n = 0, i, mod = -1;
+			long fm, fs;
+			int ok;
+
+			t0 = find(code, 0, 128, ts, k);
+			t1 = t0 < 0 ? -1 : find(code, t0 + k, t0 + 256, ts, k);
+			ok = t0 >= 0 && t1 > t0;
+			at = -1;
+			for (i = ok ? t0 + k : t1; ok && i < t1; i++) {
+				i = find(code, i, t1, op, sizeof(op));
+				if (i < 0)
+					break;
+				/* 66 0F 38 F8, or 66 REX 0F 38 F8 */
+				if (code[i - 1] == 0x66 ||
+				    ((code[i - 1] & 0xf0) == 0x40 &&
+				     code[i - 2] == 0x66)) {
+					n++;
+					at = i;
+					mod = code[i + 3] >> 6;
+				}
+			}
+			fm = at < 0 ? -1 : find(code, at, t1, mfence,
+						sizeof(mfence));
+			fs = at < 0 ? -1 : find(code, at, t1, sfence,
+						sizeof(sfence));
+			ok = ok && n == 1 && mod != 3 &&
+			     (f == 2 ? fm > at && fs < 0 :
+			      f == 1 ? fs > at && fm < 0 : fm < 0 && fs < 0) &&
+			     find(code, 0, t0, pxor, sizeof(pxor)) < 0 &&
+			     find(code, 0, t0, vpxord, sizeof(vpxord)) < 0;
+			check(ok, "movdir64b sample (%s, %s): one 66 0F 38 F8 "
+			      "/r (memory source) between the timer reads, "
+			      "then %s; no vector clear (found %ld, ModRM.mod "
+			      "%ld)", fences[f], t ? "rdtsc" : "rdtscp",
+			      fences[f], n, mod);
+		}
+	}
+}
+
+/*
+ * movdir64b for real, where CPUID has it: one 64-byte direct store to a
+ * line in the middle of a block writes that line with latt_direct_src and
+ * nothing beside it; read back after the sample's fence.
+ */
+static void test_movdir64b_line(unsigned char *buf)
+{
+	unsigned int f, t, ok = 0;
+
+	if (!has_movdir64b()) {
+		skip("movdir64b write-then-read-back: this CPU's CPUID has no MOVDIR64B (leaf 7, ECX bit 28)");
+		return;
+	}
+	for (f = 0; f < 3; f++) {
+		for (t = 0; t < LATT_NR_TIMERS; t++) {
+			memset(buf, 0xa5, BUF);
+			latt_samples[LATT_OP_MOVDIR64B][LATT_WIDX_64][f][t](
+				(char *)buf + 64 * 5, 64);
+			/* the sfence and none forms: order it before reading */
+			__asm__ __volatile__("mfence" : : : "memory");
+			ok += all_bytes(buf, 64 * 5, 0xa5) &&
+			      !memcmp(buf + 64 * 5, latt_direct_src, 64) &&
+			      all_bytes(buf + 64 * 6, BUF - 64 * 6, 0xa5);
+		}
+	}
+	check(ok == 6, "movdir64b write-then-read-back, every fence and "
+	      "timer: the line holds the 64 bytes stored, its neighbours "
+	      "are untouched (%u of 6)", ok);
+}
+
 int main(void)
 {
 	unsigned char *buf = aligned_alloc(4096, BUF);
@@ -322,7 +556,10 @@ int main(void)
 	test_default_fence();
 	test_pick();
 	test_rules();
+	test_movdir64b_rules();
+	test_movdir64b_encoding();
 	test_ops(buf);
+	test_movdir64b_line(buf);
 	test_empty(buf);
 	test_chase(buf);
 	free(buf);

@@ -152,7 +152,8 @@ static double unit(__u64 i, __u64 k)
 /* FAKE_REALISTIC: the typical raw cycles of the configured access. */
 static double base_cycles(void)
 {
-	static const double op_base[] = { 0, 180, 190, 140, 280, 320, 360, 240 };
+	static const double op_base[] = { 0, 180, 190, 140, 280, 320, 360, 240,
+					  230 };
 	int load = run.op <= LATT_OP_NT_LOAD;
 	double b = op_base[run.op <= LATT_OP_MAX ? run.op : 1];
 

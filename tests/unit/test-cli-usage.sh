@@ -440,7 +440,7 @@ else
 	expect 1 "fake: a module of ABI 1.3 (magic 0xb7)" \
 		env FAKE_ABI=65539 LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" \
 		"$ctl" run --samples 10
-	has "$tmp/err" "this lattester module speaks ABI 1.3 \(ioctl magic 0xb7\); lattester-ctl speaks 2.1 \(0xbc\): load the module of this release" \
+	has "$tmp/err" "this lattester module speaks ABI 1.3 \(ioctl magic 0xb7\); lattester-ctl speaks 2.2 \(0xbc\): load the module of this release" \
 		"fake: ... the old ABI and both magics named"
 	# one rule book (rules.h): the kernel engine refuses before START, in
 	# the very words of the user engine
@@ -453,6 +453,38 @@ else
 		[ -s "$tmp/err" ] && cmp -s "$tmp/err" "$tmp/err.kernel"
 		report $? "chase with $bad: both engines say the same"
 	done
+	# an op whose instruction the CPU lacks (movdir64b: none here, or
+	# hidden by LATTESTER_HWCAPS where it has one; the module's GET_INFO
+	# features, here the fake's): refused in the very same words
+	no_md="lattester-ctl run: --op movdir64b needs the movdir64b instruction, which this CPU lacks"
+	expect 1 "fake: --op movdir64b without the movdir64b feature: refused" \
+		f "$ctl" run --op movdir64b --samples 10 --region 1M
+	cp "$tmp/err" "$tmp/err.kernel"
+	run env LATTESTER_HWCAPS=-movdir64b "$ctl" run --engine user \
+		--op movdir64b --samples 10 --region 1M
+	[ "$rc" -eq 1 ] && [ "$(cat "$tmp/err")" = "$no_md" ] &&
+		cmp -s "$tmp/err" "$tmp/err.kernel"
+	report $? "--op movdir64b without the instruction: both engines say '$no_md'"
+	# where the CPU has it (the fake's feature bit): it runs, at 64 bytes
+	md_feat=$((((1 << 12) - 1) | (1 << 18)))
+	expect 0 "fake: --op movdir64b with the movdir64b feature runs" \
+		env FAKE_FEATURES=$md_feat LATTESTER_DEV=/dev/null \
+		LD_PRELOAD="$fake" "$ctl" run --op movdir64b --samples 1000 \
+		--region 1M --json "$j"
+	jq -e '.config.op == "movdir64b"' "$j" >/dev/null 2>&1
+	report $? "fake: --op movdir64b: the JSON names the op movdir64b"
+	expect 1 "fake: --op movdir64b --width 32: refused" \
+		env FAKE_FEATURES=$md_feat LATTESTER_DEV=/dev/null \
+		LD_PRELOAD="$fake" "$ctl" run --op movdir64b --width 32 \
+		--samples 10 --region 1M
+	has "$tmp/err" "^lattester-ctl run: dram:0: --op movdir64b stores 64 bytes at a time: --width must be 64 \(or auto\)$" \
+		"fake: ... the width it has named"
+	expect 1 "fake: --op movdir64b, a module of ABI 2.1: refused" \
+		env FAKE_FEATURES=$md_feat FAKE_ABI=0x20001 \
+		LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" "$ctl" run \
+		--op movdir64b --samples 10 --region 1M
+	has "$tmp/err" "module \(ABI 2\.1\) has no --op movdir64b \(ABI 2\.2\)" \
+		"fake: ... the module's ABI named, not the CPU"
 	expect 1 "fake: no rdtscp, a module without timer_rdtsc: refused" \
 		env FAKE_FEATURES=$(((1 << 12) - 2)) \
 		LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" "$ctl" run --samples 10

@@ -171,6 +171,7 @@ static void test_names(void)
 		{ "store-clflushopt", LATT_OP_STORE_CLFLUSHOPT },
 		{ "store-clflush", LATT_OP_STORE_CLFLUSH },
 		{ "nt-store", LATT_OP_NT_STORE },
+		{ "movdir64b", LATT_OP_MOVDIR64B },
 	};
 	size_t i;
 
@@ -205,8 +206,12 @@ static void test_names(void)
 	check(op_features(LATT_OP_NT_LOAD) == LATT_FEAT_SSE4_1 &&
 	      op_features(LATT_OP_STORE_CLWB) == LATT_FEAT_CLWB &&
 	      op_features(LATT_OP_STORE_CLFLUSHOPT) == LATT_FEAT_CLFLUSHOPT &&
+	      op_features(LATT_OP_MOVDIR64B) == LATT_FEAT_MOVDIR64B &&
 	      op_features(LATT_OP_LOAD) == 0, "op feature requirements");
-	check(op_is_store(LATT_OP_NT_STORE) && !op_is_store(LATT_OP_NT_LOAD),
+	check(!strcmp(latt_name(NAMES_FEATURE, 18), "movdir64b") &&
+	      (1ULL << 18) == LATT_FEAT_MOVDIR64B, "feature bit 18 is movdir64b");
+	check(op_is_store(LATT_OP_NT_STORE) && op_is_store(LATT_OP_MOVDIR64B) &&
+	      !op_is_store(LATT_OP_NT_LOAD) && !op_is_store(LATT_OP_MAX + 1),
 	      "store ops");
 }
 

@@ -40,6 +40,12 @@ static void test_abi(void)
 	      "ABI: ioctl numbers encode their structures");
 	check(LATT_HIST_BUCKETS == 4352, "ABI: %u histogram buckets",
 	      LATT_HIST_BUCKETS);
+	/* ABI 2.2: an op and a feature bit added, nothing renumbered */
+	check(LATT_ABI_VERSION == 0x20002 && LATT_OP_NT_STORE == 7 &&
+	      LATT_OP_MOVDIR64B == 8 && LATT_OP_MAX == LATT_OP_MOVDIR64B &&
+	      LATT_FEAT_DAX_MAP == 1ULL << 17 &&
+	      LATT_FEAT_MOVDIR64B == 1ULL << 18,
+	      "ABI 2.2: LATT_OP_MOVDIR64B is op 8, LATT_FEAT_MOVDIR64B bit 18");
 }
 
 static void test_hist_buckets(void)

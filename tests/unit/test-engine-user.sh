@@ -99,7 +99,7 @@ runjson()
 		>"$tmp/out" 2>"$tmp/err"
 }
 
-ops="load nt-load store store-clwb store-clflushopt store-clflush nt-store"
+ops="load nt-load store store-clwb store-clflushopt store-clflush nt-store movdir64b"
 flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null)
 lacks()	# op: the CPU flag it needs is missing
 {
@@ -107,6 +107,7 @@ lacks()	# op: the CPU flag it needs is missing
 	nt-load) f=sse4_1 ;;
 	store-clwb) f=clwb ;;
 	store-clflushopt) f=clflushopt ;;
+	movdir64b) f=movdir64b ;;
 	*) return 1 ;;
 	esac
 	! grep -qw "$f" <<<"$flags"

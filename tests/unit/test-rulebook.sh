@@ -4,7 +4,9 @@
 # test-rulebook.sh - one rule book: the module and the user engine choose
 # their sample functions and check configurations with the same code
 # (include/lattester/rules.h, pick.h, chase.h), and nothing else picks from
-# the tables or keeps a copy of the rules.  The sources are read, not run:
+# the tables or keeps a copy of the rules (nor of which ops write); the
+# CPU features an op needs are read by both engines, and named in the words
+# lattester-ctl's refusals use.  The sources are read, not run:
 # test-access.c checks what that code decides, test-cli-usage.sh that the
 # two engines refuse in the same words.
 #
@@ -58,5 +60,34 @@ report $? "samples.h and pick.h are compiled once per program"
 only 'prng_below' include/lattester/prng.h include/lattester/pattern.h \
 	include/lattester/chase.h
 report $? "no engine keeps a shuffle of its own"
+only '(>=|>) *LATT_OP_(LOAD|NT_LOAD|STORE)\b|(<=|<) *LATT_OP_NT_STORE\b'
+report $? "which ops write is rules.h's latt_rule_is_store() alone (no op ranges)"
+
+# the body of latt_op_lacks() in pick.h
+lacks_body()
+{
+	sed -n '/^static inline const char \*latt_op_lacks(/,/^}/p' \
+		include/lattester/pick.h
+}
+
+# every CPU feature an op needs is read by both engines' CPU detection
+feats=$(lacks_body | grep -o 'LATT_FEAT_[A-Z0-9_]*' | sort -u)
+bad=
+for feat in $feats; do
+	grep -q "\b$feat\b" kmod/ops.c &&
+		grep -q "\b$feat\b" user/engine-user.c || bad="$bad $feat"
+done
+[ -n "$feats" ] && [ -z "$bad" ] || echo "# not set by both engines:${bad:- (none found)}"
+report $? "the features latt_op_lacks() asks for are set by both engines ($(echo $feats))"
+
+# and the instruction it names is a feature name lattester-ctl knows (the
+# runner's refusal names the op table's feature; sse4.1 is sse4_1 there)
+names=$(lacks_body | sed -n 's/.*return "\([a-z0-9._]*\)";.*/\1/p')
+bad=
+for name in $names; do
+	grep -q "^	{ \"${name//./_}\"," user/parse.c || bad="$bad $name"
+done
+[ -n "$names" ] && [ -z "$bad" ] || echo "# not in feature_names[]:${bad:- (none found)}"
+report $? "the instructions latt_op_lacks() names are lattester-ctl's feature names ($(echo $names))"
 
 finish

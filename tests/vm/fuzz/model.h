@@ -17,9 +17,17 @@
 
 /* --- the model of the ABI ------------------------------------------------ */
 
+/* the ops that write: the stores, flushed or not, nt and direct (2.2) */
 static int is_store(__u32 op)
 {
-	return op >= LATT_OP_STORE && op <= LATT_OP_NT_STORE;
+	return (op >= LATT_OP_STORE && op <= LATT_OP_NT_STORE) ||
+	       op == LATT_OP_MOVDIR64B;
+}
+
+/* ABI 2.2: movdir64b has one width, 64, whatever the vector widths */
+static __u32 own_width(__u32 op)
+{
+	return op == LATT_OP_MOVDIR64B ? 64 : 0;
 }
 
 /* ABI 1.3: mfence after every store op (sfence before), none after loads */
@@ -59,6 +67,8 @@ static int model_op(__u32 op)
 		return -EOPNOTSUPP;
 	if (op == LATT_OP_STORE_CLFLUSHOPT && !(f & LATT_FEAT_CLFLUSHOPT))
 		return -EOPNOTSUPP;
+	if (op == LATT_OP_MOVDIR64B && !(f & LATT_FEAT_MOVDIR64B))
+		return -EOPNOTSUPP;
 	return 0;
 }
 
@@ -82,6 +92,9 @@ static int model_sample(const struct latt_config *c0)
 		return -EINVAL;
 	if (c->pattern == LATT_PAT_CHASE)
 		return w != LATT_WIDTH_AUTO && w != 8 ? -EINVAL : 0;
+	if (own_width(c->op))
+		return w != LATT_WIDTH_AUTO && w != own_width(c->op) ?
+		       -EINVAL : 0;
 	if (w == LATT_WIDTH_AUTO) {
 		w = 1U << (31 - __builtin_clz(widths));
 		if (c->op == LATT_OP_NT_LOAD && w == 32 &&

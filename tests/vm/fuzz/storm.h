@@ -47,6 +47,8 @@ static __u32 valid_width(__u32 op)
 	if (chance(60))
 		return LATT_WIDTH_AUTO;
 	x = w[below(4)];
+	if (own_width(op))	/* ABI 2.2: movdir64b's 64, or auto */
+		return chance(50) ? own_width(op) : LATT_WIDTH_AUTO;
 	if (!(info.widths & x) || (op == LATT_OP_NT_LOAD && x == 8) ||
 	    (op == LATT_OP_NT_LOAD && x == 32 &&
 	     !(info.features & LATT_FEAT_AVX2)))
@@ -255,8 +257,9 @@ static struct latt_config valid_config(void)
 		if (c.pattern == LATT_PAT_CHASE ||
 		    c.target == LATT_TARGET_PMEM)
 			c.mix_write = 0;	/* refused; PMEM: needs FORCE */
-		if (chance(40))
-			c.write_op = LATT_OP_STORE + below(5);
+		if (chance(40))	/* a store op, direct ones too */
+			c.write_op = chance(10) ? LATT_OP_MOVDIR64B :
+				     LATT_OP_STORE + below(5);
 	}
 	if (chance(25) && c.pattern != LATT_PAT_CHASE &&
 	    !model_split(c.region, n ? n : 1, c.size, &part))
