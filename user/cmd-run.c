@@ -26,7 +26,7 @@ static const struct cmd_opt run_options[] = {
 	{ "engine", OPT_ENGINE, "user|kernel",
 	  "who takes the samples: kernel, the module (default; root), or user, a thread of this program pinned to --cpu, no module (dram without root, device-DAX, a file on a DAX filesystem; interrupts not kept out)", -1 },
 	{ "target", OPT_TARGET, "TARGET",
-	  "memory to measure: dram[:NODE] (DRAM of NUMA node NODE; default: dram, the node of --cpu), /dev/pmemN, /dev/daxX.Y or namespaceX.Y (see 'lattester-ctl list'); with --engine user also the path of a file on a DAX filesystem (ext4/xfs -o dax)", -1 },
+	  "memory to measure: dram[:NODE] (DRAM of NUMA node NODE; default: dram, the node of --cpu), /dev/pmemN, /dev/daxX.Y, namespaceX.Y, or cxl:regionN, a CXL region as it is when the run begins: its device-DAX device or the node its memory was onlined to (see 'lattester-ctl list'); with --engine user also the path of a file on a DAX filesystem (ext4/xfs -o dax)", -1 },
 	{ "cpu", OPT_CPU, "N", "CPU that takes the samples (default: 0)", -1 },
 	{ "threads", OPT_THREADS, "N",
 	  "kthreads, one per CPU: the first N of --cpus, or N online CPUs from --cpu up (default: 1)", -1 },
@@ -107,6 +107,8 @@ static const char *const run_examples[] = {
 	"flushed stores timed to completion (mfence), outliers above 2000 cycles",
 	"lattester-ctl run --target namespace0.1 --op nt-store --size 256 --force --offset 1G --region 64M",
 	"non-temporal stores to a pmem namespace, overwriting its data",
+	"lattester-ctl run --target cxl:region0 --cpu 0 --pattern chase --chain 16 --force",
+	"dependent loads from a CXL region: its device-DAX device, or its node",
 	"lattester-ctl run --mode bandwidth --cpus 0-7 --op nt-store --size 4K --pattern seq --duration 2s",
 	"non-temporal store bandwidth of 8 threads on one shared region",
 	"lattester-ctl run --mode loaded --cpus 0-7 --pattern chase --delay 200 --json loaded.json",
@@ -129,7 +131,7 @@ const struct cmd_usage run_usage = {
 	.opts = run_options,
 	.description =
 		"run asks the lattester kernel module (/dev/lattester) to time --samples single accesses of --size bytes to the target's memory from a kernel thread bound to --cpu, with interrupts off only inside bounded windows, then prints the latency percentiles in corrected cycles, nanoseconds and raw cycles.  Every value is checked before the module is asked, and the module checks again.\n\n"
-		"DRAM targets (dram[:NODE]) are pages the module allocates: nothing of yours is touched.  Persistent memory (/dev/pmemN, /dev/daxX.Y, namespaceX.Y) is measured in place: a device holding a mounted filesystem is refused, and ops that write (the store ops, --pattern chase) need --force.\n\n"
+		"DRAM targets (dram[:NODE]) are pages the module allocates: nothing of yours is touched.  Persistent memory (/dev/pmemN, /dev/daxX.Y, namespaceX.Y) is measured in place: a device holding a mounted filesystem is refused, and ops that write (the store ops, --pattern chase) need --force.  A CXL region (cxl:regionN) is what it is when the run begins: its device-DAX device, measured in place, or, onlined as system RAM, its NUMA node, measured as dram:NODE; a region that is neither (not committed, no dax device, memory offline) is refused, naming the fix.\n\n"
 		"--engine user measures from a thread of this program instead, without the module: DRAM from libnuma, a device-DAX device mapped at its alignment, or an existing file on a DAX filesystem mapped with MAP_SYNC (a file that isn't DAX, or has holes, is refused: its pages would be DRAM).  Its mapping is locked and pre-faulted; writes need --force as on the module's targets, and files are never created, extended or truncated.  If the device or file goes away under a run (SIGBUS), the run fails saying so.\n\n"
 		"Cycles are corrected by the calibrated timer overhead; with --pattern chase and --chain K they are per load.  SIGINT or SIGTERM aborts the run, prints the partial result and exits 130.  --threshold records outliers (time, offset, whether an NMI hit their window) for --outliers and the summary.\n\n"
 		"With --threads or --cpus the module runs one kthread per CPU, pinned, all starting at one TSC time and stopping together, each with interrupts off only in its own windows.  In latency mode every thread takes --samples samples and the table merges them; the per-thread figures follow it.  --mode bandwidth streams the op without timing single accesses (no flush, one fence a window) and reports GB/s per thread and in all, with a time series in the JSON; --mode loaded is Intel MLC's loaded latency: step --delay (with sweep) for the curve of latency against bandwidth.",
@@ -142,10 +144,12 @@ static int bad_value(int id, const char *v, int rc)
 
 	while (opt->name && opt->id != id)
 		opt++;
+	if (id == OPT_TARGET && rc == -EINVAL && !strncmp(v, "cxl:", 4))
+		return cmd_usage_error(&run_usage, "--target: '%s': not a CXL region: expected cxl:regionN, N its number (see 'lattester-ctl list')", v);
 	if (id == OPT_TARGET && rc == -EINVAL)
-		return cmd_usage_error(&run_usage, "--target: '%s': not dram[:NODE] or namespaceX.Y, and no file or device of that name exists (expected dram[:NODE], a device path such as /dev/pmem0 or /dev/dax0.0, namespaceX.Y, or with --engine user a file's path)", v);
+		return cmd_usage_error(&run_usage, "--target: '%s': not dram[:NODE] or namespaceX.Y, and no file or device of that name exists (expected dram[:NODE], a device path such as /dev/pmem0 or /dev/dax0.0, namespaceX.Y, cxl:regionN, or with --engine user a file's path)", v);
 	if (id == OPT_TARGET)
-		return cmd_usage_error(&run_usage, "--target: '%s': %s (expected dram[:NODE], a device path such as /dev/pmem0 or /dev/dax0.0, namespaceX.Y, or with --engine user a file's path)", v, parse_strerror(rc));
+		return cmd_usage_error(&run_usage, "--target: '%s': %s (expected dram[:NODE], a device path such as /dev/pmem0 or /dev/dax0.0, namespaceX.Y, cxl:regionN, or with --engine user a file's path)", v, parse_strerror(rc));
 	if (id == OPT_SAMPLES)
 		return cmd_usage_error(&run_usage, "--samples: '%s': %s (expected a count such as 100000, 100k, 1.5M, 1e6 or 0x186a0; k, M and G are decimal: 1M = 1000000)", v,
 				       parse_strerror(rc));

@@ -72,7 +72,7 @@ static const struct cmd_opt sweep_options[] = {
 	{ "engine", OPT_ENGINE, "user|kernel",
 	  "who takes the samples, as for run: kernel, the module (default; root), or user, a thread of this program pinned to each point's --cpu (dram, device-DAX, DAX files; no module, no root for dram)", -1 },
 	{ "target", OPT_TARGET, "LIST",
-	  "targets, as for run: dram[:NODE], /dev/pmemN, /dev/daxX.Y, namespaceX.Y (default: dram)", -1 },
+	  "targets, as for run: dram[:NODE], /dev/pmemN, /dev/daxX.Y, namespaceX.Y, cxl:regionN (default: dram)", -1 },
 	{ "cpu", OPT_CPU, "LIST", "CPUs, e.g. 0,2 or 0..3 (default: 0)", -1 },
 	{ "threads", OPT_THREADS, "LIST",
 	  "threads per point, e.g. 1..8 or 1,2,4: as run --threads, from the point's --cpu up or the first N of --cpus (default: 1)", -1 },
@@ -256,7 +256,7 @@ static int add_list(struct sweep *s, int id, const char *v)
 
 	switch (id) {
 	case OPT_TARGET: l = &g->targets; opt = "target";
-		expected = "a list of dram[:NODE], device paths or namespaceX.Y";
+		expected = "a list of dram[:NODE], device paths, namespaceX.Y or cxl:regionN";
 		break;
 	case OPT_OP: l = &g->ops; opt = "op";
 		expected = latt_name_list(NAMES_OP); break;
@@ -1238,7 +1238,9 @@ static int check_grid_host(struct sweep *s)
 	if (s->base.cfg.mix_write)
 		writes = true;
 	for (i = 0; i < g->targets.n && writes && !s->base.force; i++) {
-		if (!parse_target(g->targets.v[i], &t) && t.kind != TARGET_DRAM) {
+		/* a CXL region is checked per point: it may resolve to a node */
+		if (!parse_target(g->targets.v[i], &t) &&
+		    t.kind != TARGET_DRAM && t.kind != TARGET_CXL) {
 			log_err("%s: the sweep has store ops, chase or a --mix with writes, which overwrite the target's data; add --force to allow it", g->targets.v[i]);
 			return 1;
 		}

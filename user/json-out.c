@@ -188,6 +188,27 @@ static void add_str_or_null(struct json_object *o, const char *key,
 		json_object_object_add(o, key, NULL);
 }
 
+/*
+ * "cxl": a cxl:regionN spec's region as the run found it, and what it was
+ * measured as: its device-DAX device ("/dev/dax0.0") or "dram:NODE".  Only
+ * for such a spec.
+ */
+static void add_cxl(struct json_object *o, const struct run_target *t)
+{
+	const struct cxl_inv_resolved *x = &t->cxl;
+	struct json_object *c;
+
+	if (!x->region[0])
+		return;
+	c = json_object_new_object();
+	latt_json_str(c, "region", x->region);
+	latt_json_str(c, "mode", x->mode);
+	add_str_or_null(c, "dax_device", x->dax);
+	latt_json_str(c, "resolved", x->resolved);
+	latt_json_str(c, "note", x->note);
+	json_object_object_add(o, "cxl", c);
+}
+
 /* The target in full: what was measured, and for pmem where it lives. */
 struct json_object *json_run_target(const struct run_report *r)
 {
@@ -203,6 +224,8 @@ struct json_object *json_run_target(const struct run_report *r)
 		if (t)
 			latt_json_str(o, "spec", t->spec);
 		latt_json_int(o, "node", node);
+		if (t)
+			add_cxl(o, t);
 		return o;
 	}
 	latt_json_str(o, "kind", t->kind);
@@ -238,6 +261,7 @@ struct json_object *json_run_target(const struct run_report *r)
 		latt_json_str(o, "file", t->pm.file);
 		latt_json_u64(o, "file_size", t->pm.size);
 	}
+	add_cxl(o, t);
 	return o;
 }
 

@@ -237,6 +237,9 @@ static void print_header(FILE *f, const struct run_report *r)
 	fmt_bytes(size, sizeof(size), c->size);
 	fmt_bytes(region, sizeof(region), c->region);
 	line(f, "target:", "%s", target);
+	if (r->target && r->target->cxl.region[0])
+		line(f, "cxl:", "%s, %s: measured as %s", r->target->spec,
+		     r->target->cxl.note, r->target->cxl.resolved);
 	if (c->target == LATT_TARGET_PMEM && r->target)
 		print_range(f, r);
 	if (c->node == LATT_NODE_LOCAL)

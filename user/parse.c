@@ -437,15 +437,34 @@ static bool is_namespace_name(const char *s)
 	return n && !p[n];
 }
 
+/* "regionN": libcxl's name for CXL region N (no sign, no blank, no 0x) */
+static bool is_cxl_region_name(const char *s)
+{
+	const char *p = s + strlen("region");
+	size_t n;
+
+	if (strncmp(s, "region", strlen("region")))
+		return false;
+	n = strspn(p, "0123456789");
+	return n && n <= 9 && !p[n];
+}
+
 /**
  * parse_target() - "dram" (the CPU's node), "dram:NODE", a device path
- * (anything containing '/': /dev/pmem0, /dev/dax0.1) or "namespaceX.Y"
+ * (anything containing '/': /dev/pmem0, /dev/dax0.1), "namespaceX.Y" or
+ * "cxl:regionN"; anything else that begins "cxl:" is -EINVAL
  */
 int parse_target(const char *s, struct target_spec *t)
 {
 	__u32 v = LATT_NODE_LOCAL;
 	int rc;
 
+	if (!strncmp(s, "cxl:", 4)) {
+		if (!is_cxl_region_name(s + 4))
+			return -EINVAL;
+		*t = (struct target_spec){ TARGET_CXL, LATT_NODE_LOCAL, s + 4 };
+		return 0;
+	}
 	if (strchr(s, '/')) {
 		*t = (struct target_spec){ TARGET_PATH, LATT_NODE_LOCAL, s };
 		return 0;

@@ -28,19 +28,23 @@ int parse_pattern(const char *s, __u32 *pattern, __u64 *arg);
 
 /**
  * struct target_spec - a --target as written: dram[:NODE], a path of a pmem
- * or device-DAX device (anything with a '/'), or a namespace name
- * namespaceX.Y.  @name points into the parsed string.
+ * or device-DAX device (anything with a '/'), a namespace name
+ * namespaceX.Y, or a CXL region cxl:regionN (resolved when the run starts
+ * to what the region is then: its device-DAX device or its NUMA node).
+ * @name points into the parsed string.
  */
 enum target_kind {
 	TARGET_DRAM,
 	TARGET_PATH,
 	TARGET_NAMESPACE,
+	TARGET_CXL,
 };
 
 struct target_spec {
 	enum target_kind kind;
 	__u32 node;		/* TARGET_DRAM: a node or LATT_NODE_LOCAL */
-	const char *name;	/* TARGET_PATH, TARGET_NAMESPACE */
+	const char *name;	/* TARGET_PATH, TARGET_NAMESPACE; TARGET_CXL:
+				 * "regionN", after the "cxl:" */
 };
 
 int parse_target(const char *s, struct target_spec *t);

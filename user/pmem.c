@@ -285,6 +285,7 @@ static int scan_ns(struct pmem_ns *n, const struct pmem_region *r,
 	copy(n->region, sizeof(n->region), ndctl_region_get_devname(region));
 	n->active = ndctl_namespace_is_active(ndns);
 	n->numa_node = ndctl_namespace_get_numa_node(ndns);
+	n->target_node = ndctl_namespace_get_target_node(ndns);
 	n->raw_size = ndctl_namespace_get_size(ndns);
 	n->size = n->raw_size;
 	n->phys_start = n->phys_size = PMEM_UNKNOWN;
@@ -373,6 +374,7 @@ static int scan_nd(struct pmem_inventory *inv)
 			     ndctl_region_get_type_name(region));
 			copy(r->bus, sizeof(r->bus), ndctl_bus_get_provider(bus));
 			r->numa_node = ndctl_region_get_numa_node(region);
+			r->target_node = ndctl_region_get_target_node(region);
 			r->size = ndctl_region_get_size(region);
 			r->available = ndctl_region_get_available_size(region);
 			r->phys_start = ndctl_region_get_resource(region);
@@ -400,16 +402,37 @@ out:
 	return rc;
 }
 
-static const char *dax_mode(struct daxctl_dev *dev)
+/*
+ * "disabled"; "system-ram" when kmem has it (daxctl_dev_get_memory(): its
+ * memory is hot-added to the target node, or was and is offline now: no
+ * device-DAX mapping either way), with its blocks online and their zone
+ * (these need the device's physical range: root); else "devdax".  As
+ * daxctl list says it.
+ */
+static void dax_mode(struct pmem_dax *d, struct daxctl_dev *dev)
 {
 	struct daxctl_memory *mem;
+	int n;
 
-	if (!daxctl_dev_is_enabled(dev))
-		return "disabled";
+	d->mem_online = d->mem_blocks = d->movable = -1;
+	if (!daxctl_dev_is_enabled(dev)) {
+		copy(d->mode, sizeof(d->mode), "disabled");
+		return;
+	}
 	mem = daxctl_dev_get_memory(dev);
-	if (mem && daxctl_memory_is_online(mem) > 0)
-		return "system-ram";
-	return "devdax";
+	if (!mem) {
+		copy(d->mode, sizeof(d->mode), "devdax");
+		return;
+	}
+	copy(d->mode, sizeof(d->mode), "system-ram");
+	if (d->phys_start == PMEM_UNKNOWN)
+		return;
+	n = daxctl_memory_num_sections(mem);
+	d->mem_blocks = n < 0 ? -1 : n;
+	n = daxctl_memory_is_online(mem);
+	d->mem_online = n < 0 ? -1 : n;
+	n = daxctl_memory_is_movable(mem);
+	d->movable = n < 0 ? -1 : n;
 }
 
 static int scan_dax(struct pmem_inventory *inv)
@@ -439,11 +462,15 @@ static int scan_dax(struct pmem_inventory *inv)
 				goto out;
 			}
 			copy(d->name, sizeof(d->name), daxctl_dev_get_devname(dev));
-			copy(d->mode, sizeof(d->mode), dax_mode(dev));
 			d->region_id = daxctl_region_get_id(region);
-			d->numa_node = daxctl_dev_get_target_node(dev);
+			d->target_node = daxctl_dev_get_target_node(dev);
+			d->numa_node = d->target_node;
 			d->size = daxctl_dev_get_size(dev);
+			/* 0: libdaxctl couldn't read it (root only), nor
+			 * /proc/iomem, which shows zeros to other users */
 			d->phys_start = daxctl_dev_get_resource(dev);
+			if (!d->phys_start)
+				d->phys_start = PMEM_UNKNOWN;
 			d->phys_size = d->size;
 			d->major = (unsigned int)daxctl_dev_get_major(dev);
 			d->minor = (unsigned int)daxctl_dev_get_minor(dev);
@@ -458,6 +485,7 @@ static int scan_dax(struct pmem_inventory *inv)
 				d->phys_size = d->size;
 			if (d->phys_start == PMEM_UNKNOWN)
 				d->phys_size = PMEM_UNKNOWN;
+			dax_mode(d, dev);
 			for (i = 0; i < inv->nr_ns; i++) {
 				if (strcmp(inv->ns[i].chardev, d->name))
 					continue;
@@ -544,13 +572,16 @@ static int set_range(const char *spec, const char *name, const char *lib,
 	return 0;
 }
 
-/* Namespace @n's name, mode, region and NUMA node into @t. */
+/*
+ * Namespace @n's name, mode, region and NUMA node into @t: where its
+ * memory is (the target node), else the device's node.
+ */
 static void set_ns(struct pmem_target *t, const struct pmem_ns *n)
 {
 	copy(t->namespace, sizeof(t->namespace), n->name);
 	copy(t->mode, sizeof(t->mode), n->mode);
 	copy(t->region, sizeof(t->region), n->region);
-	t->numa_node = n->numa_node;
+	t->numa_node = n->target_node >= 0 ? n->target_node : n->numa_node;
 }
 
 /* Fill @t from namespace @n; 0, or 1 after saying why it can't be measured. */
@@ -610,7 +641,7 @@ static int target_of_dax(const char *spec, const struct pmem_inventory *inv,
 	if (!d->namespace[0])
 		snprintf(t->region, sizeof(t->region), "dax region %d",
 			 d->region_id);
-	t->numa_node = d->numa_node;
+	t->numa_node = d->target_node >= 0 ? d->target_node : d->numa_node;
 	t->block = false;
 	return 0;
 }

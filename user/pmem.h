@@ -70,6 +70,10 @@ struct pmem_badlist {
  * @blockdev: "pmem0" (fsdax, raw, sector) or ""; @chardev: "dax0.1" or ""
  * @rdev: the device number of /dev/@blockdev or /dev/@chardev, 0 if none
  * @mount: where a filesystem on /dev/@blockdev is mounted, "" if nowhere
+ * @numa_node: the device's node (the CPUs nearest to it), as ndctl's
+ *	numa_node; @target_node: the node its memory lands on when it is
+ *	onlined (ndctl's target_node; for CXL or memory-only NUMA, not the
+ *	same).  -1 if unknown.
  */
 struct pmem_ns {
 	char name[PMEM_NAME];
@@ -79,6 +83,7 @@ struct pmem_ns {
 	char chardev[PMEM_NAME];
 	bool active;		/* enabled, or claimed by an enabled pfn/dax/btt */
 	int numa_node;		/* -1 if unknown */
+	int target_node;	/* -1 if unknown */
 	unsigned long long size, raw_size;
 	unsigned long long phys_start, phys_size;
 	dev_t rdev;
@@ -91,18 +96,34 @@ struct pmem_region {
 	char name[PMEM_NAME];
 	char type[16];		/* pmem, blk, unknown */
 	char bus[PMEM_NAME];	/* the bus provider: ACPI.NFIT, e820, ... */
-	int numa_node;
+	int numa_node, target_node;	/* as struct pmem_ns's; -1 unknown */
 	unsigned long long size, available, phys_start;
 	bool enabled;
 	struct pmem_badlist bb;	/* offsets from @phys_start */
 };
 
+/**
+ * struct pmem_dax - one device-DAX device (libdaxctl)
+ * @mode: "devdax", "system-ram" (bound to kmem: its memory is, or was, hot
+ *	added to @target_node; as daxctl list says), or "disabled"
+ * @namespace: "" if no libnvdimm namespace (hmem, a CXL ram region)
+ * @numa_node: the namespace's numa_node, else @target_node
+ * @target_node: where its memory lands (daxctl's target_node), -1 unknown
+ * @mem_online, @mem_blocks: system-ram: memory blocks online, and all of
+ *	its blocks (daxctl's online_memblocks, total_memblocks); -1 unknown
+ *	(not system-ram, or not root)
+ * @movable: system-ram: 1 if its memory is ZONE_MOVABLE, 0 if not, -1
+ *	unknown
+ * @phys_start, @phys_size: the first contiguous range; PMEM_UNKNOWN if
+ *	unreadable (not root)
+ */
 struct pmem_dax {
 	char name[PMEM_NAME];	/* dax0.1 */
-	char mode[16];		/* devdax, system-ram, disabled */
-	char namespace[PMEM_NAME]; /* "" if no libnvdimm namespace (hmem) */
+	char mode[16];
+	char namespace[PMEM_NAME];
 	int region_id;
-	int numa_node;		/* the namespace's, else the target node */
+	int numa_node, target_node;
+	int mem_online, mem_blocks, movable;
 	unsigned long long size, phys_start, phys_size;
 	unsigned int major, minor;
 };
@@ -125,6 +146,8 @@ struct pmem_inventory {
  * @file: a fsdax-file's path as given, the file to open; else ""
  * @namespace, @mode, @region: "" when unknown (a device-DAX device with no
  *	libnvdimm namespace has mode "devdax" and region "dax region N")
+ * @numa_node: where the memory lies: the target node (see struct pmem_ns),
+ *	else the device's node, -1 if neither is known
  * @phys_start, @phys_size: the usable physical range; PMEM_UNKNOWN for a
  *	file, or when it can't be read (PMEM_RESOLVE_NOPHYS, not root)
  * @size: bytes measurable from offset 0: @phys_size, else the device's or

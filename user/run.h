@@ -17,6 +17,7 @@
 
 #include <uapi/lattester.h>
 #include "builtin.h"
+#include "cxl.h"
 #include "dev.h"
 #include "map.h"
 #include "msr.h"
@@ -81,6 +82,9 @@ enum run_opt_id {
  * @kind: "dram", "pmem" (a pmem block device), "devdax" or "fsdax-file"
  * @pm: a pmem or devdax target as resolved
  * @offset: --offset: where the region starts in @pm's range
+ * @cxl: for a cxl:regionN spec, what the region was when the run began
+ *	and what that resolved to (a devdax @pm, or dram:NODE); else
+ *	@cxl.region is ""
  */
 /*
  * What --skip-badblocks did: @runs runs of known bad blocks (@sectors
@@ -99,6 +103,7 @@ struct run_target {
 	struct pmem_target pm;
 	__u64 offset;
 	struct run_skip skip;	/* --skip-badblocks */
+	struct cxl_inv_resolved cxl;
 };
 
 /**

@@ -10,6 +10,11 @@
  * errors are reported with a hint.  The device stays open until the result
  * is read: closing it would abort the run.
  *
+ * A CXL region (cxl:regionN) is first resolved through libcxl (cxl.c) to
+ * what it is when the run begins: its device-DAX device, then measured as
+ * any other, or the NUMA node its memory was onlined to, measured as
+ * dram:NODE; both engines the same way.
+ *
  * A pmem or device-DAX target is resolved through libndctl/libdaxctl
  * (pmem.c) to the device that claims it and its physical range.  The tool
  * refuses, before the module is asked, a device with a mounted filesystem
@@ -113,16 +118,17 @@ static bool is_pmem(const struct run_opts *o)
 }
 
 /*
- * A --target as written: dram[:NODE], namespaceX.Y, a path with a '/', or
- * the name of an existing file or device without one ("data" for
- * "./data"): a path is what --help promises.
+ * A --target as written: dram[:NODE], namespaceX.Y, cxl:regionN, a path
+ * with a '/', or the name of an existing file or device without one
+ * ("data" for "./data"): a path is what --help promises.  "cxl:" followed
+ * by anything but regionN is no file name but a mistake.
  */
 static int set_target(struct run_opts *o, const char *v)
 {
 	int rc = parse_target(v, &o->spec);
 	struct stat st;
 
-	if (rc == -EINVAL && !stat(v, &st)) {
+	if (rc == -EINVAL && strncmp(v, "cxl:", 4) && !stat(v, &st)) {
 		o->spec = (struct target_spec){ TARGET_PATH, LATT_NODE_LOCAL, v };
 		rc = 0;
 	}
@@ -242,6 +248,8 @@ const char *run_args_problem(const struct run_opts *o)
 
 	/* a pmem target's default region is known once it is resolved */
 	bool region_known = !is_pmem(o) || o->region_set;
+	/* a CXL region is pmem or dram once resolved: checked again then */
+	bool cxl = o->spec.kind == TARGET_CXL;
 
 	if ((why = range_problem(buf, sizeof(buf), "samples", c->samples, 1,
 				 LATT_MAX_SAMPLES)) ||
@@ -271,7 +279,7 @@ const char *run_args_problem(const struct run_opts *o)
 	}
 	if (o->hugepages && !o->user_engine)
 		return "--hugepages is for --engine user (the module backs DRAM with 4 MiB blocks of its own)";
-	if (o->hugepages && is_pmem(o))
+	if (o->hugepages && is_pmem(o) && !cxl)
 		return "--hugepages is for dram targets (a device-DAX mapping has the device's alignment, a DAX file the pages its filesystem gives)";
 	if (o->offset_set && !is_pmem(o)) {
 		snprintf(buf, sizeof(buf), "--offset is for pmem and device-DAX targets, not %s", o->target);
@@ -773,6 +781,51 @@ static int check_pmem(struct run_opts *o)
 	return 0;
 }
 
+/*
+ * cxl:regionN: what the region is now (cxl.c): its device-DAX device,
+ * from here on the target as if given by its path, or the node its memory
+ * was onlined to, as if dram:NODE were given.  The options are checked
+ * again against that (--offset is for a device, --hugepages for a node),
+ * as a usage error would have had them.  o->target stays the spec, for
+ * the messages.
+ */
+static int resolve_cxl(struct run_opts *o)
+{
+	struct cxl_inv_resolved *x = &o->tgt.cxl;
+	long long total, free;
+	const char *why;
+
+	if (cxl_inv_resolve(o->target, o->spec.name, x))
+		return 1;
+	if (x->device[0]) {
+		o->spec = (struct target_spec){ TARGET_PATH, LATT_NODE_LOCAL,
+						x->device };
+	} else {
+		o->spec = (struct target_spec){ TARGET_DRAM, (__u32)x->node,
+						NULL };
+		o->cfg.node = (__u32)x->node;
+	}
+	log_info("%s: %s: measuring %s", o->target, x->note, x->resolved);
+	/*
+	 * A node is all the memory on it: one CFMWS window is one node, so
+	 * another region of the window (or other hot-added memory) lands
+	 * there too, and the run's pages may come from any of it.
+	 */
+	if (!x->device[0] && x->size && x->size != CXL_UNKNOWN &&
+	    !host_node_mem((unsigned int)x->node, &total, &free) &&
+	    (unsigned long long)total > x->size + x->size / 16)
+		log_warn("%s: node %d holds %lld MiB, the region %llu MiB: a run on dram:%d takes its pages anywhere in the node, not only in this region",
+			 o->target, x->node, total >> 20, x->size >> 20,
+			 x->node);
+	why = run_args_problem(o);
+	if (why) {
+		log_err("%s: resolves to %s (%s): %s", o->target, x->resolved,
+			x->note, why);
+		return 1;
+	}
+	return 0;
+}
+
 static int check_host(struct run_opts *o, const struct run_keep *k)
 {
 	struct latt_config *c = &o->cfg;
@@ -785,6 +838,8 @@ static int check_host(struct run_opts *o, const struct run_keep *k)
 		return 1;
 	}
 	snprintf(o->tgt.spec, sizeof(o->tgt.spec), "%s", o->target);
+	if (o->spec.kind == TARGET_CXL && resolve_cxl(o))
+		return 1;
 	if (is_pmem(o))
 		return check_pmem(o);
 	snprintf(o->tgt.kind, sizeof(o->tgt.kind), "dram");
@@ -799,7 +854,8 @@ static int check_host(struct run_opts *o, const struct run_keep *k)
 		log_dbg("cpu %u: node unknown, region not checked", c->cpu);
 		return 0;
 	}
-	snprintf(o->target, sizeof(o->target), "dram:%d", node);
+	if (!o->tgt.cxl.region[0])	/* a CXL region keeps its name */
+		snprintf(o->target, sizeof(o->target), "dram:%d", node);
 	return clamp_region(o, (unsigned int)node, k);
 }
 

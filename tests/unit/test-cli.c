@@ -246,6 +246,18 @@ static void t_target_named(const char *s, enum target_kind kind)
 	      t.name ? t.name : "(null)");
 }
 
+/* @s parses as the CXL region after its "cxl:" */
+static void t_target_cxl(const char *s)
+{
+	struct target_spec t = { TARGET_DRAM, 0xdead, NULL };
+	int got = parse_target(s, &t);
+
+	check(!got && t.kind == TARGET_CXL && t.name == s + 4 &&
+	      t.node == LATT_NODE_LOCAL,
+	      "target(\"%s\") = %d, kind %d, %s", s, got, t.kind,
+	      t.name ? t.name : "(null)");
+}
+
 static void test_patterns_targets(void)
 {
 	t_pattern("seq", 0, LATT_PAT_SEQ, 0);
@@ -299,6 +311,19 @@ static void test_patterns_targets(void)
 	t_target("namespace0.0 ", -EINVAL, 0);
 	t_target("pmem0", -EINVAL, 0);
 	t_target("dax0.0", -EINVAL, 0);
+	t_target_cxl("cxl:region0");
+	t_target_cxl("cxl:region12");
+	t_target("cxl:", -EINVAL, 0);
+	t_target("cxl:regionX", -EINVAL, 0);
+	t_target("cxl:foo", -EINVAL, 0);
+	t_target("cxl:region", -EINVAL, 0);
+	t_target("cxl:region-1", -EINVAL, 0);
+	t_target("cxl:region0x", -EINVAL, 0);
+	t_target("cxl:region 0", -EINVAL, 0);
+	t_target("cxl:region1234567890", -EINVAL, 0);
+	t_target("cxl:/dev/dax0.0", -EINVAL, 0);
+	t_target("CXL:region0", -EINVAL, 0);
+	t_target("region0", -EINVAL, 0);
 }
 
 static void test_offsets(void)

@@ -195,9 +195,9 @@ nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null |
 got=$(comp 'lattester-ctl run --target ')
 same "run --target <TAB>: dram and dram:N of each node (besides devices)" \
 	"dram $nodes" "$(grep '^dram' <<<"$got")"
-extra=$(grep -v '^dram' <<<"$got" | grep -v -e '^/dev/pmem' -e '^/dev/dax' -e '^namespace')
+extra=$(grep -v '^dram' <<<"$got" | grep -v -e '^/dev/pmem' -e '^/dev/dax' -e '^namespace' -e '^cxl:region')
 [ -z "$extra" ]
-report $? "run --target <TAB>: nothing but dram, /dev/pmem*, /dev/dax*, namespaces"
+report $? "run --target <TAB>: nothing but dram, /dev/pmem*, /dev/dax*, cxl:regionN, namespaces"
 # readline replaces what follows the ':' only
 same "run --target dram:<TAB>: the node numbers (after the ':')" \
 	"$(sed 's/^dram://' <<<"$nodes")" "$(comp 'lattester-ctl run --target dram:')"
