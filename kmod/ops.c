@@ -108,8 +108,8 @@ int latt_check_config(struct latt_config *c)
  * Sets the run's stream_fn (the op itself: bandwidth without a mix),
  * read_fn (loads) and write_fn (the mix's write op), as pick.h's
  * latt_pick_streams_of() chooses them: at the run's width, or the widest
- * the CPU has for an op of its own width (movdir64b).  Where streams run
- * (not in latency mode) at a vector width, the windows save the FPU state.
+ * the CPU has for an op of its own width (movdir64b).  Where a function the
+ * threads will call uses vector registers, the windows save the FPU state.
  *
  * Return: 0; -EOPNOTSUPP when the CPU lacks the write op; -EINVAL for a
  * write op that is not a store.
@@ -126,7 +126,8 @@ int latt_pick_streams(struct latt_run *run)
 	run->stream_fn = s.op_fn;
 	run->read_fn = s.read_fn;
 	run->write_fn = s.write_fn;
-	if (run->cfg.mode != LATT_MODE_LATENCY && s.width > 8)
+	/* after latt_pick(), which set it for the sample function */
+	if (s.vector)
 		run->vector = true;
 	return 0;
 }

@@ -909,9 +909,11 @@ static int check_module(const struct run_opts *o, const struct latt_info *in)
 		return 1;
 	}
 	if (missing) {
-		log_err("--op %s needs the %s instruction, which this CPU lacks",
-			latt_name(NAMES_OP, (op_features(c->op) & missing) ?
-				  c->op : c->write_op),
+		bool op = op_features(c->op) & missing;
+
+		log_err("%s %s needs the %s instruction, which this CPU lacks",
+			op ? "--op" : "--write-op",
+			latt_name(NAMES_OP, op ? c->op : c->write_op),
 			latt_name(NAMES_FEATURE, __builtin_ctzll(missing)));
 		return 1;
 	}

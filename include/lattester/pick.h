@@ -164,12 +164,16 @@ static inline int latt_pick_sample(struct latt_config *c, __u64 features,
  * @write_fn: the mix's writes, of its write op
  * @width: bytes per instruction of @read_fn (and of @write_fn, but for a
  *	write op of its own width)
+ * @vector: non-zero when a function the run's threads will call uses
+ *	vector registers (more than 8 bytes an instruction, and no width of
+ *	its own): the windows must save the FPU state
  */
 struct latt_stream_pick {
 	latt_stream_fn op_fn;
 	latt_stream_fn read_fn;
 	latt_stream_fn write_fn;
 	__u32 width;
+	int vector;
 };
 
 /**
@@ -196,6 +200,7 @@ static inline int latt_pick_streams_of(const struct latt_config *c,
 	__u32 w = latt_op_width(c->op) ? 1U << (31 - __builtin_clz(widths | 1))
 				       : c->width;
 	__u32 ww = latt_op_width(wop) ? latt_op_width(wop) : w;
+	int mix, op_used, read_used, write_used;
 
 	if (!latt_rule_is_store(wop))
 		return -LATT_EINVAL;
@@ -207,6 +212,14 @@ static inline int latt_pick_streams_of(const struct latt_config *c,
 	s->width = w;
 	if (!s->op_fn || !s->read_fn || !s->write_fn)
 		return -LATT_EINVAL;
+	/* which of them the threads call: kmod/run.c's latt_stream() */
+	mix = c->mix_read || c->mix_write;
+	op_used = c->mode == LATT_MODE_BANDWIDTH && !mix;
+	read_used = (c->mode == LATT_MODE_LOADED && !mix) || c->mix_read;
+	write_used = c->mix_write;
+	s->vector = (op_used && !latt_op_width(c->op) && c->width > 8) ||
+		    (read_used && w > 8) ||
+		    (write_used && !latt_op_width(wop) && ww > 8);
 	return 0;
 }
 

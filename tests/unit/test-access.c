@@ -435,6 +435,39 @@ static void test_movdir64b_rules(void)
 	check(latt_pick_streams_of(&c, ALL_FEATURES & ~LATT_FEAT_MOVDIR64B,
 				   0xf << 3, &s) == -95,
 	      "--write-op movdir64b without the feature: EOPNOTSUPP");
+
+	/* the FPU state is saved only for vector streams the threads call */
+	c = base_cfg();
+	c.op = LATT_OP_MOVDIR64B;
+	c.mode = LATT_MODE_BANDWIDTH;
+	c.nr_threads = 2;
+	ret = latt_pick_sample(&c, ALL_FEATURES, 0xf << 3, &p, &why);
+	ret = ret ? ret : latt_pick_streams_of(&c, ALL_FEATURES, 0xf << 3, &s);
+	check(!ret && !s.vector,
+	      "bandwidth movdir64b, no mix: only direct stores run, no vector state");
+	c.mix_read = c.mix_write = 1;
+	ret = latt_pick_streams_of(&c, ALL_FEATURES, 0xf << 3, &s);
+	check(!ret && s.vector,
+	      "bandwidth movdir64b with a mix: its 64-byte loads are vector");
+	c = base_cfg();
+	c.mode = LATT_MODE_BANDWIDTH;
+	c.nr_threads = 2;
+	ret = latt_pick_sample(&c, ALL_FEATURES, 0xf << 3, &p, &why);
+	ret = ret ? ret : latt_pick_streams_of(&c, ALL_FEATURES, 0xf << 3, &s);
+	check(!ret && s.vector == (c.width > 8),
+	      "bandwidth loads at %u bytes: vector %d", c.width, s.vector);
+	c.width = 8;
+	ret = latt_pick_streams_of(&c, ALL_FEATURES, 0xf << 3, &s);
+	check(!ret && !s.vector, "bandwidth loads at 8 bytes: no vector state");
+	c = base_cfg();
+	c.mode = LATT_MODE_LOADED;
+	c.nr_threads = 2;
+	c.width = 8;
+	ret = latt_pick_streams_of(&c, ALL_FEATURES, 0xf << 3, &s);
+	check(!ret && !s.vector, "loaded, 8-byte loads: no vector state");
+	c.width = 32;
+	ret = latt_pick_streams_of(&c, ALL_FEATURES, 0xf << 3, &s);
+	check(!ret && s.vector, "loaded, 32-byte loads: vector state");
 }
 
 /* @seq of @k bytes in [@from, @to) of @code: its offset, or -1 */

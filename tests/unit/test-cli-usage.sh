@@ -465,6 +465,14 @@ else
 	[ "$rc" -eq 1 ] && [ "$(cat "$tmp/err")" = "$no_md" ] &&
 		cmp -s "$tmp/err" "$tmp/err.kernel"
 	report $? "--op movdir64b without the instruction: both engines say '$no_md'"
+	# the mix's write op lacking it: the message names --write-op
+	expect 1 "fake: --write-op movdir64b without the feature: refused" \
+		env FAKE_FEATURES=$((((1 << 12) - 1) | (1 << 13))) \
+		LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" "$ctl" run \
+		--mode loaded --threads 2 --mix 1:1 --write-op movdir64b \
+		--samples 10 --region 1M
+	has "$tmp/err" "^lattester-ctl run: --write-op movdir64b needs the movdir64b instruction, which this CPU lacks$" \
+		"--write-op movdir64b without the instruction: the message names --write-op"
 	# where the CPU has it (the fake's feature bit): it runs, at 64 bytes
 	md_feat=$((((1 << 12) - 1) | (1 << 18)))
 	expect 0 "fake: --op movdir64b with the movdir64b feature runs" \

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <uapi/lattester.h>
+#include <lattester/rules.h>
 #include "../tap.h"
 #include "vmtest.h"
 
@@ -31,7 +32,7 @@ static __u64 tsc_khz;
 
 static bool latt_op_writes(__u32 op)
 {
-	return op >= LATT_OP_STORE;
+	return latt_rule_is_store(op);	/* the rule book's list */
 }
 static __u32 cpus[MAXT];
 
