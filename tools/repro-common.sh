@@ -141,3 +141,98 @@ repro_plot() {
 	"$ctl" plot "$kind" --in "$in" --out "$out" "$@" >/dev/null || return 1
 	echo "$repro_name: wrote $out"
 }
+
+# repro_bw_peaks CSV: each bandwidth line's peak (target, op, pattern,
+# size) and the fewest threads that come within 5% of it
+repro_bw_peaks() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["state"] == "done" && $c["mode"] == "bandwidth" {
+		s = sprintf("%s %-10s %-4s %7d B", $c["target"], $c["op"],
+			    $c["pattern"], $c["size"])
+		if (!(s in peak)) order[++n] = s
+		t = $c["threads"] + 0; g = $c["total_gbps"] + 0
+		bw[s, t] = g; nt[s] = nt[s] " " t
+		if (!(s in peak) || g > peak[s]) { peak[s] = g; at[s] = t }
+	}
+	END {
+		for (k = 1; k <= n; k++) {
+			s = order[k]; m = split(nt[s], ts, " "); first = at[s]
+			for (j = 1; j <= m; j++)
+				if (bw[s, ts[j]] >= 0.95 * peak[s] &&
+				    ts[j] + 0 < first)
+					first = ts[j] + 0
+			printf "%s: peak %8.2f GB/s at %3d threads, 95%% of it from %3d\n",
+				s, peak[s], at[s], first
+		}
+	}' "$1"
+}
+
+# The CXL scripts: the NUMA nodes of sysfs.
+repro_nodes=/sys/devices/system/node
+# repro_node_has_cpus N, repro_node_has_mem N, repro_node_ids: from sysfs
+repro_node_has_cpus() {
+	[ -n "$(tr -d '\n' <"$repro_nodes/node$1/cpulist" 2>/dev/null)" ]
+}
+repro_node_has_mem() {
+	awk '/MemTotal/ { exit !($4 > 0) }' "$repro_nodes/node$1/meminfo" 2>/dev/null
+}
+repro_node_ids() {
+	for d in "$repro_nodes"/node[0-9]*; do
+		[ -d "$d" ] && echo "${d##*/node}"
+	done | sort -n
+}
+
+
+# repro_cxl_targets REMOTE: $cxl, the CXL memory (TARGET, or the first
+# memory-only node when none was named), $local_node, the node of CPU -c,
+# and $targets, "dram:LOCAL[,dram:REMOTE],CXL" for the sweep: REMOTE (with
+# 1) the first other node that has CPUs and memory
+repro_cxl_targets() {
+	cxl=$target
+	if [ "$cxl" = dram ]; then
+		cxl=
+		for n in $(repro_node_ids); do
+			if ! repro_node_has_cpus "$n" && repro_node_has_mem "$n"; then
+				cxl=dram:$n
+				break
+			fi
+		done
+		if [ -z "$cxl" ]; then
+			echo "$0: no NUMA node with memory and no CPU here: name the CXL memory (dram:NODE, cxl:regionN or /dev/daxX.Y)" >&2
+			exit 1
+		fi
+		echo "$repro_name: CXL memory: $cxl (the first memory-only node)"
+		# the CSV's folder is named after the target
+		case $outdir in
+		./repro-$repro_name-dram)
+			rmdir "$outdir" 2>/dev/null || true
+			outdir=./repro-$repro_name-$(echo "$cxl" | tr '/:' '__')
+			;;
+		esac
+		mkdir -p "$outdir"
+	fi
+	local_node=
+	for d in /sys/devices/system/cpu/cpu"$cpu"/node[0-9]*; do
+		[ -e "$d" ] && local_node=${d##*/node}
+	done
+	[ -n "${local_node:-}" ] || local_node=0
+	targets=dram:$local_node
+	for n in $(repro_node_ids); do
+		[ "$1" = 1 ] || break
+		if [ "$n" != "$local_node" ] && repro_node_has_cpus "$n" && repro_node_has_mem "$n"; then
+			targets=$targets,dram:$n
+			break
+		fi
+	done
+	[ "$cxl" = "dram:$local_node" ] || targets=$targets,$cxl
+}
+
+# repro_movdir64b: ",movdir64b" when the CPU has it, else nothing (and a
+# note on stderr)
+repro_movdir64b() {
+	if grep -qw movdir64b /proc/cpuinfo 2>/dev/null; then
+		echo ,movdir64b
+	else
+		echo "$repro_name: this CPU has no movdir64b (/proc/cpuinfo): left out" >&2
+	fi
+}

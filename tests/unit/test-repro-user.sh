@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # test-repro-user.sh - the latency experiment scripts (tools/repro-basic-
-# latency, repro-size, repro-tail-hotspot) for real on this host with the
+# latency, repro-size, repro-tail-hotspot, repro-cxl-latency) for real on this host with the
 # user engine, on a CPU whose CPUID hides rdtscp (LATTESTER_HWCAPS=-rdtscp,
 # as some hypervisors do): every point is measured, timed with
 # "lfence; rdtsc", and the store ops (default fence, mfence) cost at
@@ -66,6 +66,19 @@ one repro-size size 10 -n 100 -s 64..16Kx4 -- --engine user --region 16M
 # nt-store only: no loads for the quarter check to compare with
 one repro-tail-hotspot tail-hotspot 3 -n 2000 -H 4K..1Mx16 -- --engine user \
 	--region 16M
+# the CXL latency table, its CXL target named (this host has no
+# memory-only node): local DRAM only, so the target is the local node
+one repro-cxl-latency cxl-latency 6 -n 300 dram:0 -- --engine user --region 16M
+grep -qE '^load +chase +[0-9.]+ +1\.00x pg +4K' "$tmp/out"
+report $? "repro-cxl-latency: the table gives load chase against local DRAM (1.00x) and its page size"
+if ! ls -d /sys/devices/system/node/node* | while read -r d; do
+	[ -z "$(tr -d '\n' <"$d/cpulist")" ] && exit 1; :; done; then
+	skip "repro-cxl-latency without a target: this host has a memory-only node"
+else
+	"$top/tools/repro-cxl-latency" -o "$tmp/none" --no-plot >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 1 ] && grep -q "no NUMA node with memory and no CPU here: name the CXL memory" "$tmp/err"
+	report $? "repro-cxl-latency without a target and no memory-only node: exit 1, saying so"
+fi
 
 # the user engine's JSON names the timer it used
 "$ctl" run --engine user --samples 1000 --region 16M --json - 2>"$tmp/err" |
