@@ -52,8 +52,8 @@ held_on_node() {
 held_on_node kernel
 held_on_node user
 
-run_json "node-kernel@load@rand" --target "dram:$node" --region 16M
-run_json "node-kernel@store@seq" --target "dram:$node" --region 16M --op store --pattern seq
-run_json "node-user@load@rand" --engine user --target "dram:$node" --region 16M
+run_json "node-kernel@load@rand" --target "dram:$node" --region 4M
+run_json "node-kernel@store@seq" --target "dram:$node" --region 4M --op store --pattern seq
+run_json "node-user@load@rand" --engine user --target "dram:$node" --region 4M
 echo "RAM_ONLINE_NODE=$node" >"$OUT/node.env"
 exit $rc
