@@ -46,31 +46,7 @@ rc=0
 TAP_NAME=cli-usage
 TAP_ERR=$tmp/err	# a failed check shows the command's stderr
 . "$top/tests/tap.sh"
-
-# run CMD...: run it, stdout in $tmp/out, stderr in $tmp/err, status in $rc
-run()
-{
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-
-# expect WANT DESCRIPTION CMD...: run CMD and check its exit status
-expect()
-{
-	local want=$1 desc=$2
-
-	shift 2
-	run "$@"
-	[ "$rc" -eq "$want" ]
-	report $? "$desc (exit $rc, want $want)"
-}
-
-# has FILE REGEX DESCRIPTION: FILE ($tmp/out, $tmp/err, ...) matches
-has()
-{
-	grep -qE -- "$2" "$1" 2>/dev/null
-	report $? "$3"
-}
+. "$top/tests/unit/checks.sh"
 
 if [ ! -x "$ctl" ]; then
 	report 1 "$ctl not built (make -C user)"

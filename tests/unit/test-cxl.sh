@@ -31,38 +31,6 @@ TAP_NAME=cxl-ctl
 CTL_TEST_PYTHON=1
 . "$(dirname "$0")/ctl-test.sh"
 
-# run CMD...: stdout in $tmp/out, stderr in $tmp/err, status in $rc
-run()
-{
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-
-# expect WANT DESCRIPTION CMD...
-expect()
-{
-	local want=$1 desc=$2
-
-	shift 2
-	run "$@"
-	[ "$rc" -eq "$want" ]
-	report $? "$desc (exit $rc, want $want)"
-}
-
-# has FILE REGEX DESCRIPTION
-has()
-{
-	grep -qE -- "$2" "$1" 2>/dev/null
-	report $? "$3"
-}
-
-# hasnt FILE REGEX DESCRIPTION
-hasnt()
-{
-	! grep -qE -- "$2" "$1" 2>/dev/null
-	report $? "$3"
-}
-
 # jcheck FILE PYTHON-EXPRESSION DESCRIPTION: the expression over d, the
 # parsed JSON of FILE, is true
 jcheck()

@@ -53,13 +53,6 @@ mx()
 	report $? "$desc (exit $rc, want $want)"
 }
 
-# has FILE REGEX DESCRIPTION
-has()
-{
-	grep -qE -- "$2" "$1" 2>/dev/null
-	report $? "$3"
-}
-
 # py DESCRIPTION SCRIPT ARGS...: a python check that prints what is wrong
 py()
 {

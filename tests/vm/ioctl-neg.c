@@ -605,31 +605,6 @@ static void test_normal_run(int fd)
 	      "defaults resolved in the returned config");
 }
 
-/* Does the first CPU's "flags" line in /proc/cpuinfo name @flag? */
-static int cpuinfo_has(const char *flag)
-{
-	char line[8192], *p;
-	size_t n = strlen(flag);
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	int found = -1;
-
-	if (!f)
-		return -1;
-	while (found < 0 && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "flags", 5))
-			continue;
-		found = 0;
-		for (p = strchr(line, ':'); p && *p; p += strcspn(p, " \n")) {
-			p += strspn(p, ": \n");
-			if (!strncmp(p, flag, n) &&
-			    (p[n] == ' ' || p[n] == '\n' || !p[n]))
-				found = 1;
-		}
-	}
-	fclose(f);
-	return found;
-}
-
 static int page_size_ok(__u64 b)
 {
 	return b == 4096 || b == 2ULL << 20 || b == 1ULL << 30;

@@ -25,31 +25,6 @@
 #define BACK		(1 << 20)	/* bytes stored into the namespace */
 #define TAIL		(64 << 10)	/* ... and beyond them, untouched */
 
-/* Does the first CPU's "flags" line in /proc/cpuinfo name @flag? -1: no line */
-static int cpuinfo_has(const char *flag)
-{
-	char line[8192], *p;
-	size_t n = strlen(flag);
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	int found = -1;
-
-	if (!f)
-		return -1;
-	while (found < 0 && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "flags", 5))
-			continue;
-		found = 0;
-		for (p = strchr(line, ':'); p && *p; p += strcspn(p, " \n")) {
-			p += strspn(p, ": \n");
-			if (!strncmp(p, flag, n) &&
-			    (p[n] == ' ' || p[n] == '\n' || !p[n]))
-				found = 1;
-		}
-	}
-	fclose(f);
-	return found;
-}
-
 /* sysfs "features", or 0 */
 static __u64 sysfs_features(void)
 {

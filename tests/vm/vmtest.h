@@ -120,4 +120,32 @@ static inline int ns_range(const char *ns, __u64 *start, __u64 *size)
 	return v[1] ? 0 : -1;
 }
 
+/*
+ * cpuinfo_has() - does the first CPU's "flags" line in /proc/cpuinfo name
+ * @flag?  1 yes, 0 no, -1 no such line (or no /proc/cpuinfo)
+ */
+static inline int cpuinfo_has(const char *flag)
+{
+	char line[8192], *p;
+	size_t n = strlen(flag);
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	int found = -1;
+
+	if (!f)
+		return -1;
+	while (found < 0 && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "flags", 5))
+			continue;
+		found = 0;
+		for (p = strchr(line, ':'); p && *p; p += strcspn(p, " \n")) {
+			p += strspn(p, ": \n");
+			if (!strncmp(p, flag, n) &&
+			    (p[n] == ' ' || p[n] == '\n' || !p[n]))
+				found = 1;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
 #endif /* _LATTESTER_VMTEST_H */
