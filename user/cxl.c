@@ -53,14 +53,10 @@ static void *push(void *arr_p, unsigned int *nr, size_t size)
 static void cxl_log(struct cxl_ctx *ctx, int prio, const char *file, int line,
 		    const char *fn, const char *fmt, va_list ap)
 {
-	char msg[512];
-
 	(void)ctx;
 	(void)file;
 	(void)line;
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	msg[strcspn(msg, "\n")] = '\0';
-	log_dbg("libcxl: %s: %s (priority %d)", fn, msg, prio);
+	log_lib("libcxl", prio, fn, fmt, ap);
 }
 
 static const char *decoder_mode(struct cxl_decoder *d)

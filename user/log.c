@@ -66,3 +66,18 @@ void log_msg(int prio, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 }
+
+/**
+ * log_lib() - a message of libndctl, libdaxctl or libcxl, at debug level:
+ * the libraries' log callbacks hand it on, one line, with the function
+ * that said it and its priority
+ */
+void log_lib(const char *lib, int prio, const char *fn, const char *fmt,
+	     va_list ap)
+{
+	char msg[512];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	msg[strcspn(msg, "\n")] = '\0';
+	log_dbg("%s: %s: %s (priority %d)", lib, fn, msg, prio);
+}

@@ -7,6 +7,8 @@
 #ifndef _LATT_LOG_H
 #define _LATT_LOG_H
 
+#include <stdarg.h>
+
 #define LATT_PROG	"lattester-ctl"
 
 enum latt_log_level {
@@ -21,6 +23,9 @@ void log_set_cmd(const char *cmd);
 int log_level(void);
 void log_msg(int level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+void log_lib(const char *lib, int prio, const char *fn, const char *fmt,
+	     va_list ap) __attribute__((format(printf, 4, 0)));
 
 #define log_err(...)	log_msg(LATT_LOG_ERR, __VA_ARGS__)
 #define log_warn(...)	log_msg(LATT_LOG_WARN, __VA_ARGS__)

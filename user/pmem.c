@@ -35,27 +35,19 @@
 static void nd_log(struct ndctl_ctx *ctx, int prio, const char *file, int line,
 		   const char *fn, const char *fmt, va_list ap)
 {
-	char msg[512];
-
 	(void)ctx;
 	(void)file;
 	(void)line;
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	msg[strcspn(msg, "\n")] = '\0';
-	log_dbg("libndctl: %s: %s (priority %d)", fn, msg, prio);
+	log_lib("libndctl", prio, fn, fmt, ap);
 }
 
 static void dax_log(struct daxctl_ctx *ctx, int prio, const char *file,
 		    int line, const char *fn, const char *fmt, va_list ap)
 {
-	char msg[512];
-
 	(void)ctx;
 	(void)file;
 	(void)line;
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	msg[strcspn(msg, "\n")] = '\0';
-	log_dbg("libdaxctl: %s: %s (priority %d)", fn, msg, prio);
+	log_lib("libdaxctl", prio, fn, fmt, ap);
 }
 
 static void copy(char *dst, size_t len, const char *src)
