@@ -16,6 +16,7 @@
 struct dax_device;
 #include <lattester/pattern.h>
 #include <lattester/chase.h>
+#include <lattester/core.h>
 
 /*
  * Kernel range: built and tested on Debian 12's 6.1, 6.12 and 6.12-rt.  The
@@ -95,32 +96,21 @@ struct latt_run;
  * @error: how it ended: 0, -EINTR when stopped, or what failed it
  * @part_offset: where its part of the region starts, bytes
  * @part_bytes: its part's length (the whole region without LATT_CFG_SPLIT)
- * @hist: LATT_HIST_BUCKETS; latency only
- * @outliers: its outlier records, room for @max_outliers
- * @max_outliers: its share of the configuration's max_outliers
- * @nr_outliers: records in @outliers
+ * @acct: its record of its samples (core.h): histogram (LATT_HIST_BUCKETS;
+ *	latency only), outlier records (its share of the configuration's
+ *	max_outliers), min, max, sums, backwards, NMI windows, the longest
+ *	window, and the calibrated timer overhead (median) it subtracts
  * @series: bandwidth: series_len bins
- * @count: samples counted (not those in @backwards)
- * @min: raw cycles
- * @max: raw cycles
- * @sum: of raw cycles
- * @sum_corrected: of max(raw - @overhead, 0)
- * @hist_overflow: samples >= 2^LATT_HIST_MAX_BITS cycles
- * @overhead: its calibrated timer overhead, median
+ * @count: samples counted (not those in @acct.backwards)
  * @overhead_min: the calibration's minimum
  * @overhead_max: the calibration's maximum
  * @overhead_end: the calibration after the samples, 0 = unknown
- * @backwards: samples with t1 < t0
  * @timer_step: latt_timer_step() on its CPU
  * @dax_id: its window's dax_read_lock()
  * @accesses: streamed accesses
  * @bytes_read: streamed bytes read
  * @bytes_written: streamed bytes written
  * @windows: windows run (latt_run_windows() reads it meanwhile)
- * @nmi_windows: windows that saw an NMI
- * @window_cycles_max: longest window, TSC cycles
- * @outliers_seen: samples above the threshold
- * @outliers_dropped: of those, not recorded: buffer full
  * @tsc_start: TSC as its samples or streaming began
  * @tsc_end: TSC as they ended
  *
@@ -136,19 +126,15 @@ struct latt_thread {
 	int error;
 	u64 part_offset, part_bytes;
 
-	u64 *hist;
-	struct latt_outlier *outliers;
-	u32 max_outliers, nr_outliers;
+	struct latt_acct acct;
 	u64 *series;
 
-	u64 count, min, max, sum, sum_corrected, hist_overflow;
-	u64 overhead, overhead_min, overhead_max, overhead_end;
-	u64 backwards;
+	u64 count;
+	u64 overhead_min, overhead_max, overhead_end;
 	u64 timer_step;
 	int dax_id;
 	u64 accesses, bytes_read, bytes_written;
-	u64 windows, nmi_windows, window_cycles_max;
-	u64 outliers_seen, outliers_dropped;
+	u64 windows;
 	u64 tsc_start, tsc_end;
 } ____cacheline_aligned_in_smp;	/* one thread's writes, one CPU's lines */
 

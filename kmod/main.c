@@ -372,9 +372,9 @@ static int latt_copy_outliers(struct latt_run *run,
 	*n = 0;
 	for (i = 0; i < run->nr_threads && *n < len; i++) {
 		t = &run->threads[i];
-		k = min(len - *n, t->nr_outliers);
-		if (copy_to_user(dst + *n, t->outliers,
-				 array_size(k, sizeof(*t->outliers))))
+		k = min(len - *n, t->acct.nr_outliers);
+		if (copy_to_user(dst + *n, t->acct.outliers,
+				 array_size(k, sizeof(*t->acct.outliers))))
 			return -EFAULT;
 		*n += k;
 	}
@@ -416,22 +416,22 @@ static void latt_fill_stats(const struct latt_thread *t,
 	st->part_offset = t->part_offset;
 	st->part_bytes = t->part_bytes;
 	st->count = t->count;
-	st->min = t->count ? t->min : 0;
-	st->max = t->max;
-	st->sum = t->sum;
-	st->sum_corrected = t->sum_corrected;
-	st->overhead = t->overhead;
+	st->min = t->count ? t->acct.min : 0;
+	st->max = t->acct.max;
+	st->sum = t->acct.sum;
+	st->sum_corrected = t->acct.sum_corrected;
+	st->overhead = t->acct.overhead;
 	st->overhead_end = t->overhead_end;
-	st->backwards = t->backwards;
+	st->backwards = t->acct.backwards;
 	st->accesses = t->accesses;
 	st->bytes_read = t->bytes_read;
 	st->bytes_written = t->bytes_written;
 	st->tsc_start = t->tsc_start;
 	st->tsc_end = t->tsc_end;
 	st->windows = t->windows;
-	st->nmi_windows = t->nmi_windows;
-	st->window_cycles_max = t->window_cycles_max;
-	st->outliers = t->outliers_seen;
+	st->nmi_windows = t->acct.nmi_windows;
+	st->window_cycles_max = t->acct.window_cycles_max;
+	st->outliers = t->acct.outliers_seen;
 }
 
 /* Copy each thread's record, histogram and series the caller has room for */
@@ -453,7 +453,7 @@ static int latt_copy_threads(struct latt_run *run, struct latt_threads *a)
 		if (sp && copy_to_user(sp + i, &st, sizeof(st)))
 			return -EFAULT;
 		hist = hp + (size_t)i * LATT_HIST_BUCKETS;
-		if (hp && (t->hist ? copy_to_user(hist, t->hist, hbytes) :
+		if (hp && (t->acct.hist ? copy_to_user(hist, t->acct.hist, hbytes) :
 			   clear_user(hist, hbytes)))
 			return -EFAULT;
 		if (bp && bins && t->series &&

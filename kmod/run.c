@@ -219,57 +219,11 @@ static int latt_calibrate(struct latt_thread *t, u64 *med, u64 *lo, u64 *hi)
 	return 0;
 }
 
-/* Count one sample; runs with interrupts off. */
-static inline void latt_account(struct latt_thread *t, u64 idx, u64 tsc,
-				u64 off, u64 cyc, u64 window)
-{
-	u64 corr = cyc > t->overhead ? cyc - t->overhead : 0;
-	struct latt_outlier *o;
-
-	if (unlikely(latt_backwards(cyc))) {
-		t->backwards++;
-		return;
-	}
-	t->hist[latt_hist_index(cyc)]++;
-	if (cyc >> LATT_HIST_MAX_BITS)
-		t->hist_overflow++;
-	if (cyc < t->min)
-		t->min = cyc;
-	if (cyc > t->max)
-		t->max = cyc;
-	t->sum += cyc;
-	t->sum_corrected += corr;
-
-	if (!t->run->cfg.threshold || corr <= t->run->cfg.threshold)
-		return;
-	t->outliers_seen++;
-	if (t->nr_outliers >= t->max_outliers) {
-		t->outliers_dropped++;
-		return;
-	}
-	o = &t->outliers[t->nr_outliers++];
-	o->sample = idx;
-	o->tsc = tsc - t->run->tsc_go;
-	o->offset = off;
-	o->cycles = cyc;
-	o->window = window;
-	o->flags = 0;
-	o->cpu = t->cpu;
-}
-
 /* End of a window: its length and its NMIs, on the thread's record. */
 static void latt_window_done(struct latt_thread *t, u64 cycles, bool nmi,
 			     u32 first_outlier)
 {
-	u32 i;
-
-	if (cycles > t->window_cycles_max)
-		t->window_cycles_max = cycles;
-	if (nmi) {
-		t->nmi_windows++;
-		for (i = first_outlier; i < t->nr_outliers; i++)
-			t->outliers[i].flags |= LATT_OUT_NMI;
-	}
+	latt_acct_window(&t->acct, cycles, nmi, first_outlier);
 	WRITE_ONCE(t->windows, t->windows + 1);
 }
 
@@ -296,6 +250,12 @@ static int latt_ceiling(struct latt_thread *t, u64 cycles)
 	return -ETIME;
 }
 
+/* core.h's latt_step(): an offset of the region, through its chunks */
+static char *latt_step_addr(void *region, u64 off)
+{
+	return latt_region_addr(region, off);
+}
+
 /**
  * latt_measure() - take a thread's samples, window by window
  * @t: the thread
@@ -307,52 +267,50 @@ static int latt_ceiling(struct latt_thread *t, u64 cycles)
 static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 {
 	struct latt_run *run = t->run;
-	const u64 total = run->cfg.samples, size = run->cfg.size;
+	const u64 total = run->cfg.samples;
 	const bool chase = run->cfg.pattern == LATT_PAT_CHASE;
-	const bool warm = run->cfg.flags & LATT_CFG_WARM;
-	const int opt = static_cpu_has(X86_FEATURE_CLFLUSHOPT);
-	char *pos = run->region.addr[0], *start, *addr;
-	/* PMEM chase: offsets, masked (see latt_sample_chase_off()) */
-	const bool chase_off = chase && run->region.map;
-	const u64 mask = (run->cfg.region - 1) & ~7ULL;
-	u64 done = 0, w0, now, off, cyc, opos = 0, len;
+	struct latt_step s = {
+		.fn = run->fn,
+		.chase = run->chase,
+		.chase_off = run->chase_off,
+		.addr = latt_step_addr,
+		.ctx = &run->region,
+		.base = run->region.map,
+		.pos = run->region.addr[0],
+		.mask = (run->cfg.region - 1) & ~7ULL,
+		.part = t->part_offset,
+		.size = run->cfg.size,
+		.chain = run->cfg.chain,
+		/* PMEM chase: offsets, masked (see latt_sample_chase_off()) */
+		.mode = chase && run->region.map ? LATT_STEP_CHASE_OFF :
+			chase ? LATT_STEP_CHASE :
+			run->cfg.flags & LATT_CFG_WARM ? LATT_STEP_WARM :
+			LATT_STEP_FLUSH,
+		.clflushopt = static_cpu_has(X86_FEATURE_CLFLUSHOPT),
+	};
+	u64 done = 0, w0, now, off, cyc, len;
 	unsigned int nmi;
 	bool nmi_seen;
 	unsigned long fl;
 	u32 first;
 
+	t->acct.tsc0 = run->tsc_go;
 	while (done < total) {
-		first = t->nr_outliers;
+		first = t->acct.nr_outliers;
 		if (latt_window_open(t, &fl, &nmi))
 			return -ENODEV;
 		w0 = now = rdtsc();
 		do {
-			if (chase_off) {
-				off = opos;
-				cyc = run->chase_off(run->region.map, mask,
-						     &opos, run->cfg.chain);
-			} else if (chase) {
-				start = pos;
-				cyc = run->chase(&pos, run->cfg.chain);
-				/* read after timing: the node is cached now */
-				off = ((struct latt_chase_node *)start)->offset;
-			} else {
-				off = t->part_offset + latt_pattern_next(pat);
-				addr = latt_region_addr(&run->region, off);
-				if (warm)
-					latt_prep_warm(addr, size);
-				else
-					latt_prep_flush(addr, size, opt);
-				cyc = run->fn(addr, size);
-			}
-			latt_account(t, done, now, off, cyc, t->windows);
+			cyc = latt_step(&s, pat, &off);
+			latt_acct_sample(&t->acct, done, now, off, cyc,
+					 t->windows);
 			done++;
 			now = rdtsc();
 		} while (done < total && now - w0 < run->window_cycles);
 		nmi_seen = latt_window_close(t, fl, nmi);
 		len = latt_window_len(w0, now);
 
-		t->count = done - t->backwards;
+		t->count = done - t->acct.backwards;
 		atomic64_set(&t->done, done);
 		latt_window_done(t, len, nmi_seen, first);
 		if (latt_ceiling(t, len))
@@ -473,7 +431,7 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 				rd + wr;
 		}
 		latt_window_done(t, latt_window_len(w0, now), nmi_seen,
-				 t->nr_outliers);
+				 t->acct.nr_outliers);
 		ret = latt_ceiling(t, latt_window_len(w0, now));
 		if (ret)
 			return ret;
@@ -561,28 +519,28 @@ static void latt_run_finish(struct latt_run *run, bool interrupted)
 		t = &run->threads[i];
 		if (t->error == -EINTR)
 			interrupted = true;
-		if (t->hist)
+		if (t->acct.hist)
 			for (b = 0; b < LATT_HIST_BUCKETS; b++)
-				run->hist[b] += t->hist[b];
+				run->hist[b] += t->acct.hist[b];
 		run->count += t->count;
-		run->backwards += t->backwards;
-		run->min = min(run->min, t->min);
-		run->max = max(run->max, t->max);
-		run->sum += t->sum;
-		run->sum_corrected += t->sum_corrected;
-		run->hist_overflow += t->hist_overflow;
+		run->backwards += t->acct.backwards;
+		run->min = min(run->min, t->acct.min);
+		run->max = max(run->max, t->acct.max);
+		run->sum += t->acct.sum;
+		run->sum_corrected += t->acct.sum_corrected;
+		run->hist_overflow += t->acct.hist_overflow;
 		run->bytes_read += t->bytes_read;
 		run->bytes_written += t->bytes_written;
 		run->windows += t->windows;
-		run->nmi_windows += t->nmi_windows;
+		run->nmi_windows += t->acct.nmi_windows;
 		run->window_cycles_max = max(run->window_cycles_max,
-					     t->window_cycles_max);
-		run->outliers_seen += t->outliers_seen;
-		run->outliers_dropped += t->outliers_dropped;
-		run->nr_outliers += t->nr_outliers;
+					     t->acct.window_cycles_max);
+		run->outliers_seen += t->acct.outliers_seen;
+		run->outliers_dropped += t->acct.outliers_dropped;
+		run->nr_outliers += t->acct.nr_outliers;
 		run->tsc_end = max(run->tsc_end, t->tsc_end);
 	}
-	run->overhead = run->threads[0].overhead;
+	run->overhead = run->threads[0].acct.overhead;
 	run->overhead_min = run->threads[0].overhead_min;
 	run->overhead_max = run->threads[0].overhead_max;
 	run->overhead_end = run->threads[0].overhead_end;
@@ -619,7 +577,7 @@ static int latt_thread(void *data)
 		}
 		ret = latt_warmup(t);
 		if (!ret)
-			ret = latt_calibrate(t, &t->overhead, &t->overhead_min,
+			ret = latt_calibrate(t, &t->acct.overhead, &t->overhead_min,
 					     &t->overhead_max);
 		if (ret)
 			goto out;
@@ -697,7 +655,9 @@ static int latt_thread_init(struct latt_run *run, u32 i, u32 nlat)
 	t->run = run;
 	t->idx = i;
 	t->cpu = run->cpus[i];
-	t->min = U64_MAX;
+	latt_acct_init(&t->acct);
+	t->acct.cpu = t->cpu;
+	t->acct.threshold = c->threshold;
 	t->role = c->mode == LATT_MODE_BANDWIDTH ||
 		  (c->mode == LATT_MODE_LOADED && i) ?
 		  LATT_ROLE_STREAM : LATT_ROLE_LATENCY;
@@ -715,16 +675,16 @@ static int latt_thread_init(struct latt_run *run, u32 i, u32 nlat)
 						    sizeof(u64)), node);
 		return t->series ? 0 : -ENOMEM;
 	}
-	t->hist = vzalloc_node(array_size(LATT_HIST_BUCKETS, sizeof(u64)),
+	t->acct.hist = vzalloc_node(array_size(LATT_HIST_BUCKETS, sizeof(u64)),
 			       node);
-	if (!t->hist)
+	if (!t->acct.hist)
 		return -ENOMEM;
 	/* the buffer shared out: no more records than asked in all */
-	t->max_outliers = c->max_outliers / nlat + (i < c->max_outliers % nlat);
-	if (c->threshold && t->max_outliers) {
-		t->outliers = vmalloc_node(array_size(t->max_outliers,
-					   sizeof(*t->outliers)), node);
-		if (!t->outliers)
+	t->acct.max_outliers = c->max_outliers / nlat + (i < c->max_outliers % nlat);
+	if (c->threshold && t->acct.max_outliers) {
+		t->acct.outliers = vmalloc_node(array_size(t->acct.max_outliers,
+					   sizeof(*t->acct.outliers)), node);
+		if (!t->acct.outliers)
 			return -ENOMEM;
 	}
 	return 0;
@@ -923,8 +883,8 @@ void latt_run_put(struct latt_run *run)
 	latt_run_stop(run);
 	latt_region_free(&run->region);		/* kept, and never taken */
 	for (i = 0; run->threads && i < run->nr_threads; i++) {
-		vfree(run->threads[i].hist);
-		vfree(run->threads[i].outliers);
+		vfree(run->threads[i].acct.hist);
+		vfree(run->threads[i].acct.outliers);
 		vfree(run->threads[i].series);
 	}
 	kvfree(run->threads);

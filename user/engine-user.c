@@ -53,6 +53,7 @@
 #include <unistd.h>
 
 #include <lattester/chase.h>
+#include <lattester/core.h>
 #include <lattester/hist.h>
 #include <lattester/pattern.h>
 #include <lattester/samples.h>
@@ -334,11 +335,8 @@ struct user_run {
 	int clflushopt;
 	__u64 window_cycles;
 	__u64 tsc_khz;
-	__u64 *hist;
-	struct latt_outlier *outliers;
-	__u32 nout;		/* room in @outliers */
-	__u32 nr_outliers;
-	struct latt_result res;	/* counters, filled as the module does */
+	struct latt_acct acct;	/* the samples' record (core.h) */
+	struct latt_result res;	/* the rest, filled as the module does */
 	__u64 done;		/* atomic: samples taken */
 	__u64 windows_done;	/* atomic */
 	int abort;		/* atomic: stop at the next window's end */
@@ -420,82 +418,48 @@ static int calibrate(struct user_run *u, __u64 *med, __u64 *lo, __u64 *hi)
 	return 0;
 }
 
-/* The module's latt_account(). */
-static inline void account(struct user_run *u, __u64 idx, __u64 tsc,
-			   __u64 off, __u64 cyc, __u64 window)
+/* core.h's latt_step(): an offset of the region, in its one mapping */
+static char *step_addr(void *base, __u64 off)
 {
-	struct latt_result *r = &u->res;
-	__u64 corr = cyc > r->overhead ? cyc - r->overhead : 0;
-	struct latt_outlier *o;
-
-	if (latt_backwards(cyc)) {
-		r->backwards++;
-		return;
-	}
-	u->hist[latt_hist_index(cyc)]++;
-	if (cyc >> LATT_HIST_MAX_BITS)
-		r->hist_overflow++;
-	if (cyc < r->min)
-		r->min = cyc;
-	if (cyc > r->max)
-		r->max = cyc;
-	r->sum += cyc;
-	r->sum_corrected += corr;
-	if (!u->cfg.threshold || corr <= u->cfg.threshold)
-		return;
-	r->outliers++;
-	if (u->nr_outliers >= u->nout) {
-		r->outliers_dropped++;
-		return;
-	}
-	o = &u->outliers[u->nr_outliers++];
-	o->sample = idx;
-	o->tsc = tsc - r->tsc_start;
-	o->offset = off;
-	o->cycles = cyc;
-	o->window = window;
-	o->flags = 0;
-	o->cpu = u->cfg.cpu;
+	return (char *)base + off;
 }
 
 /* The module's latt_measure(), windows for bookkeeping only. */
 static int sample_all(struct user_run *u, struct latt_pattern *pat)
 {
-	const __u64 total = u->cfg.samples, size = u->cfg.size;
+	const __u64 total = u->cfg.samples;
 	const bool chase = u->cfg.pattern == LATT_PAT_CHASE;
-	const bool warm = u->cfg.flags & LATT_CFG_WARM;
-	const __u64 mask = (u->cfg.region - 1) & ~7ULL;
+	struct latt_step s = {
+		.fn = u->pick.fn,
+		.chase = u->pick.chase,
+		.chase_off = u->pick.chase_off,
+		.addr = step_addr,
+		.ctx = u->base,
+		.base = u->base,
+		.pos = u->base,
+		.mask = (u->cfg.region - 1) & ~7ULL,
+		.size = u->cfg.size,
+		.chain = u->cfg.chain,
+		.mode = u->chase_off ? LATT_STEP_CHASE_OFF :
+			chase ? LATT_STEP_CHASE :
+			u->cfg.flags & LATT_CFG_WARM ? LATT_STEP_WARM :
+			LATT_STEP_FLUSH,
+		.clflushopt = u->clflushopt,
+	};
 	struct latt_result *r = &u->res;
-	char *pos = u->base, *start, *addr;
-	__u64 done = 0, w0, now, off, cyc, opos = 0;
+	__u64 done = 0, w0, now, off, cyc;
 
+	u->acct.tsc0 = r->tsc_start;
 	while (done < total) {
 		w0 = now = user_rdtsc();
 		do {
-			if (u->chase_off) {
-				off = opos;
-				cyc = u->pick.chase_off(u->base, mask, &opos,
-							u->cfg.chain);
-			} else if (chase) {
-				start = pos;
-				cyc = u->pick.chase(&pos, u->cfg.chain);
-				off = ((struct latt_chase_node *)start)->offset;
-			} else {
-				off = latt_pattern_next(pat);
-				addr = u->base + off;
-				if (warm)
-					latt_prep_warm(addr, size);
-				else
-					latt_prep_flush(addr, size,
-							u->clflushopt);
-				cyc = u->pick.fn(addr, size);
-			}
-			account(u, done, now, off, cyc, r->windows);
+			cyc = latt_step(&s, pat, &off);
+			latt_acct_sample(&u->acct, done, now, off, cyc,
+					 r->windows);
 			done++;
 			now = user_rdtsc();
 		} while (done < total && now - w0 < u->window_cycles);
-		if (now - w0 > r->window_cycles_max)
-			r->window_cycles_max = now - w0;
+		latt_acct_window(&u->acct, now - w0, 0, 0);
 		r->windows++;
 		__atomic_store_n(&u->done, done, __ATOMIC_RELEASE);
 		__atomic_store_n(&u->windows_done, r->windows, __ATOMIC_RELEASE);
@@ -528,7 +492,7 @@ static int run_body(struct user_run *u, struct latt_pattern *pat)
 	if (u->cfg.pattern == LATT_PAT_CHASE && !u->chase_built)
 		chase_build(u, pat);
 	warmup(u);
-	ret = calibrate(u, &u->res.overhead, &u->res.overhead_min,
+	ret = calibrate(u, &u->acct.overhead, &u->res.overhead_min,
 			&u->res.overhead_max);
 	if (ret)
 		return ret;
@@ -893,11 +857,13 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 	u->tsc_khz = r->info->tsc_khz;
 	u->clflushopt = !!(r->info->features & LATT_FEAT_CLFLUSHOPT);
 	u->window_cycles = (__u64)u->cfg.window_us * r->info->tsc_khz / 1000;
-	u->hist = r->hist;
-	memset(u->hist, 0, LATT_HIST_BUCKETS * sizeof(*u->hist));
-	u->outliers = r->outliers;
-	u->nout = nout;
-	u->res.min = ~0ULL;
+	latt_acct_init(&u->acct);
+	u->acct.hist = r->hist;
+	memset(r->hist, 0, LATT_HIST_BUCKETS * sizeof(*r->hist));
+	u->acct.outliers = r->outliers;
+	u->acct.max_outliers = nout;
+	u->acct.threshold = c->threshold;
+	u->acct.cpu = c->cpu;
 	u->chase_off = c->target == LATT_TARGET_PMEM &&
 		       c->pattern == LATT_PAT_CHASE;
 	/* the run starts before its memory is mapped and faulted in, as
@@ -958,13 +924,23 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 	r->res.hist_ptr = 0;
 	r->res.outlier_ptr = 0;
 	r->res.hist_len = LATT_HIST_BUCKETS;
-	r->res.outlier_len = u->nr_outliers;
+	r->res.outlier_len = u->acct.nr_outliers;
 	r->res.error = u->error;
 	r->res.config = u->cfg;
-	r->res.count = u->done - u->res.backwards;
+	r->res.min = u->acct.min;
+	r->res.max = u->acct.max;
+	r->res.sum = u->acct.sum;
+	r->res.sum_corrected = u->acct.sum_corrected;
+	r->res.overhead = u->acct.overhead;
+	r->res.backwards = u->acct.backwards;
+	r->res.hist_overflow = u->acct.hist_overflow;
+	r->res.outliers = u->acct.outliers_seen;
+	r->res.outliers_dropped = u->acct.outliers_dropped;
+	r->res.window_cycles_max = u->acct.window_cycles_max;
+	r->res.nmi_windows = 0;
+	r->res.count = u->done - u->acct.backwards;
 	if (!r->res.count)
 		r->res.min = 0;
-	r->res.nmi_windows = 0;
 	r->res.flags =
 		(u->pick.timer == LATT_TIMER_RDTSC ? LATT_RES_TIMER_RDTSC : 0) |
 		(strcmp(user_clocksource(), "tsc") ? LATT_RES_TSC_UNSTABLE : 0) |
