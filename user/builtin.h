@@ -44,6 +44,13 @@ struct cmd_opt {
 	int names;
 };
 
+/* A row of an option table; _NAMES: its values listed from @names. */
+#define OPT_ROW(name, id, arg, help)	{ name, id, arg, help, -1 }
+#define OPT_ROW_NAMES(name, id, arg, help, names) \
+	{ name, id, arg, help, names }
+/* The row that ends a table. */
+#define OPT_END				{ NULL, 0, NULL, NULL, -1 }
+
 /**
  * struct cmd_usage - a command's --help, man page and completion
  * @opts: ends with an entry whose name is NULL; --help is added to it

@@ -51,17 +51,17 @@ enum compare_opt_id {
 };
 
 static const struct cmd_opt compare_options[] = {
-	{ "baseline", OPT_BASELINE, "N",
-	  "the result the others are divided by: 1 for the first file (default: 1)", -1 },
-	{ "unit", OPT_UNIT, "ns|cycles|raw",
-	  "what is compared: corrected ns (the default when every result has its TSC frequency), corrected cycles (the default when none has) or raw cycles per sample", -1 },
-	{ "stat", OPT_STAT, "LIST",
-	  "the rows, of min, p50, p90, p99, p99.9, p99.99, p99.999, p99.9999, max, mean, outliers (default: run's table and the outlier rate; sweeps: p50,p99 and the outlier rate)", -1 },
-	{ "json", OPT_JSON, NULL,
-	  "print the comparison as JSON (lattester-compare/1)", -1 },
-	{ "csv", OPT_CSV, NULL,
-	  "print the comparison as CSV: label, stat, then a value and a ratio column per file", -1 },
-	{ NULL, 0, NULL, NULL, -1 }
+	OPT_ROW("baseline", OPT_BASELINE, "N",
+	  "the result the others are divided by: 1 for the first file (default: 1)"),
+	OPT_ROW("unit", OPT_UNIT, "ns|cycles|raw",
+	  "what is compared: corrected ns (the default when every result has its TSC frequency), corrected cycles (the default when none has) or raw cycles per sample"),
+	OPT_ROW("stat", OPT_STAT, "LIST",
+	  "the rows, of min, p50, p90, p99, p99.9, p99.99, p99.999, p99.9999, max, mean, outliers (default: run's table and the outlier rate; sweeps: p50,p99 and the outlier rate)"),
+	OPT_ROW("json", OPT_JSON, NULL,
+	  "print the comparison as JSON (lattester-compare/1)"),
+	OPT_ROW("csv", OPT_CSV, NULL,
+	  "print the comparison as CSV: label, stat, then a value and a ratio column per file"),
+	OPT_END
 };
 
 static const char *const compare_examples[] = {

@@ -30,8 +30,8 @@
 /* OPT_JSON: run.h's */
 
 static const struct cmd_opt list_options[] = {
-	{ "json", OPT_JSON, NULL, "print JSON on stdout", -1 },
-	{ NULL, 0, NULL, NULL, -1 }
+	OPT_ROW("json", OPT_JSON, NULL, "print JSON on stdout"),
+	OPT_END
 };
 
 static const char *const list_examples[] = {

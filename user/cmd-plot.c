@@ -133,26 +133,25 @@ enum plot_opt_id {
 };
 
 static const struct cmd_opt plot_options[] = {
-	{ "in", OPT_IN, "FILE",
-	  "the data: a run --hist file (hist, tail), a run --outliers .csv file (outliers), a sweep .csv file (sweep, bars, bw-threads, bw-size, loaded, working-set), a matrix --json or --csv file (matrix)", -1 },
-	{ "out", OPT_OUT, "FILE.png|FILE.svg",
-	  "the picture (default: the input's name without its extension, -KIND.png)", -1 },
-	{ "x", OPT_X, "size|stride|hotspot|region",
-	  "sweep: the x axis (default: the one that varies most)", -1 },
-	{ "stat", OPT_STAT, "LIST",
-	  "sweep, working-set: the percentiles drawn (default: p50,p99); loaded: the same (default: p50); bars: the one shown (default: p50); matrix: the one shown (default: the file's); of min, p50, p90, p99, p99.9, p99.99, p99.999, p99.9999, max, mean", -1 },
-	{ "gbps", OPT_GBPS, "LIST",
-	  "bw-threads, bw-size: the bandwidths drawn, of total, read, write (default: total)", -1 },
-	{ "group", OPT_GROUP, "COLUMN",
-	  "bars: what makes a group of bars: op, pattern, size, fence, target, cpu (default: op)", -1 },
-	{ "canvas", OPT_CANVAS, "WxH",
-	  "picture size in pixels (default: 1000x600)", -1 },
-	{ "title", OPT_TITLE, "TEXT",
-	  "the second title line (default: from the data: target, cpu, ...)",
-	  -1 },
-	{ "caches", OPT_CACHES, "LIST",
-	  "working-set: the cache lines drawn, e.g. L1d=48K,L2=2M,L3=32M, or none (default: the measured CPU's caches from sysfs)", -1 },
-	{ NULL, 0, NULL, NULL, -1 }
+	OPT_ROW("in", OPT_IN, "FILE",
+	  "the data: a run --hist file (hist, tail), a run --outliers .csv file (outliers), a sweep .csv file (sweep, bars, bw-threads, bw-size, loaded, working-set), a matrix --json or --csv file (matrix)"),
+	OPT_ROW("out", OPT_OUT, "FILE.png|FILE.svg",
+	  "the picture (default: the input's name without its extension, -KIND.png)"),
+	OPT_ROW("x", OPT_X, "size|stride|hotspot|region",
+	  "sweep: the x axis (default: the one that varies most)"),
+	OPT_ROW("stat", OPT_STAT, "LIST",
+	  "sweep, working-set: the percentiles drawn (default: p50,p99); loaded: the same (default: p50); bars: the one shown (default: p50); matrix: the one shown (default: the file's); of min, p50, p90, p99, p99.9, p99.99, p99.999, p99.9999, max, mean"),
+	OPT_ROW("gbps", OPT_GBPS, "LIST",
+	  "bw-threads, bw-size: the bandwidths drawn, of total, read, write (default: total)"),
+	OPT_ROW("group", OPT_GROUP, "COLUMN",
+	  "bars: what makes a group of bars: op, pattern, size, fence, target, cpu (default: op)"),
+	OPT_ROW("canvas", OPT_CANVAS, "WxH",
+	  "picture size in pixels (default: 1000x600)"),
+	OPT_ROW("title", OPT_TITLE, "TEXT",
+	  "the second title line (default: from the data: target, cpu, ...)"),
+	OPT_ROW("caches", OPT_CACHES, "LIST",
+	  "working-set: the cache lines drawn, e.g. L1d=48K,L2=2M,L3=32M, or none (default: the measured CPU's caches from sysfs)"),
+	OPT_END
 };
 
 static const char *const plot_examples[] = {

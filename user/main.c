@@ -20,7 +20,7 @@ static int cmd_help(int argc, char **argv, const struct cmd_ctx *ctx);
 static int cmd_version(int argc, char **argv, const struct cmd_ctx *ctx);
 
 static const struct cmd_opt no_options[] = {
-	{ NULL, 0, NULL, NULL, -1 }
+	OPT_END
 };
 
 static const char *const help_examples[] = {
@@ -197,9 +197,8 @@ int main(int argc, char **argv)
 
 /* ---- the option parser shared by the commands ---- */
 
-const struct cmd_opt help_opt = {
-	"help", OPT_HELP, NULL, "show this help", -1
-};
+const struct cmd_opt help_opt =
+	OPT_ROW("help", OPT_HELP, NULL, "show this help");
 
 static void print_opt(FILE *f, const struct cmd_opt *o)
 {
