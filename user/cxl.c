@@ -36,19 +36,6 @@ static void copy(char *dst, size_t len, const char *src)
 }
 
 #ifdef HAVE_LIBCXL
-/* Grow *@arr_p to hold one more element of @size bytes; NULL if out of memory. */
-static void *push(void *arr_p, unsigned int *nr, size_t size)
-{
-	void **arr = arr_p;
-	char *p = realloc(*arr, (*nr + 1) * size);
-
-	if (!p)
-		return NULL;
-	*arr = p;
-	memset(p + *nr * size, 0, size);
-	return p + (*nr)++ * size;
-}
-
 /* libcxl's messages go to our log, at debug level. */
 static void cxl_log(struct cxl_ctx *ctx, int prio, const char *file, int line,
 		    const char *fn, const char *fmt, va_list ap)
@@ -81,7 +68,7 @@ static int scan_memdevs(struct cxl_inventory *inv, struct cxl_ctx *ctx)
 	struct cxl_inv_memdev *m;
 
 	cxl_memdev_foreach(ctx, memdev) {
-		m = push(&inv->memdevs, &inv->nr_memdevs, sizeof(*m));
+		m = inv_push(&inv->memdevs, &inv->nr_memdevs, sizeof(*m));
 		if (!m)
 			return -ENOMEM;
 		copy(m->name, sizeof(m->name), cxl_memdev_get_devname(memdev));
@@ -139,7 +126,7 @@ static int scan_regions(struct cxl_inventory *inv, struct cxl_decoder *decoder)
 	unsigned long long v;
 
 	cxl_region_foreach(decoder, region) {
-		r = push(&inv->regions, &inv->nr_regions, sizeof(*r));
+		r = inv_push(&inv->regions, &inv->nr_regions, sizeof(*r));
 		if (!r)
 			return -ENOMEM;
 		copy(r->name, sizeof(r->name), cxl_region_get_devname(region));
@@ -175,7 +162,7 @@ static int scan_decoders(struct cxl_inventory *inv, struct cxl_ctx *ctx)
 		if (!port)
 			continue;
 		cxl_decoder_foreach(port, decoder) {
-			d = push(&inv->decoders, &inv->nr_decoders, sizeof(*d));
+			d = inv_push(&inv->decoders, &inv->nr_decoders, sizeof(*d));
 			if (!d)
 				return -ENOMEM;
 			copy(d->name, sizeof(d->name),

@@ -138,19 +138,6 @@ static const char *mode_name(enum ndctl_namespace_mode m)
 	}
 }
 
-/* Grow *@arr to hold one more element of @size bytes; NULL if out of memory. */
-static void *push(void *arr_p, unsigned int *nr, size_t size)
-{
-	void **arr = arr_p;
-	char *p = realloc(*arr, (*nr + 1) * size);
-
-	if (!p)
-		return NULL;
-	*arr = p;
-	memset(p + *nr * size, 0, size);
-	return p + (*nr)++ * size;
-}
-
 /* Can the sysfs list at @path be read?  0, or a negative errno. */
 static int bb_readable(const char *path)
 {
@@ -355,7 +342,7 @@ static int scan_nd(struct pmem_inventory *inv)
 	rc = 0;
 	ndctl_bus_foreach(ctx, bus) {
 		ndctl_region_foreach(bus, region) {
-			r = push(&inv->regions, &inv->nr_regions, sizeof(*r));
+			r = inv_push(&inv->regions, &inv->nr_regions, sizeof(*r));
 			if (!r) {
 				rc = -ENOMEM;
 				goto out;
@@ -378,7 +365,7 @@ static int scan_nd(struct pmem_inventory *inv)
 				/* idle seeds (size 0) are not namespaces yet */
 				if (!ndctl_namespace_get_size(ndns))
 					continue;
-				n = push(&inv->ns, &inv->nr_ns, sizeof(*n));
+				n = inv_push(&inv->ns, &inv->nr_ns, sizeof(*n));
 				if (!n) {
 					rc = -ENOMEM;
 					goto out;
@@ -448,7 +435,7 @@ static int scan_dax(struct pmem_inventory *inv)
 		daxctl_dev_foreach(region, dev) {
 			if (!daxctl_dev_get_size(dev))
 				continue;	/* an idle seed */
-			d = push(&inv->dax, &inv->nr_dax, sizeof(*d));
+			d = inv_push(&inv->dax, &inv->nr_dax, sizeof(*d));
 			if (!d) {
 				rc = -ENOMEM;
 				goto out;

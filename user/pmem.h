@@ -15,6 +15,8 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/types.h>
 
 #define PMEM_NAME	64
@@ -180,5 +182,22 @@ int pmem_mount_of(dev_t dev, char *buf, size_t len);
 int pmem_target_badblocks(const struct pmem_target *t,
 			  struct pmem_badlist *bl);
 unsigned long long pmem_bad_sectors(const struct pmem_badlist *bl);
+
+/*
+ * inv_push() - grow the array *@arr_p of an inventory (pmem.c, cxl.c) by
+ * one zeroed element of @size bytes, counted in *@nr; NULL if out of
+ * memory (the array is then as it was)
+ */
+static inline void *inv_push(void *arr_p, unsigned int *nr, size_t size)
+{
+	void **arr = arr_p;
+	char *p = realloc(*arr, (*nr + 1) * size);
+
+	if (!p)
+		return NULL;
+	*arr = p;
+	memset(p + *nr * size, 0, size);
+	return p + (*nr)++ * size;
+}
 
 #endif /* _LATT_PMEM_H */
