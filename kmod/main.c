@@ -453,7 +453,8 @@ static int latt_copy_threads(struct latt_run *run, struct latt_threads *a)
 		if (sp && copy_to_user(sp + i, &st, sizeof(st)))
 			return -EFAULT;
 		hist = hp + (size_t)i * LATT_HIST_BUCKETS;
-		if (hp && (t->acct.hist ? copy_to_user(hist, t->acct.hist, hbytes) :
+		if (hp && (t->acct.hist ?
+			   copy_to_user(hist, t->acct.hist, hbytes) :
 			   clear_user(hist, hbytes)))
 			return -EFAULT;
 		if (bp && bins && t->series &&

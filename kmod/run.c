@@ -251,7 +251,7 @@ static int latt_ceiling(struct latt_thread *t, u64 cycles)
 }
 
 /* core.h's latt_step(): an offset of the region, through its chunks */
-static char *latt_step_addr(void *region, u64 off)
+static inline char *latt_step_addr(void *region, u64 off)
 {
 	return latt_region_addr(region, off);
 }
@@ -273,7 +273,6 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 		.fn = run->fn,
 		.chase = run->chase,
 		.chase_off = run->chase_off,
-		.addr = latt_step_addr,
 		.ctx = &run->region,
 		.base = run->region.map,
 		.pos = run->region.addr[0],
@@ -301,7 +300,7 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 			return -ENODEV;
 		w0 = now = rdtsc();
 		do {
-			cyc = latt_step(&s, pat, &off);
+			cyc = latt_step(&s, pat, &off, latt_step_addr);
 			latt_acct_sample(&t->acct, done, now, off, cyc,
 					 t->windows);
 			done++;
@@ -577,7 +576,8 @@ static int latt_thread(void *data)
 		}
 		ret = latt_warmup(t);
 		if (!ret)
-			ret = latt_calibrate(t, &t->acct.overhead, &t->overhead_min,
+			ret = latt_calibrate(t, &t->acct.overhead,
+					     &t->overhead_min,
 					     &t->overhead_max);
 		if (ret)
 			goto out;
@@ -675,15 +675,18 @@ static int latt_thread_init(struct latt_run *run, u32 i, u32 nlat)
 						    sizeof(u64)), node);
 		return t->series ? 0 : -ENOMEM;
 	}
-	t->acct.hist = vzalloc_node(array_size(LATT_HIST_BUCKETS, sizeof(u64)),
-			       node);
+	t->acct.hist = vzalloc_node(array_size(LATT_HIST_BUCKETS,
+					       sizeof(u64)), node);
 	if (!t->acct.hist)
 		return -ENOMEM;
 	/* the buffer shared out: no more records than asked in all */
-	t->acct.max_outliers = c->max_outliers / nlat + (i < c->max_outliers % nlat);
+	t->acct.max_outliers = c->max_outliers / nlat +
+			       (i < c->max_outliers % nlat);
 	if (c->threshold && t->acct.max_outliers) {
-		t->acct.outliers = vmalloc_node(array_size(t->acct.max_outliers,
-					   sizeof(*t->acct.outliers)), node);
+		t->acct.outliers =
+			vmalloc_node(array_size(t->acct.max_outliers,
+						sizeof(*t->acct.outliers)),
+				     node);
 		if (!t->acct.outliers)
 			return -ENOMEM;
 	}

@@ -419,7 +419,7 @@ static int calibrate(struct user_run *u, __u64 *med, __u64 *lo, __u64 *hi)
 }
 
 /* core.h's latt_step(): an offset of the region, in its one mapping */
-static char *step_addr(void *base, __u64 off)
+static inline char *step_addr(void *base, __u64 off)
 {
 	return (char *)base + off;
 }
@@ -433,7 +433,6 @@ static int sample_all(struct user_run *u, struct latt_pattern *pat)
 		.fn = u->pick.fn,
 		.chase = u->pick.chase,
 		.chase_off = u->pick.chase_off,
-		.addr = step_addr,
 		.ctx = u->base,
 		.base = u->base,
 		.pos = u->base,
@@ -453,7 +452,7 @@ static int sample_all(struct user_run *u, struct latt_pattern *pat)
 	while (done < total) {
 		w0 = now = user_rdtsc();
 		do {
-			cyc = latt_step(&s, pat, &off);
+			cyc = latt_step(&s, pat, &off, step_addr);
 			latt_acct_sample(&u->acct, done, now, off, cyc,
 					 r->windows);
 			done++;

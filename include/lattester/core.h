@@ -9,7 +9,7 @@
  * record; at a window's end, its length and its NMIs.  What differs stays
  * with each engine: where the memory is (the module's chunks, the user
  * engine's one mapping), interrupts (off in a window, or not), how a stop
- * is seen.  tests/unit/test-core.c runs this loop over both layouts
+ * is seen.  tests/unit/test-loop.c runs this loop over both layouts
  * against a stand-in timer and checks the records are the same.
  */
 #ifndef _LATTESTER_CORE_H
@@ -18,6 +18,10 @@
 #include "access.h"
 #include "hist.h"
 #include "chase.h"
+
+#ifndef __always_inline		/* the kernel has it */
+#define __always_inline inline __attribute__((__always_inline__))
+#endif
 
 /**
  * struct latt_acct - one thread's record of its samples
@@ -83,7 +87,7 @@ static inline void latt_acct_sample(struct latt_acct *a, __u64 idx,
 	__u64 corr = cyc > a->overhead ? cyc - a->overhead : 0;
 	struct latt_outlier *o;
 
-	if (latt_backwards(cyc)) {
+	if (__builtin_expect(latt_backwards(cyc), 0)) {
 		a->backwards++;
 		return;
 	}
@@ -140,14 +144,13 @@ static inline void latt_acct_window(struct latt_acct *a, __u64 cycles,
  * @fn: the sample function (not for chase)
  * @chase: chase through pointers (DRAM)
  * @chase_off: chase through offsets (persistent memory, masked)
- * @addr: the address of an offset of the region (the module's chunks, or
- *	the user engine's mapping)
- * @ctx: @addr's argument
+ * @ctx: the argument of latt_step()'s @addr
  * @base: the region's first byte (@chase_off's base)
  * @pos: where the pointer chase stands
  * @opos: where the offset chase stands
  * @mask: @chase_off's mask: (region - 1) & ~7
- * @part: where this thread's part of the region starts (flushed samples)
+ * @part: where this thread's part of the region starts (flushed and
+ *	warmed samples)
  * @size: bytes an access
  * @chain: dependent loads a chase sample
  * @mode: LATT_STEP_*
@@ -157,7 +160,6 @@ struct latt_step {
 	latt_sample_fn fn;
 	latt_chase_fn chase;
 	latt_chase_off_fn chase_off;
-	char *(*addr)(void *ctx, __u64 off);
 	void *ctx;
 	char *base, *pos;
 	__u64 opos, mask, part, size;
@@ -175,13 +177,20 @@ struct latt_step {
  * @s: the thread's way of sampling, its chase position updated
  * @pat: the address generator (flush and warm samples)
  * @off: out: the sample's offset in the region (a chase: where it began)
+ * @addr: the address of an offset of the region (the module's chunks, or
+ *	the user engine's mapping), called with @s->ctx
+ *
+ * Always inlined, and @addr a function the caller names: the compiler
+ * then inlines the lookup too, as it was before this loop was shared (no
+ * indirect call, nothing ftrace could hook, inside the window).
  *
  * Return: the sample function's raw cycles.
  */
-static inline __u64 latt_step(struct latt_step *s, struct latt_pattern *pat,
-			      __u64 *off)
+static __always_inline __u64 latt_step(struct latt_step *s,
+				       struct latt_pattern *pat, __u64 *off,
+				       char *(*addr)(void *ctx, __u64 off))
 {
-	char *start, *addr;
+	char *start, *line;
 	__u64 cyc;
 
 	switch (s->mode) {
@@ -196,12 +205,12 @@ static inline __u64 latt_step(struct latt_step *s, struct latt_pattern *pat,
 		return cyc;
 	}
 	*off = s->part + latt_pattern_next(pat);
-	addr = s->addr(s->ctx, *off);
+	line = addr(s->ctx, *off);
 	if (s->mode == LATT_STEP_WARM)
-		latt_prep_warm(addr, s->size);
+		latt_prep_warm(line, s->size);
 	else
-		latt_prep_flush(addr, s->size, s->clflushopt);
-	return s->fn(addr, s->size);
+		latt_prep_flush(line, s->size, s->clflushopt);
+	return s->fn(line, s->size);
 }
 
 #endif /* _LATTESTER_CORE_H */

@@ -34,15 +34,31 @@
 #define MAX_OUT		64U
 #define BACKWARDS_EVERY	1009ULL	/* a sample whose t1 < t0 */
 
-/* the stand-in figure of the line at @off: mostly 100..1599, a tail */
+/*
+ * The stand-in figure of the line at @off: mostly 100..1599 and a tail
+ * (about 1/64), and at fixed lines the edges: a figure just at the
+ * threshold after the overhead (not an outlier) and one above it, one
+ * above the threshold only before the overhead is taken off (not an
+ * outlier), one past the histogram's range, and t1 < t0.
+ */
 static __u64 figure(__u64 off)
 {
-	__u64 h = (off >> 6) * 0x9e3779b97f4a7c15ULL;
+	__u64 line = off >> 6, h = line * 0x9e3779b97f4a7c15ULL;
 
-	if ((off >> 6) % BACKWARDS_EVERY == 7)
+	switch (line % BACKWARDS_EVERY) {
+	case 7:
 		return (__u64)-5;	/* latt_backwards() */
+	case 11:
+		return THRESHOLD + OVERHEAD;
+	case 13:
+		return THRESHOLD + OVERHEAD + 1;
+	case 17:
+		return THRESHOLD + 1;
+	case 19:
+		return (1ULL << LATT_HIST_MAX_BITS) + line;
+	}
 	if ((h >> 58) == 0)
-		return 5000 + (h >> 40) % 60000;	/* about 1/64: outliers */
+		return 5000 + (h >> 40) % 60000;
 	return 100 + (h >> 32) % 1500;
 }
 
@@ -50,6 +66,17 @@ static __u64 fake_fn(char *addr, __u64 size)
 {
 	(void)size;
 	return figure(*(__u64 *)addr);
+}
+
+/* the offset chase: each node's first word the next one's offset */
+static __u64 fake_chase_off(char *base, __u64 mask, __u64 *pos, __u32 chain)
+{
+	__u64 cyc = figure(((struct latt_chase_node *)(base + *pos))->offset);
+	__u32 i;
+
+	for (i = 0; i < chain; i++)
+		*pos = *(__u64 *)(base + *pos) & mask;
+	return cyc;
 }
 
 static __u64 fake_chase(char **pos, __u32 chain)
@@ -94,7 +121,6 @@ static struct latt_chase_node *node_of(void *ctx, __u64 slot)
 
 static int layout_init(struct layout *l, int chunked)
 {
-	__u64 off;
 	int i;
 
 	memset(l, 0, sizeof(*l));
@@ -111,9 +137,16 @@ static int layout_init(struct layout *l, int chunked)
 				return -1;
 		}
 	}
+	return 0;
+}
+
+/* every line's first word its own offset (a chase build overwrites it) */
+static void layout_fill(struct layout *l)
+{
+	__u64 off;
+
 	for (off = 0; off < REGION; off += 64)
 		*(__u64 *)addr_of(l, off) = off;
-	return 0;
 }
 
 static void layout_free(struct layout *l)
@@ -125,7 +158,17 @@ static void layout_free(struct layout *l)
 		free(l->chunk[i]);
 }
 
+/* what a run is asked: the step's mode, the threshold, the records'
+ * room, where the thread's part begins */
+struct ask {
+	int mode;
+	__u64 threshold;
+	__u32 max_out;
+	__u64 part;
+};
+
 struct record {
+	struct ask ask;
 	struct latt_acct a;
 	__u64 hist[LATT_HIST_BUCKETS];
 	struct latt_outlier out[MAX_OUT];
@@ -136,25 +179,30 @@ struct record {
  * The engines' loop: windows of PER_WINDOW samples, a stand-in TSC that
  * counts samples; every third window "saw an NMI".
  */
-static void run_loop(struct layout *l, int mode, struct record *rec)
+static void run_loop(struct layout *l, struct ask ask, struct record *rec)
 {
+	const int chase = ask.mode == LATT_STEP_CHASE ||
+			  ask.mode == LATT_STEP_CHASE_OFF;
 	struct latt_pattern pat;
 	struct latt_step s = {
-		.fn = fake_fn, .chase = fake_chase,
-		.addr = l->chunked ? chunk_addr : flat_addr, .ctx = l,
-		.mask = (REGION - 1) & ~7ULL, .size = 64, .chain = 1,
-		.mode = mode,
+		.fn = fake_fn, .chase = fake_chase, .chase_off = fake_chase_off,
+		.ctx = l, .base = l->flat, .mask = (REGION - 1) & ~7ULL,
+		.part = ask.part, .size = 64, .chain = 1, .mode = ask.mode,
 	};
 	__u64 done = 0, window = 0, tsc = 1000, off, cyc;
 	__u32 first;
 
 	memset(rec, 0, sizeof(*rec));
-	latt_pattern_init(&pat, mode == LATT_STEP_CHASE ? LATT_PAT_CHASE :
-			  LATT_PAT_RAND, 64, 0, REGION, 0x1a77e57e);
-	if (mode == LATT_STEP_CHASE) {
+	rec->ask = ask;
+	/* a flushed or warmed thread's part: the region past ask.part */
+	latt_pattern_init(&pat, chase ? LATT_PAT_CHASE : LATT_PAT_RAND, 64, 0,
+			  REGION - ask.part, 0x1a77e57e);
+	layout_fill(l);
+	if (chase) {
 		struct latt_chase ch;
 
-		latt_chase_init(&ch, &pat, node_of, l, 0);
+		latt_chase_init(&ch, &pat, node_of, l,
+				ask.mode == LATT_STEP_CHASE_OFF);
 		while (latt_chase_step(&ch, ~0ULL))
 			;
 		s.pos = (char *)node_of(l, 0);
@@ -162,15 +210,16 @@ static void run_loop(struct layout *l, int mode, struct record *rec)
 	latt_acct_init(&rec->a);
 	rec->a.hist = rec->hist;
 	rec->a.outliers = rec->out;
-	rec->a.max_outliers = MAX_OUT;
+	rec->a.max_outliers = ask.max_out;
 	rec->a.overhead = OVERHEAD;
-	rec->a.threshold = THRESHOLD;
+	rec->a.threshold = ask.threshold;
 	rec->a.tsc0 = 1000;
 	rec->a.cpu = 3;
 	while (done < SAMPLES) {
 		first = rec->a.nr_outliers;
 		do {
-			cyc = latt_step(&s, &pat, &off);
+			cyc = l->chunked ? latt_step(&s, &pat, &off, chunk_addr) :
+					   latt_step(&s, &pat, &off, flat_addr);
 			rec->offs[done] = off;
 			latt_acct_sample(&rec->a, done, tsc, off, cyc, window);
 			done++;
@@ -186,26 +235,36 @@ static void run_loop(struct layout *l, int mode, struct record *rec)
 static int model_agrees(const struct record *rec, char *why, size_t len)
 {
 	static __u64 hist[LATT_HIST_BUCKETS];
+	const struct ask *ask = &rec->ask;
 	__u64 i, cyc, corr, min = ~0ULL, max = 0, sum = 0, sumc = 0, back = 0,
-	      seen = 0, nrec = 0, nmi = 0;
+	      seen = 0, nrec = 0, nmi = 0, over = 0, wmax = 0;
 
 	memset(hist, 0, sizeof(hist));
+	for (i = 0; i * PER_WINDOW < SAMPLES; i++)
+		if (10 * PER_WINDOW + i % 5 > wmax)
+			wmax = 10 * PER_WINDOW + i % 5;
 	for (i = 0; i < SAMPLES; i++) {
+		if (ask->mode <= LATT_STEP_WARM &&
+		    (rec->offs[i] < ask->part || rec->offs[i] >= REGION))
+			return snprintf(why, len, "sample %llu at offset %llu, outside the thread's part",
+					(unsigned long long)i,
+					(unsigned long long)rec->offs[i]), 0;
 		cyc = figure(rec->offs[i]);
 		if ((__s64)cyc < 0) {
 			back++;
 			continue;
 		}
 		hist[latt_hist_index(cyc)]++;
+		over += cyc >= 1ULL << LATT_HIST_MAX_BITS;
 		min = cyc < min ? cyc : min;
 		max = cyc > max ? cyc : max;
 		sum += cyc;
 		corr = cyc > OVERHEAD ? cyc - OVERHEAD : 0;
 		sumc += corr;
-		if (corr <= THRESHOLD)
+		if (!ask->threshold || corr <= ask->threshold)
 			continue;
 		seen++;
-		if (nrec < MAX_OUT) {
+		if (nrec < ask->max_out) {
 			const struct latt_outlier *o = &rec->out[nrec++];
 			int want_nmi = (i / PER_WINDOW) % 3 == 2;
 
@@ -228,6 +287,7 @@ static int model_agrees(const struct record *rec, char *why, size_t len)
 		return snprintf(why, len, "histograms differ"), 0;
 	if (min != rec->a.min || max != rec->a.max || sum != rec->a.sum ||
 	    sumc != rec->a.sum_corrected || back != rec->a.backwards ||
+	    over != rec->a.hist_overflow || wmax != rec->a.window_cycles_max ||
 	    seen != rec->a.outliers_seen || nrec != rec->a.nr_outliers ||
 	    seen - nrec != rec->a.outliers_dropped) {
 		snprintf(why, len, "counts: min %llu/%llu max %llu/%llu back %llu/%llu seen %llu/%llu kept %llu/%u",
@@ -269,11 +329,18 @@ static int same(const struct record *x, const struct record *y)
 int main(void)
 {
 	static struct record flat, chunked;
-	static const struct { int mode; const char *name; } modes[] = {
-		{ LATT_STEP_FLUSH, "flushed rand" },
-		{ LATT_STEP_WARM, "warmed rand" },
-		{ LATT_STEP_CHASE, "chase" },
+	/* every step; then no threshold, and a threshold but no room */
+	static const struct { struct ask ask; const char *name; } runs[] = {
+		{ { LATT_STEP_FLUSH, THRESHOLD, MAX_OUT, REGION / 2 },
+		  "flushed rand, the thread's part the region's upper half" },
+		{ { LATT_STEP_WARM, THRESHOLD, MAX_OUT, 4096 },
+		  "warmed rand, the part from 4 KiB" },
+		{ { LATT_STEP_CHASE, THRESHOLD, MAX_OUT, 0 }, "chase" },
+		{ { LATT_STEP_FLUSH, 0, MAX_OUT, 0 }, "no threshold" },
+		{ { LATT_STEP_FLUSH, THRESHOLD, 0, 0 }, "no room for records" },
 	};
+	const struct ask off_chase = { LATT_STEP_CHASE_OFF, THRESHOLD,
+				       MAX_OUT, 0 };
 	struct layout lf, lc;
 	char why[256];
 	unsigned int i;
@@ -283,36 +350,50 @@ int main(void)
 		check(0, "allocate two 16 MiB layouts");
 		return tap_done("loop");
 	}
-	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
-		run_loop(&lf, modes[i].mode, &flat);
-		run_loop(&lc, modes[i].mode, &chunked);
+	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		run_loop(&lf, runs[i].ask, &flat);
+		run_loop(&lc, runs[i].ask, &chunked);
 		check(same(&flat, &chunked),
 		      "%s: one mapping and 4 MiB chunks give the same record",
-		      modes[i].name);
+		      runs[i].name);
 		check(model_agrees(&flat, why, sizeof(why)),
 		      "%s: the record is an independent count of the figures (%s)",
-		      modes[i].name, why);
-		check(flat.a.outliers_dropped > 0 && flat.a.backwards > 0 &&
-		      flat.a.nmi_windows == (SAMPLES / PER_WINDOW + 1) / 3,
-		      "%s: the test reaches dropped outliers, backwards samples and NMI windows (%llu, %llu, %llu)",
-		      modes[i].name,
-		      (unsigned long long)flat.a.outliers_dropped,
-		      (unsigned long long)flat.a.backwards,
-		      (unsigned long long)flat.a.nmi_windows);
+		      runs[i].name, why);
+		check(flat.a.backwards > 0 && flat.a.hist_overflow > 0 &&
+		      flat.a.nmi_windows == (SAMPLES / PER_WINDOW + 1) / 3 &&
+		      (!runs[i].ask.threshold ? !flat.a.outliers_seen :
+		       flat.a.outliers_dropped > 0),
+		      "%s: the figures reach the edges: backwards %llu, past the histogram %llu, NMI windows %llu, outliers %llu (%llu dropped)",
+		      runs[i].name, (unsigned long long)flat.a.backwards,
+		      (unsigned long long)flat.a.hist_overflow,
+		      (unsigned long long)flat.a.nmi_windows,
+		      (unsigned long long)flat.a.outliers_seen,
+		      (unsigned long long)flat.a.outliers_dropped);
 		for (distinct = 0, j = 1; j < SAMPLES; j++)
 			distinct += flat.offs[j] != flat.offs[j - 1];
 		check(distinct > SAMPLES / 2,
 		      "%s: the samples visit the region (%llu changes of line)",
-		      modes[i].name, (unsigned long long)distinct);
+		      runs[i].name, (unsigned long long)distinct);
 	}
 	/* a chase's offsets follow its nodes: each the previous one's next */
-	run_loop(&lc, LATT_STEP_CHASE, &chunked);
+	run_loop(&lc, runs[2].ask, &chunked);
 	for (j = 1; j < SAMPLES; j++)
 		if (((struct latt_chase_node *)chunk_addr(&lc,
 				chunked.offs[j - 1]))->next !=
 		    chunk_addr(&lc, chunked.offs[j]))
 			break;
 	check(j == SAMPLES, "chase in chunks: every sample's offset is the node the previous one pointed to (%llu of %llu)",
+	      (unsigned long long)j, SAMPLES);
+	/* persistent memory's chase, by offsets: one mapping only */
+	run_loop(&lf, off_chase, &flat);
+	check(model_agrees(&flat, why, sizeof(why)),
+	      "offset chase: the record is an independent count of the figures (%s)",
+	      why);
+	for (j = 1; j < SAMPLES; j++)
+		if (*(__u64 *)(lf.flat + flat.offs[j - 1]) != flat.offs[j])
+			break;
+	check(j == SAMPLES && flat.offs[SAMPLES / 2] != flat.offs[0],
+	      "offset chase: every sample's offset is the one the node before held (%llu of %llu)",
 	      (unsigned long long)j, SAMPLES);
 	layout_free(&lf);
 	layout_free(&lc);
