@@ -3,9 +3,9 @@
 # Build the suite's CXL targets and name them in /tmp/cxl.env (see
 # /tests/lib/cxl.sh), each checked first by writing a pattern and reading it
 # back:
-#   6.12: a 512 MiB ram region from the device's volatile half, through
-#         sysfs (ndctl 76's cxl tool can't create one); dax_cxl gives it a
-#         device-DAX device, left in devdax mode (kmem is not loaded)
+#   6.12: two 256 MiB ram regions from the device's volatile half, through
+#         sysfs (ndctl 76's cxl tool can't create one); dax_cxl gives each
+#         a device-DAX device, left in devdax mode (kmem is not loaded)
 #   both: a 512 MiB pmem region (cxl create-region), carved into a 128 MiB
 #         fsdax and a 128 MiB devdax namespace
 # The ram region comes first: an endpoint's decoders take device addresses
@@ -16,21 +16,23 @@ set -u
 [ -d $CXL/mem0 ] || { echo "FAIL: no CXL memdev (cxl_pci/cxl_mem not loaded?)"; ls $CXL; exit 1; }
 : >/tmp/cxl.env
 
-# --- ram region (6.12) -----------------------------------------------------------
+# --- ram regions (6.12) -----------------------------------------------------------
 rd=$CXL/decoder0.0
-if [ -e $rd/create_ram_region ]; then
+# mkram SIZE: a committed ram region of SIZE bytes, its dax device bound to
+# device_dax and checked; sets name, R, dax, node
+mkram() {
 	name=$(cat $rd/create_ram_region)
 	echo "$name" >$rd/create_ram_region || { echo "FAIL: create_ram_region $name"; exit 1; }
 	R=$CXL/$name
 	cat $rd/interleave_granularity >$R/interleave_granularity
 	echo 1 >$R/interleave_ways
-	echo 0x20000000 >$R/size || { echo "FAIL: $name: size"; exit 1; }
+	echo "$1" >$R/size || { echo "FAIL: $name: size"; exit 1; }
 	ep=
 	for d in $CXL/decoder2.*; do
 		[ $(($(cat $d/dpa_size))) -eq 0 ] && { ep=$(basename $d); break; }
 	done
 	[ -n "$ep" ] || { echo "FAIL: no free endpoint decoder"; exit 1; }
-	echo ram >$CXL/$ep/mode && echo 0x20000000 >$CXL/$ep/dpa_size &&
+	echo ram >$CXL/$ep/mode && echo "$1" >$CXL/$ep/dpa_size &&
 		echo $ep >$R/target0 && echo 1 >$R/commit &&
 		echo $name >/sys/bus/cxl/drivers/cxl_region/bind ||
 		{ echo "FAIL: $name: commit through $ep"; exit 1; }
@@ -52,13 +54,20 @@ if [ -e $rd/create_ram_region ]; then
 			{ echo "FAIL: daxctl reconfigure-device -m devdax $dax"; exit 1; }
 	fi
 	echo "ok: $dax: driver $(basename "$(readlink /sys/bus/dax/devices/$dax/driver)")"
-	daxctl list -d "$dax" >"$OUT/ram-dax.json"
 	node=$(sysval /sys/bus/dax/devices/$dax/target_node)
-	echo "RAM_REGION=$name RAM_DAX=/dev/$dax RAM_NODE=$node RAM_START=$(($(sysval $R/resource))) RAM_SIZE=$(($(sysval $R/size)))" >>/tmp/cxl.env
 	readback "ram region $name" /dev/$dax $((4 << 20)) || exit 1
+}
+if [ -e $rd/create_ram_region ]; then
+	# two of 256 MiB: one window is one node, so once both are online
+	# the node holds more than either (35-target-node)
+	mkram 0x10000000
+	daxctl list -d "$dax" >"$OUT/ram-dax.json"
+	echo "RAM_REGION=$name RAM_DAX=/dev/$dax RAM_NODE=$node RAM_START=$(($(sysval $R/resource))) RAM_SIZE=$(($(sysval $R/size)))" >>/tmp/cxl.env
+	mkram 0x10000000
+	echo "RAM2_REGION=$name RAM2_DAX=/dev/$dax" >>/tmp/cxl.env
 else
 	echo "note: $(uname -r) has no create_ram_region: no ram region"
-	echo "RAM_REGION= RAM_DAX= RAM_NODE=" >>/tmp/cxl.env
+	echo "RAM_REGION= RAM_DAX= RAM_NODE= RAM2_REGION= RAM2_DAX=" >>/tmp/cxl.env
 fi
 
 # --- pmem region (both) ----------------------------------------------------------

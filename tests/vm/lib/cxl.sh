@@ -6,9 +6,12 @@
 #   PMEM_REGION  the CXL pmem region (cxl's regionN)
 #   FSDAX_DEV    /dev/pmemN of a 128 MiB fsdax namespace on it
 #   DEVDAX_DEV   /dev/daxX.Y of a 128 MiB devdax namespace on it
-#   RAM_REGION   the CXL ram region (6.12 only; empty on 6.1)
+#   PMEM_START, PMEM_SIZE  the pmem region's host physical range
+#   RAM_REGION   a 256 MiB CXL ram region (6.12 only; empty on 6.1)
 #   RAM_DAX      its device-DAX device, /dev/daxN.0 (empty on 6.1)
 #   RAM_NODE     the NUMA node its memory lands on
+#   RAM_START, RAM_SIZE    its host physical range
+#   RAM2_REGION, RAM2_DAX  a second 256 MiB ram region, the same node's
 . /tests/lib/pmem.sh
 [ -f /tmp/cxl.env ] && . /tmp/cxl.env
 
