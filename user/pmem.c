@@ -767,14 +767,46 @@ int pmem_resolve(const char *spec, unsigned int flags, struct pmem_target *t)
  * PMEM_BB_NOLIST.  Returns 0, or a negative errno if persistent memory
  * can't be listed.
  */
+/*
+ * cxl_region_of() - the CXL region (regionN) a device-DAX device @dev
+ * (/dev/daxX.Y) belongs to, from sysfs: dax_cxl puts its dax_regionN
+ * under the CXL region (.../decoderX.Y/regionN/dax_regionN/daxN.M).
+ * True with @buf set, else false.
+ */
+static bool cxl_region_of(const char *dev, char *buf, size_t len)
+{
+	const char *name = strrchr(dev, '/');
+	char path[PATH_MAX], real[PATH_MAX], *p, *q;
+
+	snprintf(path, sizeof(path), "/sys/bus/dax/devices/%s",
+		 name ? name + 1 : dev);
+	if (!realpath(path, real) || !strstr(real, "/decoder"))
+		return false;
+	p = strstr(real, "/dax_region");
+	if (!p)
+		return false;
+	*p = '\0';
+	q = strrchr(real, '/');
+	if (!q || strncmp(q + 1, "region", 6))
+		return false;
+	snprintf(buf, len, "%s", q + 1);
+	return true;
+}
+
 int pmem_target_badblocks(const struct pmem_target *t, struct pmem_badlist *bl)
 {
 	struct pmem_inventory inv;
 	const struct pmem_ns *n = NULL;
+	char cxl[PMEM_NAME];
 	unsigned int i;
 	int rc;
 
 	memset(bl, 0, sizeof(*bl));
+	if (!t->namespace[0] && !t->file[0] &&
+	    cxl_region_of(t->device, cxl, sizeof(cxl))) {
+		bb_state(bl, PMEM_BB_NOLIST, "it is CXL %s's memory, whose poison list lattester-ctl does not read (see 'cxl list -r %s --media-errors', ndctl 77 and later)", cxl, cxl);
+		return 0;
+	}
 	if (!t->namespace[0]) {
 		bb_state(bl, PMEM_BB_NOLIST, t->file[0] ?
 			 "its filesystem is on no pmem namespace" :

@@ -28,6 +28,11 @@ for t in fsdax:$FSDAX_DEV devdax:$DEVDAX_DEV ram:${RAM_DAX:-}; do
 	s1=$(sum0 "$dev")
 	[ "$s0" = "$s1" ] && echo "ok: $name: a load run left $dev as it was" ||
 		fail "$name: a load run changed $dev ($s0 -> $s1)"
+	if [ "$name" = ram ]; then
+		grep -q "known bad blocks not checked: it is CXL $RAM_REGION's memory, whose poison list lattester-ctl does not read" /tmp/run.out &&
+			echo "ok: ram: the warning names CXL $RAM_REGION's poison list" ||
+			fail "ram: no warning naming CXL $RAM_REGION: $(cat /tmp/run.out)"
+	fi
 	case $name in
 	ram) run_json "$name@nt-store@seq" --target "$dev" --region 4M --op nt-store --pattern seq --force ;;
 	*) run_json "$name@store-clwb@rand" --target "$dev" --region 4M --op store-clwb --pattern rand --force ;;
