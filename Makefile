@@ -86,7 +86,8 @@ check-debug: deps
 	@tree=$$(./tools/debug-kernel) && \
 	kver=$$(cat $$tree/include/config/kernel.release) && \
 	echo "check-debug: $$kver from $$tree" && \
-	LATT_KERNEL_TREE=$$tree LATT_KERNELS=$$kver ./tests/vm/run
+	LATT_KERNEL_TREE=$$tree LATT_KERNELS=$$kver LATT_VM_JOBS=1 \
+	LATT_VM_TIMEOUT=$${LATT_VM_TIMEOUT:-900} ./tests/vm/run
 
 # BENCH_* in the environment or on the command line reach bench.py
 bench: user build/bench/tsc-step
