@@ -804,7 +804,7 @@ int pmem_target_badblocks(const struct pmem_target *t, struct pmem_badlist *bl)
 	memset(bl, 0, sizeof(*bl));
 	if (!t->namespace[0] && !t->file[0] &&
 	    cxl_region_of(t->device, cxl, sizeof(cxl))) {
-		bb_state(bl, PMEM_BB_NOLIST, "it is CXL %s's memory, whose poison list lattester-ctl does not read (see 'cxl list -r %s --media-errors', ndctl 77 and later)", cxl, cxl);
+		bb_state(bl, PMEM_BB_NOLIST, "it is CXL %s's memory, whose poison list lattester-ctl does not read (see 'cxl list -r %s --media-errors', in an ndctl newer than Debian 12's 76)", cxl, cxl);
 		return 0;
 	}
 	if (!t->namespace[0]) {
