@@ -23,21 +23,17 @@ if [ -n "${RAM_REGION:-}" ]; then
 fi
 
 # the refusals' words, the same for both engines
-for e in kernel user; do
-	refused 1 "^lattester-ctl run: cxl:region99: no such CXL region \(there are .*$PMEM_REGION" \
-		run --engine $e --cpu 0 --target cxl:region99
-	refused 2 "--target: 'cxl:foo': not a CXL region: expected cxl:regionN" \
-		run --engine $e --cpu 0 --target cxl:foo
-done
+refused_both 1 "^lattester-ctl run: cxl:region99: no such CXL region \(there are .*$PMEM_REGION" \
+	--cpu 0 --target cxl:region99
+refused_both 2 "--target: 'cxl:foo': not a CXL region: expected cxl:regionN" \
+	--cpu 0 --target cxl:foo
 
 # the ram region's dax device without a driver: refused with the fix
 if [ -n "${RAM_REGION:-}" ]; then
 	d=${RAM_DAX#/dev/}
 	if daxctl disable-device "$d" >/dev/null 2>&1; then
-		for e in kernel user; do
-			refused 1 "^lattester-ctl run: cxl:$RAM_REGION: its dax device $d is disabled, no driver has it: bind it \('daxctl reconfigure-device --mode=devdax $d'" \
-				run --engine $e --cpu 0 --target "cxl:$RAM_REGION"
-		done
+		refused_both 1 "^lattester-ctl run: cxl:$RAM_REGION: its dax device $d is disabled, no driver has it: bind it \('daxctl reconfigure-device --mode=devdax $d'" \
+			--cpu 0 --target "cxl:$RAM_REGION"
 		lattester-ctl list --json >"$OUT/list-disabled.json" ||
 			fail "list --json with $d disabled"
 		daxctl enable-device "$d" >/dev/null 2>&1 ||

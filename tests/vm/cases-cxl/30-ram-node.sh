@@ -6,10 +6,7 @@
 # dax_cxl, so no ram region.
 . /tests/lib/cxl.sh
 set -u
-if [ -z "${RAM_DAX:-}" ]; then
-	echo "SKIP: no CXL ram region on $(uname -r) (it has no dax_cxl)"
-	exit 77
-fi
+need_ram_region
 dax=${RAM_DAX#/dev/}
 node=$RAM_NODE
 # 6.12 onlines hot-added memory itself, and daxctl then refuses ("kernel

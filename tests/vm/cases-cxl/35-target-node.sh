@@ -11,10 +11,7 @@
 # 35-target-node.check reads the JSON on the host.  6.12 only.
 . /tests/lib/cxl.sh
 set -u
-if [ -z "${RAM_REGION:-}" ]; then
-	echo "SKIP: no CXL ram region on $(uname -r) (it has no dax_cxl)"
-	exit 77
-fi
+need_ram_region
 d=${RAM_DAX#/dev/}
 drv=$(basename "$(readlink /sys/bus/dax/devices/$d/driver 2>/dev/null)" 2>/dev/null)
 [ "$drv" = kmem ] || { echo "FAIL: $d is bound to '$drv', not kmem (30-ram-node failed?)"; exit 1; }
@@ -32,17 +29,13 @@ run_json "node-kernel@load@rand" --target "cxl:$RAM_REGION" --region 4M
 grep -q "holds .* MiB, the region" /tmp/run.out &&
 	fail "a warning that node $RAM_NODE holds more than $RAM_REGION: $(cat /tmp/run.out)"
 run_json "node-user@load@rand" --engine user --target "cxl:$RAM_REGION" --region 4M
-for e in kernel user; do
-	refused 1 "^lattester-ctl run: cxl:$RAM_REGION: resolves to dram:$RAM_NODE \(.*\): --offset is for pmem and device-DAX targets" \
-		run --engine $e --cpu 0 --target "cxl:$RAM_REGION" --offset 4K
-done
+refused_both 1 "^lattester-ctl run: cxl:$RAM_REGION: resolves to dram:$RAM_NODE \(.*\): --offset is for pmem and device-DAX targets" \
+	--cpu 0 --target "cxl:$RAM_REGION" --offset 4K
 
 # its memory offline: refused, the fix named; then back online, movable
 if daxctl offline-memory "$d" >/dev/null 2>&1; then
-	for e in kernel user; do
-		refused 1 "^lattester-ctl run: cxl:$RAM_REGION: its dax device $d is in system-ram mode with its memory offline: online it \('daxctl online-memory $d'\)" \
-			run --engine $e --cpu 0 --target "cxl:$RAM_REGION"
-	done
+	refused_both 1 "^lattester-ctl run: cxl:$RAM_REGION: its dax device $d is in system-ram mode with its memory offline: online it \('daxctl online-memory $d'\)" \
+		--cpu 0 --target "cxl:$RAM_REGION"
 	lattester-ctl list --json >"$OUT/list-offline.json" ||
 		fail "list --json with $d offline"
 	daxctl online-memory "$d" >/dev/null 2>&1 || fail "daxctl online-memory $d"

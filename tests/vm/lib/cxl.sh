@@ -42,6 +42,25 @@ readback() {
 	echo "ok: $name: $bytes bytes written to $path read back intact ($got)"
 }
 
+# need_ram_region: end the case skipped, saying why, where 10-regions
+# made no ram region (6.1 has no dax_cxl)
+need_ram_region() {
+	[ -n "${RAM_REGION:-}" ] && return 0
+	echo "SKIP: no CXL ram region on $(uname -r) (it has no dax_cxl)"
+	exit 77
+}
+
+# refused_both STATUS REGEX RUN-ARGS...: refused (pmem.sh) for
+# lattester-ctl run RUN-ARGS with --engine kernel and with --engine user:
+# the same words from both
+refused_both() {
+	local want=$1 re=$2 e
+	shift 2
+	for e in kernel user; do
+		refused "$want" "$re" run --engine $e "$@"
+	done
+}
+
 # sysval FILE: a sysfs value, or empty
 sysval() {
 	cat "$1" 2>/dev/null
