@@ -133,6 +133,15 @@ static struct latt_config valid_config(void)
 	memset(&c, 0, sizeof(c));
 	c.target = LATT_TARGET_DRAM;
 	c.op = 1 + below(LATT_OP_MAX);
+	/*
+	 * a valid configuration is one this CPU runs: without movdir64b
+	 * (every TCG guest) that op is refused, and the storm would start
+	 * fewer runs of each mode (the directed checks and cases/21 try
+	 * the refusal)
+	 */
+	if (c.op == LATT_OP_MOVDIR64B &&
+	    !(info.features & LATT_FEAT_MOVDIR64B))
+		c.op = LATT_OP_NT_STORE;
 	c.pattern = 1 + below(LATT_PAT_MAX);
 	r = below(100);
 	c.mode = r < 55 ? LATT_MODE_LATENCY :
@@ -258,7 +267,9 @@ static struct latt_config valid_config(void)
 		    c.target == LATT_TARGET_PMEM)
 			c.mix_write = 0;	/* refused; PMEM: needs FORCE */
 		if (chance(40))	/* a store op, direct ones too */
-			c.write_op = chance(10) ? LATT_OP_MOVDIR64B :
+			c.write_op = chance(10) &&
+				     (info.features & LATT_FEAT_MOVDIR64B) ?
+				     LATT_OP_MOVDIR64B :
 				     LATT_OP_STORE + below(5);
 	}
 	if (chance(25) && c.pattern != LATT_PAT_CHASE &&
