@@ -181,25 +181,18 @@ struct latt_thread {
  * @state: LATT_STATE_*
  * @error: the first thread's failure: cmpxchg by threads, READ_ONCE
  * @hist: merged: LATT_HIST_BUCKETS counters
- * @nr_outliers: merged: the threads' records
+ * @merged: the threads' records merged (core.h's latt_acct_merge()):
+ *	@hist, extremes, sums (sum_corrected: each by its own overhead),
+ *	overflows, samples with t1 < t0, outliers seen, dropped and recorded,
+ *	NMI windows, the longest window of any thread
  * @count: merged: samples counted
- * @min: merged: raw cycles
- * @max: merged: raw cycles
- * @sum: merged: of raw cycles
- * @sum_corrected: merged: the threads', each by its own overhead
- * @hist_overflow: merged: samples >= 2^LATT_HIST_MAX_BITS cycles
  * @overhead: thread 0's calibration, median
  * @overhead_min: thread 0's
  * @overhead_max: thread 0's
  * @overhead_end: thread 0's
- * @backwards: merged: samples with t1 < t0
  * @bytes_read: merged: streamed bytes read
  * @bytes_written: merged: streamed bytes written
  * @windows: merged: windows run
- * @nmi_windows: merged: windows that saw an NMI
- * @window_cycles_max: the longest window of any thread, TSC cycles
- * @outliers_seen: merged: samples above the threshold
- * @outliers_dropped: merged: of those, not recorded
  * @tsc_start: @tsc_go, once merged
  * @tsc_end: the last thread's end
  *
@@ -252,13 +245,11 @@ struct latt_run {
 
 	/* merged, once the threads are done */
 	u64 *hist;
-	u32 nr_outliers;
-	u64 count, min, max, sum, sum_corrected, hist_overflow;
+	struct latt_acct merged;
+	u64 count;
 	u64 overhead, overhead_min, overhead_max, overhead_end;
-	u64 backwards;
 	u64 bytes_read, bytes_written;
-	u64 windows, nmi_windows, window_cycles_max;
-	u64 outliers_seen, outliers_dropped;
+	u64 windows;
 	u64 tsc_start, tsc_end;
 };
 
@@ -280,7 +271,6 @@ static inline char *latt_region_addr(const struct latt_region *r, u64 off)
 	       (off & ((1ULL << r->chunk_shift) - 1));
 }
 int latt_chase_build(struct latt_run *run, struct latt_pattern *pat);
-int latt_split_part(u64 region, u32 n, u64 size, u64 *part);
 
 /* pmem.c */
 int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd,

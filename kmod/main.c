@@ -532,26 +532,26 @@ static long latt_ioctl_result(void __user *arg)
 	r.error = run->error;
 	r.config = run->cfg;
 	r.count = run->count;
-	r.min = r.count ? run->min : 0;
-	r.max = run->max;
-	r.sum = run->sum;
-	r.sum_corrected = run->sum_corrected;
+	r.min = r.count ? run->merged.min : 0;
+	r.max = run->merged.max;
+	r.sum = run->merged.sum;
+	r.sum_corrected = run->merged.sum_corrected;
 	r.overhead = run->overhead;
 	r.overhead_min = run->overhead_min;
 	r.overhead_max = run->overhead_max;
 	r.overhead_end = run->overhead_end;
 	r.timer_step = run->timer_step;
-	r.backwards = run->backwards;
+	r.backwards = run->merged.backwards;
 	r.page_size = run->page_size;
 	r.chunk_size = run->chunk_size;
 	r.windows = run->windows;
-	r.nmi_windows = run->nmi_windows;
-	r.outliers = run->outliers_seen;
-	r.outliers_dropped = run->outliers_dropped;
-	r.hist_overflow = run->hist_overflow;
+	r.nmi_windows = run->merged.nmi_windows;
+	r.outliers = run->merged.outliers_seen;
+	r.outliers_dropped = run->merged.outliers_dropped;
+	r.hist_overflow = run->merged.hist_overflow;
 	r.tsc_start = run->tsc_start;
 	r.tsc_end = run->tsc_end;
-	r.window_cycles_max = run->window_cycles_max;
+	r.window_cycles_max = run->merged.window_cycles_max;
 	r.flags = (run->vector ? LATT_RES_VECTOR : 0) |
 		  (run->dax_checked ? LATT_RES_DAX : 0) |
 		  (run->timer == LATT_TIMER_RDTSC ? LATT_RES_TIMER_RDTSC : 0) |

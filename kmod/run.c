@@ -50,9 +50,6 @@
 #include <lattester/access.h>
 #include "lattester.h"
 
-/* accesses a streaming thread makes between two looks at the TSC */
-#define LATT_STREAM_BATCH	16
-#define LATT_STREAM_BATCH_BYTES	(64 << 10)
 /* how far ahead of the last thread's arrival the common start is */
 #define LATT_GO_MARGIN_US	(2 * jiffies_to_usecs(1) + 100)
 
@@ -181,6 +178,12 @@ static int latt_calibrate(struct latt_thread *t, u64 *med, u64 *lo, u64 *hi)
 	struct latt_run *run = t->run;
 	char *base = latt_region_addr(&run->region, t->part_offset);
 	char *pos = base;
+	const struct latt_step s = {
+		.fn = run->fn,
+		.chase = run->chase,
+		.chase_off = run->chase_off,
+		.mode = latt_step_mode(&run->cfg, !!run->region.map),
+	};
 	unsigned long fl;
 	u64 *v, w0, opos = 0;
 	u32 i = 0;
@@ -194,12 +197,7 @@ static int latt_calibrate(struct latt_thread *t, u64 *med, u64 *lo, u64 *hi)
 			t->timer_step = latt_timer_step(run->timer);
 		w0 = rdtsc();
 		do {
-			if (run->cfg.pattern == LATT_PAT_CHASE && run->region.map)
-				v[i] = run->chase_off(base, 0, &opos, 0);
-			else if (run->cfg.pattern == LATT_PAT_CHASE)
-				v[i] = run->chase(&pos, 0);
-			else
-				v[i] = run->fn(base, 0);
+			v[i] = latt_step_empty(&s, base, &pos, &opos);
 		} while (++i < LATT_CALIB_SAMPLES &&
 			 rdtsc() - w0 < run->window_cycles);
 		latt_window_leave(run, fl);
@@ -268,7 +266,6 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 {
 	struct latt_run *run = t->run;
 	const u64 total = run->cfg.samples;
-	const bool chase = run->cfg.pattern == LATT_PAT_CHASE;
 	struct latt_step s = {
 		.fn = run->fn,
 		.chase = run->chase,
@@ -281,10 +278,7 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 		.size = run->cfg.size,
 		.chain = run->cfg.chain,
 		/* PMEM chase: offsets, masked (see latt_sample_chase_off()) */
-		.mode = chase && run->region.map ? LATT_STEP_CHASE_OFF :
-			chase ? LATT_STEP_CHASE :
-			run->cfg.flags & LATT_CFG_WARM ? LATT_STEP_WARM :
-			LATT_STEP_FLUSH,
+		.mode = latt_step_mode(&run->cfg, !!run->region.map),
 		.clflushopt = static_cpu_has(X86_FEATURE_CLFLUSHOPT),
 	};
 	u64 done = 0, w0, now, off, cyc, len;
@@ -338,19 +332,22 @@ static inline u64 latt_spin(u64 cycles, u64 limit)
 	return now;
 }
 
+/* core.h's latt_stream_batch(): an offset of the region, through its chunks */
+static inline char *latt_stream_addr(void *region, u64 off)
+{
+	return latt_region_addr(region, off);
+}
+
 /**
  * latt_stream() - stream untimed accesses, window by window, and count bytes
  * @t: the thread
  * @pat: its address generator, seeded
  *
- * A cycle of @na accesses with @fa, then @nb with the run's write op (a
- * --mix), each followed by the run's delay.  Bandwidth runs end at the
- * common deadline; the traffic of a loaded run when thread 0 is done.
+ * core.h's latt_stream_batch() makes the accesses (a --mix's cycle, pieces
+ * of large ones), each followed by the run's delay.  Bandwidth runs end at
+ * the common deadline; the traffic of a loaded run when thread 0 is done.
  * Stores are fenced once a window (mfence: also clflush), not per access.
- * An access larger than LATT_STREAM_BATCH_BYTES is made in pieces of that
- * size, with a look at the TSC after each: a window never runs more than
- * one piece past its end, and an access may go on in the next window.
- * Bytes are counted as they are moved.
+ * A window never runs more than one piece past its end.
  *
  * Return: 0 when the run's end came, -EINTR when stopped before, -ETIME
  * past the ceiling.
@@ -360,74 +357,41 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 	struct latt_run *run = t->run;
 	const struct latt_config *c = &run->cfg;
 	const bool bw = c->mode == LATT_MODE_BANDWIDTH;
-	const bool mix = c->mix_read || c->mix_write;
-	const latt_stream_fn fa = bw && !mix ? run->stream_fn : run->read_fn;
-	const bool a_writes = bw && !mix && latt_op_is_store(c->op);
-	const u32 na = mix ? c->mix_read : 1, nb = mix ? c->mix_write : 0;
-	const u64 size = c->size, delay = c->delay;
+	const u64 delay = c->delay;
 	const u64 end = bw ? run->tsc_go + run->duration_cycles : U64_MAX;
-	const u64 piece_max = min_t(u64, size, LATT_STREAM_BATCH_BYTES);
-	u64 w0, now, n_acc, rd, wr, bin, piece = 0, len;
+	struct latt_stream s;
+	u64 w0, now, rd, wr, bin;
 	unsigned int nmi;
-	bool nmi_seen, cur_w = false;
+	bool nmi_seen;
 	unsigned long fl;
-	/*
-	 * Between two looks at the TSC: LATT_STREAM_BATCH pieces, fewer for
-	 * big ones (at most LATT_STREAM_BATCH_BYTES), one with a delay.
-	 */
-	const u32 batch = delay ? 1 :
-		clamp_t(u64, LATT_STREAM_BATCH_BYTES / piece_max, 1,
-			LATT_STREAM_BATCH);
-	u32 k = 0, n;
-	char *addr = NULL;
 	int ret;
 
+	latt_stream_init(&s, c, run->stream_fn, run->read_fn, run->write_fn,
+			 &run->region, t->part_offset);
 	for (;;) {
 		if (latt_window_open(t, &fl, &nmi))
 			return -ENODEV;
 		w0 = now = rdtsc();
-		n_acc = rd = wr = 0;
+		rd = s.rd;
+		wr = s.wr;
 		do {
-			for (n = 0; n < batch; n++) {
-				if (!piece) {	/* a new access */
-					addr = latt_region_addr(&run->region,
-						t->part_offset +
-						latt_pattern_next(pat));
-					cur_w = k >= na;
-					if (++k == na + nb)
-						k = 0;
-				}
-				len = min(size - piece, piece_max);
-				if (cur_w)
-					run->write_fn(addr + piece, len);
-				else
-					fa(addr + piece, len);
-				if (cur_w || a_writes)
-					wr += len;
-				else
-					rd += len;
-				piece += len;
-				if (piece == size) {
-					piece = 0;
-					n_acc++;
-				}
-			}
-			now = delay && !piece ?
+			latt_stream_batch(&s, pat, latt_stream_addr);
+			now = delay && !s.piece ?
 			      latt_spin(delay, min(w0 + run->window_cycles,
 						   end)) :
 			      rdtsc();
 		} while (now - w0 < run->window_cycles && now < end);
-		if (wr)
+		if (s.wr != wr)
 			mb();
 		nmi_seen = latt_window_close(t, fl, nmi);
 
-		t->accesses += n_acc;
-		t->bytes_read += rd;
-		t->bytes_written += wr;
+		t->accesses = s.accesses;
+		t->bytes_read = s.rd;
+		t->bytes_written = s.wr;
 		if (t->series) {
 			bin = div64_u64(now - run->tsc_go, run->series_cycles);
 			t->series[min_t(u64, bin, run->series_len - 1)] +=
-				rd + wr;
+				s.rd - rd + s.wr - wr;
 		}
 		latt_window_done(t, latt_window_len(w0, now), nmi_seen,
 				 t->acct.nr_outliers);
@@ -474,31 +438,13 @@ static int latt_wait_go(struct latt_thread *t)
 	return 0;
 }
 
-/* Each thread's part of the region starts its own way (see latt_run_start) */
-static int latt_thread_pattern(struct latt_thread *t, struct latt_pattern *pat)
+/* core.h's latt_thread_pattern(), in the region's chunks */
+static int latt_thread_pattern_of(struct latt_thread *t,
+				  struct latt_pattern *pat)
 {
-	const struct latt_config *c = &t->run->cfg;
-	u32 kind = c->pattern;
-	u64 stride = c->stride;
-	int ret;
-
-	/*
-	 * streams of a chase run go sequentially, without its TLB-locality
-	 * block (its stride); only thread 0 chases
-	 */
-	if (t->role == LATT_ROLE_STREAM && kind == LATT_PAT_CHASE) {
-		kind = LATT_PAT_SEQ;
-		stride = 0;
-	}
-	ret = latt_pattern_init_in(pat, kind, c->size, stride, t->part_bytes,
-				   c->seed + t->idx * 0x9e3779b97f4a7c15ULL,
+	return latt_thread_pattern(pat, &t->run->cfg, t->idx,
+				   t->run->nr_threads, t->part_bytes,
 				   t->run->region.chunk_shift);
-	if (ret)
-		return ret;
-	/* sharing the region, sequential threads start spread over it */
-	if (!(c->flags & LATT_CFG_SPLIT) && t->idx)
-		pat->i = div_u64(pat->nslots * t->idx, t->run->nr_threads);
-	return 0;
 }
 
 /**
@@ -510,33 +456,20 @@ static int latt_thread_pattern(struct latt_thread *t, struct latt_pattern *pat)
 static void latt_run_finish(struct latt_run *run, bool interrupted)
 {
 	struct latt_thread *t;
-	u32 i, b;
+	u32 i;
 
-	run->min = U64_MAX;
+	latt_acct_init(&run->merged);
+	run->merged.hist = run->hist;
 	run->tsc_start = run->tsc_go;
 	for (i = 0; i < run->nr_threads; i++) {
 		t = &run->threads[i];
 		if (t->error == -EINTR)
 			interrupted = true;
-		if (t->acct.hist)
-			for (b = 0; b < LATT_HIST_BUCKETS; b++)
-				run->hist[b] += t->acct.hist[b];
+		latt_acct_merge(&run->merged, &t->acct);
 		run->count += t->count;
-		run->backwards += t->acct.backwards;
-		run->min = min(run->min, t->acct.min);
-		run->max = max(run->max, t->acct.max);
-		run->sum += t->acct.sum;
-		run->sum_corrected += t->acct.sum_corrected;
-		run->hist_overflow += t->acct.hist_overflow;
 		run->bytes_read += t->bytes_read;
 		run->bytes_written += t->bytes_written;
 		run->windows += t->windows;
-		run->nmi_windows += t->acct.nmi_windows;
-		run->window_cycles_max = max(run->window_cycles_max,
-					     t->acct.window_cycles_max);
-		run->outliers_seen += t->acct.outliers_seen;
-		run->outliers_dropped += t->acct.outliers_dropped;
-		run->nr_outliers += t->acct.nr_outliers;
 		run->tsc_end = max(run->tsc_end, t->tsc_end);
 	}
 	run->overhead = run->threads[0].acct.overhead;
@@ -565,7 +498,7 @@ static int latt_thread(void *data)
 	struct latt_pattern pat;
 	int ret;
 
-	ret = latt_thread_pattern(t, &pat);
+	ret = latt_thread_pattern_of(t, &pat);
 	if (WARN_ON_ONCE(ret))	/* checked at START */
 		goto out;
 	if (t->role == LATT_ROLE_LATENCY) {
@@ -617,33 +550,6 @@ out:
 	return ret;
 }
 
-/**
- * latt_split_part() - the bytes of each thread's part of a split region
- * @region: the region's bytes
- * @n: threads
- * @size: bytes per access
- * @part: out
- *
- * region / n rounded down to a multiple of LATT_CHUNK, or below one chunk
- * to a power of two, so that no part straddles a chunk (the address
- * generator keeps accesses inside chunks of a region that starts at one).
- *
- * Return: 0, or -EINVAL when a part can't hold one access.
- */
-int latt_split_part(u64 region, u32 n, u64 size, u64 *part)
-{
-	u64 p = div_u64(region, n ? n : 1);
-
-	if (p >= LATT_CHUNK)
-		p = round_down(p, LATT_CHUNK);
-	else if (p)
-		p = rounddown_pow_of_two(p);
-	if (p < size || p < LATT_MIN_SIZE)
-		return -EINVAL;
-	*part = p;
-	return 0;
-}
-
 /* A thread's part, role and buffers. */
 static int latt_thread_init(struct latt_run *run, u32 i, u32 nlat)
 {
@@ -658,9 +564,7 @@ static int latt_thread_init(struct latt_run *run, u32 i, u32 nlat)
 	latt_acct_init(&t->acct);
 	t->acct.cpu = t->cpu;
 	t->acct.threshold = c->threshold;
-	t->role = c->mode == LATT_MODE_BANDWIDTH ||
-		  (c->mode == LATT_MODE_LOADED && i) ?
-		  LATT_ROLE_STREAM : LATT_ROLE_LATENCY;
+	t->role = latt_thread_role(c, i);
 	t->part_bytes = c->region;
 	if (c->flags & LATT_CFG_SPLIT) {
 		if (latt_split_part(c->region, run->nr_threads, c->size, &part))
@@ -679,9 +583,7 @@ static int latt_thread_init(struct latt_run *run, u32 i, u32 nlat)
 					       sizeof(u64)), node);
 	if (!t->acct.hist)
 		return -ENOMEM;
-	/* the buffer shared out: no more records than asked in all */
-	t->acct.max_outliers = c->max_outliers / nlat +
-			       (i < c->max_outliers % nlat);
+	t->acct.max_outliers = latt_thread_outliers(c->max_outliers, nlat, i);
 	if (c->threshold && t->acct.max_outliers) {
 		t->acct.outliers =
 			vmalloc_node(array_size(t->acct.max_outliers,
@@ -744,13 +646,9 @@ int latt_run_start(struct latt_run *run)
 				  div_u64((u64)LATT_CEILING_MIN_US * tsc_khz,
 					  1000));
 	run->duration_cycles = div_u64(c->duration_us * tsc_khz, 1000);
-	if (c->mode == LATT_MODE_BANDWIDTH) {
-		run->series_cycles = max(run->window_cycles,
-			DIV64_U64_ROUND_UP(run->duration_cycles,
-					   LATT_MAX_SERIES - 1));
-		run->series_len = DIV64_U64_ROUND_UP(run->duration_cycles,
-						     run->series_cycles) + 1;
-	}
+	if (c->mode == LATT_MODE_BANDWIDTH)
+		latt_series_bins(run->window_cycles, run->duration_cycles,
+				 &run->series_cycles, &run->series_len);
 	run->hist = vzalloc(array_size(LATT_HIST_BUCKETS, sizeof(u64)));
 	run->threads = kvcalloc(run->nr_threads, sizeof(*run->threads),
 				GFP_KERNEL);

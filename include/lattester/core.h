@@ -11,6 +11,14 @@
  * engine's one mapping), interrupts (off in a window, or not), how a stop
  * is seen.  tests/unit/test-loop.c runs this loop over both layouts
  * against a stand-in timer and checks the records are the same.
+ *
+ * So it is with several threads: which role each has, which part of the
+ * region and which addresses (latt_thread_pattern()), its share of the
+ * outlier records, the untimed streams of bandwidth and loaded runs
+ * (struct latt_stream), the bins of a bandwidth series, and the merge of
+ * the threads' records into the run's (latt_acct_merge()).  Each engine
+ * keeps its own threads (kthreads, or pinned pthreads), its start line
+ * and its stop.
  */
 #ifndef _LATTESTER_CORE_H
 #define _LATTESTER_CORE_H
@@ -18,6 +26,7 @@
 #include "access.h"
 #include "hist.h"
 #include "chase.h"
+#include "rules.h"
 
 #ifndef __always_inline		/* the kernel has it */
 #define __always_inline inline __attribute__((__always_inline__))
@@ -173,6 +182,44 @@ struct latt_step {
 #define LATT_STEP_CHASE_OFF	3	/* follow the offsets */
 
 /**
+ * latt_step_mode() - how a thread of @c takes its samples
+ * @c: the run's configuration
+ * @by_offset: its chase links nodes by offsets (persistent memory, which
+ *	others may write: latt_sample_chase_off() masks each one)
+ *
+ * Return: LATT_STEP_*.
+ */
+static inline int latt_step_mode(const struct latt_config *c, int by_offset)
+{
+	if (c->pattern == LATT_PAT_CHASE)
+		return by_offset ? LATT_STEP_CHASE_OFF : LATT_STEP_CHASE;
+	return c->flags & LATT_CFG_WARM ? LATT_STEP_WARM : LATT_STEP_FLUSH;
+}
+
+/**
+ * latt_step_empty() - one sample of nothing, the calibration's: the same
+ *	function a sample of @s calls, on zero bytes (zero loads of a chase)
+ * @s: the thread's way of sampling (its mode and functions)
+ * @base: an address of the thread's part of the region
+ * @pos: a pointer chase's place (zero loads: not moved)
+ * @opos: an offset chase's place (not moved)
+ *
+ * Return: the raw cycles of the timer around nothing: its overhead.
+ */
+static __always_inline __u64 latt_step_empty(const struct latt_step *s,
+					     char *base, char **pos,
+					     __u64 *opos)
+{
+	switch (s->mode) {
+	case LATT_STEP_CHASE_OFF:
+		return s->chase_off(base, 0, opos, 0);
+	case LATT_STEP_CHASE:
+		return s->chase(pos, 0);
+	}
+	return s->fn(base, 0);
+}
+
+/**
  * latt_step() - take one sample
  * @s: the thread's way of sampling, its chase position updated
  * @pat: the address generator (flush and warm samples)
@@ -211,6 +258,291 @@ static __always_inline __u64 latt_step(struct latt_step *s,
 	else
 		latt_prep_flush(line, s->size, s->clflushopt);
 	return s->fn(line, s->size);
+}
+
+/* accesses a streaming thread makes between two looks at the TSC */
+#define LATT_STREAM_BATCH	16
+#define LATT_STREAM_BATCH_BYTES	(64ULL << 10)
+
+/**
+ * latt_acct_merge() - add one thread's record into the run's
+ * @to: the run's record (latt_acct_init()ed, its @hist zeroed, or NULL
+ *	for no histogram)
+ * @from: a thread's
+ *
+ * Sums, extremes, counters and the number of outlier records; the records
+ * themselves stay with each thread (RESULT hands them out thread by
+ * thread).  The overhead and threshold are not merged: the run's overhead
+ * is thread 0's.
+ */
+static inline void latt_acct_merge(struct latt_acct *to,
+				   const struct latt_acct *from)
+{
+	__u32 b;
+
+	if (to->hist && from->hist)
+		for (b = 0; b < LATT_HIST_BUCKETS; b++)
+			to->hist[b] += from->hist[b];
+	if (from->min < to->min)
+		to->min = from->min;
+	if (from->max > to->max)
+		to->max = from->max;
+	to->sum += from->sum;
+	to->sum_corrected += from->sum_corrected;
+	to->hist_overflow += from->hist_overflow;
+	to->backwards += from->backwards;
+	to->outliers_seen += from->outliers_seen;
+	to->outliers_dropped += from->outliers_dropped;
+	to->nr_outliers += from->nr_outliers;
+	to->nmi_windows += from->nmi_windows;
+	if (from->window_cycles_max > to->window_cycles_max)
+		to->window_cycles_max = from->window_cycles_max;
+}
+
+/**
+ * latt_split_part() - the bytes of each thread's part of a split region
+ * @region: the region's bytes
+ * @n: threads
+ * @size: bytes per access
+ * @part: out
+ *
+ * region / n rounded down to a multiple of LATT_CHUNK, or below one chunk
+ * to a power of two, so that no part straddles a chunk (the address
+ * generator keeps accesses inside chunks of a region that starts at one).
+ *
+ * Return: 0, or -EINVAL (-22) when a part can't hold one access.
+ */
+static inline int latt_split_part(__u64 region, __u32 n, __u64 size,
+				  __u64 *part)
+{
+	__u64 p = region / (n ? n : 1);
+
+	if (p >= LATT_CHUNK)
+		p &= ~(LATT_CHUNK - 1);
+	else
+		while (p & (p - 1))
+			p &= p - 1;
+	if (p < size || p < LATT_MIN_SIZE)
+		return -LATT_EINVAL;
+	*part = p;
+	return 0;
+}
+
+/**
+ * latt_thread_role() - what thread @i of a run of @c does
+ * @c: the configuration
+ * @i: the thread's index, 0 for the one on .cpu
+ *
+ * Return: LATT_ROLE_STREAM for every thread of a bandwidth run and for
+ * the traffic of a loaded one (all but thread 0); LATT_ROLE_LATENCY else.
+ */
+static inline __u32 latt_thread_role(const struct latt_config *c, __u32 i)
+{
+	return c->mode == LATT_MODE_BANDWIDTH ||
+	       (c->mode == LATT_MODE_LOADED && i) ?
+	       LATT_ROLE_STREAM : LATT_ROLE_LATENCY;
+}
+
+/**
+ * latt_thread_outliers() - the outlier records thread @i may keep
+ * @max: .max_outliers of the run
+ * @nlat: the run's timing threads
+ * @i: the thread's index among them
+ *
+ * The run's buffer shared out: no more records than asked in all.
+ *
+ * Return: the records of thread @i (0 without timing threads).
+ */
+static inline __u32 latt_thread_outliers(__u32 max, __u32 nlat, __u32 i)
+{
+	return nlat ? max / nlat + (i < max % nlat) : 0;
+}
+
+/**
+ * latt_thread_pattern() - the address generator of a run's thread
+ * @pat: out
+ * @c: the run's configuration
+ * @idx: the thread's index
+ * @n: the run's threads
+ * @part_bytes: the bytes of its part (the region without LATT_CFG_SPLIT)
+ * @shift: log2 of the region's chunks (latt_pattern_init_in())
+ *
+ * Each thread has a seed of its own.  The streams of a chase run go
+ * sequentially, without its TLB-locality block (its stride): only thread
+ * 0 chases.  Threads that share the region sequentially start spread
+ * over it.
+ *
+ * Return: 0, or -EINVAL (-22) as latt_pattern_init_in().
+ */
+static inline int latt_thread_pattern(struct latt_pattern *pat,
+				      const struct latt_config *c, __u32 idx,
+				      __u32 n, __u64 part_bytes, __u32 shift)
+{
+	__u32 kind = c->pattern;
+	__u64 stride = c->stride;
+	int ret;
+
+	if (latt_thread_role(c, idx) == LATT_ROLE_STREAM &&
+	    kind == LATT_PAT_CHASE) {
+		kind = LATT_PAT_SEQ;
+		stride = 0;
+	}
+	ret = latt_pattern_init_in(pat, kind, c->size, stride, part_bytes,
+				   c->seed + idx * 0x9e3779b97f4a7c15ULL,
+				   shift);
+	if (ret)
+		return ret;
+	if (!(c->flags & LATT_CFG_SPLIT) && idx && n)
+		pat->i = pat->nslots * idx / n;
+	return 0;
+}
+
+/**
+ * latt_series_bins() - the bins of a bandwidth run's series
+ * @window_cycles: a window's TSC cycles
+ * @duration_cycles: the run's
+ * @bin_cycles: out: one bin's TSC cycles, at least a window
+ * @len: out: bins, at most LATT_MAX_SERIES
+ */
+static inline void latt_series_bins(__u64 window_cycles,
+				    __u64 duration_cycles, __u64 *bin_cycles,
+				    __u32 *len)
+{
+	__u64 c = (duration_cycles + LATT_MAX_SERIES - 2) /
+		  (LATT_MAX_SERIES - 1);
+
+	if (c < window_cycles)
+		c = window_cycles;
+	if (!c)
+		c = 1;
+	*bin_cycles = c;
+	*len = (__u32)((duration_cycles + c - 1) / c + 1);
+}
+
+/**
+ * struct latt_stream - a streaming thread's untimed accesses
+ * @fa: the first @na accesses of a cycle: the op itself (bandwidth without
+ *	a mix), else loads
+ * @fw: the @nb writes of a --mix, with its write op
+ * @ctx: the argument of latt_stream_batch()'s @addr
+ * @addr: the access under way
+ * @part: where the thread's part of the region starts
+ * @size: bytes an access
+ * @piece_max: bytes moved between two looks at the TSC, at most
+ *	LATT_STREAM_BATCH_BYTES: a larger access goes in pieces
+ * @piece: bytes of the access under way moved so far
+ * @na: accesses with @fa a cycle
+ * @nb: writes with @fw a cycle
+ * @k: where the cycle stands
+ * @batch: pieces between two looks at the TSC (one with a delay)
+ * @a_writes: @fa writes (a store op in bandwidth mode)
+ * @cur_w: the access under way is a write
+ * @accesses: whole accesses made
+ * @rd: bytes read
+ * @wr: bytes written
+ */
+struct latt_stream {
+	latt_stream_fn fa, fw;
+	void *ctx;
+	char *addr;
+	__u64 part, size, piece_max, piece;
+	__u32 na, nb, k, batch;
+	int a_writes, cur_w;
+	__u64 accesses, rd, wr;
+};
+
+/**
+ * latt_stream_init() - set up a streaming thread
+ * @s: out
+ * @c: the run's configuration
+ * @op_fn: the op's stream function (pick.h's latt_pick_streams_of())
+ * @read_fn: its loads
+ * @write_fn: its mix's write op
+ * @ctx: for latt_stream_batch()'s @addr
+ * @part: the thread's part's first byte
+ *
+ * A cycle of mix_read accesses, then mix_write of the write op, each
+ * followed by the run's delay (the engine's); without a --mix every access
+ * is the op itself in bandwidth mode, a load in a loaded run's traffic.
+ */
+static inline void latt_stream_init(struct latt_stream *s,
+				    const struct latt_config *c,
+				    latt_stream_fn op_fn, latt_stream_fn read_fn,
+				    latt_stream_fn write_fn, void *ctx,
+				    __u64 part)
+{
+	const int bw = c->mode == LATT_MODE_BANDWIDTH;
+	const int mix = c->mix_read || c->mix_write;
+	__u64 per;
+
+	s->fa = bw && !mix ? op_fn : read_fn;
+	s->fw = write_fn;
+	s->ctx = ctx;
+	s->addr = (void *)0;	/* NULL, without a header for it */
+	s->part = part;
+	s->size = c->size;
+	s->piece_max = c->size < LATT_STREAM_BATCH_BYTES ? c->size :
+		       LATT_STREAM_BATCH_BYTES;
+	s->piece = 0;
+	s->na = mix ? c->mix_read : 1;
+	s->nb = mix ? c->mix_write : 0;
+	s->k = 0;
+	/*
+	 * between two looks at the TSC: LATT_STREAM_BATCH pieces, fewer for
+	 * big ones (at most LATT_STREAM_BATCH_BYTES), one with a delay
+	 */
+	per = s->piece_max ? LATT_STREAM_BATCH_BYTES / s->piece_max : 1;
+	s->batch = c->delay ? 1 : per < 1 ? 1 :
+		   per > LATT_STREAM_BATCH ? LATT_STREAM_BATCH : (__u32)per;
+	s->a_writes = bw && !mix && latt_rule_is_store(c->op);
+	s->cur_w = 0;
+	s->accesses = s->rd = s->wr = 0;
+}
+
+/**
+ * latt_stream_batch() - one batch of a streaming thread's accesses
+ * @s: the thread's stream, its counters advanced
+ * @pat: its address generator
+ * @addr: the address of an offset of the region, called with @s->ctx
+ *	(always inlined, as latt_step()'s)
+ *
+ * An access larger than LATT_STREAM_BATCH_BYTES is made in pieces, so the
+ * caller looks at the TSC at least every LATT_STREAM_BATCH_BYTES: an
+ * access may go on in the next window.  Bytes are counted as they are
+ * moved.  Writes are not fenced here: the caller fences once a window.
+ */
+static __always_inline void latt_stream_batch(struct latt_stream *s,
+					      struct latt_pattern *pat,
+					      char *(*addr)(void *ctx,
+							    __u64 off))
+{
+	__u64 len;
+	__u32 n;
+
+	for (n = 0; n < s->batch; n++) {
+		if (!s->piece) {	/* a new access */
+			s->addr = addr(s->ctx, s->part +
+				       latt_pattern_next(pat));
+			s->cur_w = s->k >= s->na;
+			if (++s->k == s->na + s->nb)
+				s->k = 0;
+		}
+		len = s->size - s->piece < s->piece_max ?
+		      s->size - s->piece : s->piece_max;
+		if (s->cur_w)
+			s->fw(s->addr + s->piece, len);
+		else
+			s->fa(s->addr + s->piece, len);
+		if (s->cur_w || s->a_writes)
+			s->wr += len;
+		else
+			s->rd += len;
+		s->piece += len;
+		if (s->piece == s->size) {
+			s->piece = 0;
+			s->accesses++;
+		}
+	}
 }
 
 #endif /* _LATTESTER_CORE_H */

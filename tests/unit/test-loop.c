@@ -15,6 +15,15 @@
  * min, max, sums, backwards samples, outliers seen, recorded and dropped,
  * each record's sample, time, offset, cycles and window, NMI flags.
  *
+ * The streams of bandwidth and loaded runs (struct latt_stream) likewise:
+ * stand-in stream functions log each call's line, length and kind; both
+ * layouts must log the same calls, and those calls must be what the
+ * configuration asks (the mix's cycle, pieces of large accesses, the
+ * pattern's offsets in the thread's part) with the bytes counted right.
+ * The calibration's empty sample and the choice of step.  And the rest of
+ * what several threads share: the split, each thread's
+ * pattern and share of records, the series' bins, the merge.
+ *
  *   cc -I include -o test-loop tests/unit/test-loop.c && ./test-loop
  */
 #define _GNU_SOURCE
@@ -326,6 +335,372 @@ static int same(const struct record *x, const struct record *y)
 	       x->a.window_cycles_max == y->a.window_cycles_max;
 }
 
+/* ---- the streams ---- */
+
+#define SLOG_MAX	20000U
+
+struct scall {
+	__u64 off, len;
+	int w;
+};
+
+static struct scall slog[SLOG_MAX];
+static unsigned int nslog;
+
+/* the line's first word is its offset: the call's place in the region */
+static void fake_sread(char *addr, __u64 len)
+{
+	if (nslog < SLOG_MAX)
+		slog[nslog++] = (struct scall){ *(__u64 *)addr, len, 0 };
+}
+
+static void fake_swrite(char *addr, __u64 len)
+{
+	if (nslog < SLOG_MAX)
+		slog[nslog++] = (struct scall){ *(__u64 *)addr, len, 1 };
+}
+
+struct stream_rec {
+	struct scall calls[SLOG_MAX];
+	unsigned int n;
+	__u64 accesses, rd, wr;
+};
+
+/* @batches of latt_stream_batch() in layout @l, as a thread of @c would */
+static void run_stream(struct layout *l, const struct latt_config *c,
+		       __u64 part, unsigned int batches,
+		       struct stream_rec *rec)
+{
+	struct latt_pattern pat;
+	struct latt_stream s;
+	unsigned int b;
+
+	nslog = 0;
+	latt_pattern_init(&pat, c->pattern, c->size, c->stride,
+			  part ? REGION / 2 : REGION, c->seed);
+	latt_stream_init(&s, c, latt_rule_is_store(c->op) ? fake_swrite :
+			 fake_sread, fake_sread, fake_swrite, l, part);
+	for (b = 0; b < batches; b++)
+		latt_stream_batch(&s, &pat, l->chunked ? chunk_addr :
+				  flat_addr);
+	memcpy(rec->calls, slog, nslog * sizeof(*slog));
+	rec->n = nslog;
+	rec->accesses = s.accesses;
+	rec->rd = s.rd;
+	rec->wr = s.wr;
+}
+
+/*
+ * Is @r what @c asks, counted independently?  Calls in pieces of at most
+ * 64 KiB, one access's pieces consecutive; the k-th access at the k-th
+ * offset of the pattern, in the part; its kind by the mix's cycle; the
+ * bytes and whole accesses counted.
+ */
+static int stream_agrees(const struct stream_rec *r,
+			 const struct latt_config *c, __u64 part, char *why,
+			 size_t len)
+{
+	const int mix = c->mix_read || c->mix_write;
+	const __u32 na = mix ? c->mix_read : 1, nb = mix ? c->mix_write : 0;
+	const int a_w = c->mode == LATT_MODE_BANDWIDTH && !mix &&
+			latt_rule_is_store(c->op);
+	const __u64 piece = c->size < (64ULL << 10) ? c->size : 64ULL << 10;
+	struct latt_pattern pat;
+	__u64 rd = 0, wr = 0, acc = 0, at = 0, base = 0;
+	unsigned int i;
+	int w = 0;
+
+	latt_pattern_init(&pat, c->pattern, c->size, c->stride,
+			  part ? REGION / 2 : REGION, c->seed);
+	for (i = 0; i < r->n; i++) {
+		if (!at) {
+			base = part + latt_pattern_next(&pat);
+			w = (acc % (na + nb)) >= na;
+		}
+		if (r->calls[i].off != base + at ||
+		    r->calls[i].len != (c->size - at < piece ?
+					c->size - at : piece) ||
+		    r->calls[i].w != (w || a_w)) {
+			snprintf(why, len, "call %u: line %llu, %llu bytes, %s; want %llu, a %s",
+				 i, (unsigned long long)r->calls[i].off,
+				 (unsigned long long)r->calls[i].len,
+				 r->calls[i].w ? "write" : "read",
+				 (unsigned long long)(base + at),
+				 w || a_w ? "write" : "read");
+			return 0;
+		}
+		if (w || a_w)
+			wr += r->calls[i].len;
+		else
+			rd += r->calls[i].len;
+		at += r->calls[i].len;
+		if (at == c->size) {
+			at = 0;
+			acc++;
+		}
+	}
+	if (rd != r->rd || wr != r->wr || acc != r->accesses) {
+		snprintf(why, len, "counted %llu read, %llu written, %llu accesses; want %llu, %llu, %llu",
+			 (unsigned long long)r->rd, (unsigned long long)r->wr,
+			 (unsigned long long)r->accesses,
+			 (unsigned long long)rd, (unsigned long long)wr,
+			 (unsigned long long)acc);
+		return 0;
+	}
+	snprintf(why, len, "%u calls, %llu accesses", r->n,
+		 (unsigned long long)acc);
+	return 1;
+}
+
+static void test_streams(struct layout *lf, struct layout *lc)
+{
+	static struct stream_rec rf, rc;
+	static const struct {
+		__u32 mode, op, pattern;
+		__u64 size;
+		__u16 mr, mw;
+		__u64 delay, part;
+		const char *name;
+	} cases[] = {
+		{ LATT_MODE_BANDWIDTH, LATT_OP_LOAD, LATT_PAT_SEQ, 4096, 0, 0,
+		  0, 0, "bandwidth, seq loads of 4 KiB" },
+		{ LATT_MODE_BANDWIDTH, LATT_OP_NT_STORE, LATT_PAT_RAND, 64, 0,
+		  0, 0, REGION / 2, "bandwidth, rand nt-stores in the upper half" },
+		{ LATT_MODE_BANDWIDTH, LATT_OP_LOAD, LATT_PAT_RAND, 256, 3, 2,
+		  0, 0, "bandwidth, --mix 3:2" },
+		{ LATT_MODE_LOADED, LATT_OP_STORE, LATT_PAT_SEQ, 64, 0, 0, 0,
+		  0, "loaded traffic of a store run: loads" },
+		{ LATT_MODE_BANDWIDTH, LATT_OP_LOAD, LATT_PAT_SEQ, 256 << 10,
+		  1, 1, 0, 0, "256 KiB accesses, --mix 1:1: 64 KiB pieces" },
+		{ LATT_MODE_BANDWIDTH, LATT_OP_LOAD, LATT_PAT_RAND, 64, 0, 3,
+		  100, 0, "--mix 0:3 with a delay: one access a batch" },
+	};
+	struct latt_config c;
+	struct latt_stream s;
+	char why[256];
+	unsigned int i;
+
+	layout_fill(lf);
+	layout_fill(lc);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&c, 0, sizeof(c));
+		c.mode = cases[i].mode;
+		c.op = cases[i].op;
+		c.pattern = cases[i].pattern;
+		c.size = cases[i].size;
+		c.mix_read = cases[i].mr;
+		c.mix_write = cases[i].mw;
+		c.delay = cases[i].delay;
+		c.seed = 0x5eed + i;
+		run_stream(lf, &c, cases[i].part, 200, &rf);
+		run_stream(lc, &c, cases[i].part, 200, &rc);
+		check(rf.n == rc.n && rf.n &&
+		      !memcmp(rf.calls, rc.calls, rf.n * sizeof(*rf.calls)) &&
+		      rf.rd == rc.rd && rf.wr == rc.wr &&
+		      rf.accesses == rc.accesses,
+		      "stream, %s: one mapping and 4 MiB chunks make the same calls (%u, %u)",
+		      cases[i].name, rf.n, rc.n);
+		check(stream_agrees(&rf, &c, cases[i].part, why, sizeof(why)),
+		      "stream, %s: the calls are what the configuration asks (%s)",
+		      cases[i].name, why);
+		latt_stream_init(&s, &c, fake_sread, fake_sread, fake_swrite,
+				 lf, 0);
+		check(s.batch == (c.delay ? 1 : c.size >= (64ULL << 10) ? 1 :
+				  (64ULL << 10) / c.size > 16 ? 16 :
+				  (__u32)((64ULL << 10) / c.size)),
+		      "stream, %s: %u pieces between two looks at the TSC",
+		      cases[i].name, s.batch);
+	}
+}
+
+/* ---- the calibration's empty sample ---- */
+
+static __u64 empty_size = 99, empty_chain = 99;
+
+static __u64 empty_fn(char *addr, __u64 size)
+{
+	(void)addr;
+	empty_size = size;
+	return 1;
+}
+
+static __u64 empty_chase(char **pos, __u32 chain)
+{
+	(void)pos;
+	empty_chain = chain;
+	return 2;
+}
+
+static __u64 empty_chase_off(char *base, __u64 mask, __u64 *pos,
+			     __u32 chain)
+{
+	(void)base;
+	(void)mask;
+	(void)pos;
+	empty_chain = chain + 100;
+	return 3;
+}
+
+static void test_empty(void)
+{
+	struct latt_config c = { .pattern = LATT_PAT_RAND };
+	struct latt_step s = { .fn = empty_fn, .chase = empty_chase,
+			       .chase_off = empty_chase_off };
+	char line[64], *pos = line;
+	__u64 opos = 0;
+
+	s.mode = latt_step_mode(&c, 1);
+	check(s.mode == LATT_STEP_FLUSH && latt_step_empty(&s, line, &pos,
+							    &opos) == 1 &&
+	      !empty_size, "rand: flushed samples; the empty one is the sample function on 0 bytes");
+	c.flags = LATT_CFG_WARM;
+	check(latt_step_mode(&c, 0) == LATT_STEP_WARM, "--warm: warmed samples");
+	c.pattern = LATT_PAT_CHASE;
+	s.mode = latt_step_mode(&c, 0);
+	check(s.mode == LATT_STEP_CHASE &&
+	      latt_step_empty(&s, line, &pos, &opos) == 2 && !empty_chain &&
+	      pos == line, "chase on DRAM: pointers; the empty one 0 loads, not moved");
+	s.mode = latt_step_mode(&c, 1);
+	check(s.mode == LATT_STEP_CHASE_OFF &&
+	      latt_step_empty(&s, line, &pos, &opos) == 3 &&
+	      empty_chain == 100 && !opos,
+	      "chase by offsets: the empty one 0 loads, not moved");
+}
+
+/* ---- what several threads share ---- */
+
+static void test_threads(void)
+{
+	static __u64 h_all[LATT_HIST_BUCKETS], h_a[LATT_HIST_BUCKETS],
+		     h_b[LATT_HIST_BUCKETS], h_m[LATT_HIST_BUCKETS];
+	struct latt_acct all = { 0 }, a = { 0 }, b = { 0 }, m = { 0 };
+	struct latt_pattern p0, p1;
+	struct latt_config c;
+	__u64 part = 0, bin, i, cyc;
+	__u32 len, n, sum;
+	int ok, rc;
+
+	/* the split: whole chunks, or a power of two below one */
+	rc = latt_split_part(16ULL << 20, 2, 64, &part);
+	check(!rc && part == 8ULL << 20, "split 16 MiB in 2: 8 MiB (%llu)",
+	      (unsigned long long)part);
+	rc = latt_split_part(18ULL << 20, 2, 64, &part);
+	check(!rc && part == 8ULL << 20,
+	      "split 18 MiB in 2: 8 MiB, whole chunks (%llu)",
+	      (unsigned long long)part);
+	rc = latt_split_part(6ULL << 20, 2, 64, &part);
+	check(!rc && part == 2ULL << 20,
+	      "split 6 MiB in 2: 2 MiB, a power of two below a chunk (%llu)",
+	      (unsigned long long)part);
+	check(latt_split_part(4096, 2, 4096, &part) == -22 &&
+	      latt_split_part(100, 2, 64, &part) == -22,
+	      "split: a part smaller than an access, or than 64 bytes, is EINVAL");
+	rc = latt_split_part(4096, 0, 64, &part);
+	check(!rc && part == 4096, "split in 0 is in 1 (%llu)",
+	      (unsigned long long)part);
+
+	/* roles and records */
+	memset(&c, 0, sizeof(c));
+	c.mode = LATT_MODE_LOADED;
+	check(latt_thread_role(&c, 0) == LATT_ROLE_LATENCY &&
+	      latt_thread_role(&c, 1) == LATT_ROLE_STREAM,
+	      "loaded: thread 0 times, the others stream");
+	c.mode = LATT_MODE_BANDWIDTH;
+	check(latt_thread_role(&c, 0) == LATT_ROLE_STREAM,
+	      "bandwidth: every thread streams");
+	c.mode = LATT_MODE_LATENCY;
+	check(latt_thread_role(&c, 3) == LATT_ROLE_LATENCY,
+	      "latency: every thread times");
+	for (ok = 1, n = 1; n <= 7; n++) {
+		for (sum = 0, len = 0; len < n; len++)
+			sum += latt_thread_outliers(100, n, len);
+		ok &= sum == 100 && latt_thread_outliers(100, n, 0) -
+			latt_thread_outliers(100, n, n - 1) <= 1;
+	}
+	check(ok && !latt_thread_outliers(5, 0, 0),
+	      "outlier records shared out: 100 in all, within one of each other, over 1..7 threads");
+
+	/* each thread's pattern: its own seed; a chase's streams go seq */
+	c.pattern = LATT_PAT_RAND;
+	c.size = 64;
+	c.seed = 42;
+	latt_thread_pattern(&p0, &c, 0, 2, REGION, LATT_CHUNK_SHIFT);
+	latt_thread_pattern(&p1, &c, 1, 2, REGION, LATT_CHUNK_SHIFT);
+	for (ok = 0, i = 0; i < 64; i++)
+		ok += latt_pattern_next(&p0) != latt_pattern_next(&p1);
+	check(ok > 32, "rand: two threads draw different offsets (%d of 64)",
+	      ok);
+	c.pattern = LATT_PAT_SEQ;
+	latt_thread_pattern(&p1, &c, 1, 2, REGION, LATT_CHUNK_SHIFT);
+	check(latt_pattern_next(&p1) == REGION / 2,
+	      "seq, shared region: thread 1 of 2 starts half way");
+	c.flags = LATT_CFG_SPLIT;
+	latt_thread_pattern(&p1, &c, 1, 2, REGION / 2, LATT_CHUNK_SHIFT);
+	check(latt_pattern_next(&p1) == 0,
+	      "seq, --split: thread 1 starts at its part's first byte");
+	c.flags = 0;
+	c.mode = LATT_MODE_LOADED;
+	c.pattern = LATT_PAT_CHASE;
+	c.stride = 1 << 20;
+	latt_thread_pattern(&p1, &c, 1, 2, REGION, LATT_CHUNK_SHIFT);
+	check(p1.kind == LATT_PAT_SEQ,
+	      "chase, loaded: the traffic streams seq (kind %u)", p1.kind);
+
+	/* the series: at least a window a bin, the duration covered */
+	latt_series_bins(1000, 1000000, &bin, &len);
+	check(bin == 1000 && len == 1001,
+	      "series of 1000 windows: a bin a window, 1001 bins (%llu, %u)",
+	      (unsigned long long)bin, len);
+	latt_series_bins(10, 1ULL << 40, &bin, &len);
+	check(len <= LATT_MAX_SERIES && bin * (len - 1) >= 1ULL << 40,
+	      "a long series: at most %u bins that cover it (%llu x %u)",
+	      LATT_MAX_SERIES, (unsigned long long)bin, len);
+
+	/* the merge: two threads' records are the record of all samples */
+	latt_acct_init(&all);
+	latt_acct_init(&a);
+	latt_acct_init(&b);
+	latt_acct_init(&m);
+	all.hist = h_all;
+	a.hist = h_a;
+	b.hist = h_b;
+	m.hist = h_m;
+	static struct latt_outlier o_all[MAX_OUT], o_a[MAX_OUT], o_b[MAX_OUT];
+
+	all.outliers = o_all;
+	a.outliers = o_a;
+	b.outliers = o_b;
+	all.max_outliers = MAX_OUT;	/* the run's room, shared out */
+	a.max_outliers = latt_thread_outliers(MAX_OUT, 2, 0);
+	b.max_outliers = latt_thread_outliers(MAX_OUT, 2, 1);
+	all.threshold = a.threshold = b.threshold = THRESHOLD;
+	all.overhead = a.overhead = b.overhead = OVERHEAD;
+	for (i = 0; i < SAMPLES; i++) {
+		cyc = figure(i * 64);
+		latt_acct_sample(&all, i, i, i * 64, cyc, i / PER_WINDOW);
+		latt_acct_sample(i % 3 ? &a : &b, i, i, i * 64, cyc,
+				 i / PER_WINDOW);
+	}
+	latt_acct_window(&a, 700, 1, 0);
+	latt_acct_window(&b, 900, 1, 0);
+	latt_acct_window(&all, 900, 1, 0);
+	latt_acct_merge(&m, &a);
+	latt_acct_merge(&m, &b);
+	check(!memcmp(h_m, h_all, sizeof(h_m)) && m.min == all.min &&
+	      m.max == all.max && m.sum == all.sum &&
+	      m.sum_corrected == all.sum_corrected &&
+	      m.backwards == all.backwards &&
+	      m.hist_overflow == all.hist_overflow &&
+	      m.outliers_seen == all.outliers_seen &&
+	      m.window_cycles_max == 900 && m.nmi_windows == 2 &&
+	      m.nr_outliers == all.nr_outliers &&
+	      m.outliers_dropped == all.outliers_dropped &&
+	      all.backwards && all.outliers_seen && all.outliers_dropped,
+	      "two threads' records merged are the record of all their samples (sum %llu, %llu outliers)",
+	      (unsigned long long)m.sum,
+	      (unsigned long long)m.outliers_seen);
+}
+
 int main(void)
 {
 	static struct record flat, chunked;
@@ -395,6 +770,9 @@ int main(void)
 	check(j == SAMPLES && flat.offs[SAMPLES / 2] != flat.offs[0],
 	      "offset chase: every sample's offset is the one the node before held (%llu of %llu)",
 	      (unsigned long long)j, SAMPLES);
+	test_streams(&lf, &lc);
+	test_empty();
+	test_threads();
 	layout_free(&lf);
 	layout_free(&lc);
 	return tap_done("loop");
