@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include <json-c/json.h>
+#include <lattester/pattern.h>
 #include "builtin.h"
 #include "csv.h"
 #include "dev.h"
@@ -44,7 +45,7 @@
 #define MATRIX_CHAIN		16	/* dependent loads per sample, default */
 #define MATRIX_REGION		(1ULL << 30)	/* run's default region */
 #define MATRIX_LLC_TIMES	8	/* the region is at least 8x the LLC */
-#define MATRIX_ALIGN		(4ULL << 20)	/* the module's DRAM chunk */
+#define MATRIX_ALIGN		LATT_CHUNK	/* the module's DRAM chunk */
 #define MATRIX_MAX_NODES	1024	/* --nodes, --cpus: entries at most */
 #define MATRIX_MAX_CPUS		65536	/* online CPUs looked at */
 #define NS_DECIMALS		3	/* of the JSON and CSV values */

@@ -70,7 +70,7 @@ enum sweep_opt_id {
 
 static const struct cmd_opt sweep_options[] = {
 	OPT_ROW("engine", OPT_ENGINE, "user|kernel",
-	  "who takes the samples, as for run: kernel, the module (default; root), or user, a thread of this program pinned to each point's --cpu (dram, device-DAX, DAX files; no module, no root for dram)"),
+	  "who takes the samples, as for run: kernel, the module (default; root), or user, a thread of this program pinned to each point's --cpu (one per CPU of a point with threads) (dram, device-DAX, DAX files; no module, no root for dram)"),
 	OPT_ROW("target", OPT_TARGET, "LIST",
 	  "targets, as for run: dram[:NODE], /dev/pmemN, /dev/daxX.Y, namespaceX.Y, cxl:regionN (default: dram)"),
 	OPT_ROW("cpu", OPT_CPU, "LIST", "CPUs, e.g. 0,2 or 0..3 (default: 0)"),
@@ -163,7 +163,7 @@ const struct cmd_usage sweep_usage = {
 		"sweep measures every combination of the values given to the LIST options, one run per point, exactly as run would with the same options, and appends one row per point to each --out file.  The dimensions, outermost first: target, CPU, threads, delay, op, fence, pattern, size, region.  --stride V and --hotspot V add the patterns stride:V and hotspot:V.  Points count from 1, in the files as on the screen.  A sweep of more than --max-points points to measure (default 10000) is refused.\n\n"
 		"With --mode bandwidth every row carries read, write and total GB/s; with --mode loaded the latency of thread 0 and the bandwidth of the others, so that a --delay list gives the curve of latency against bandwidth (plot loaded).\n\n"
 		"Lists are comma-separated; numbers and sizes also take ranges: A..BxK (A, A*K, ... up to B), A..B+S (A, A+S, ... up to B) and, for --cpu, A..B.  Points that can't run by run's rules are skipped and counted on stderr.  --resume skips the points the files already hold (a point is its key: every option's value), and refuses a file whose points were measured with other options than the grid's (--samples, --seed, ...), naming them.  A sweep in which every point failed leaves no file.\n\n"
-		"--engine user measures every point from a thread of lattester-ctl pinned to the point's CPU, as run --engine user does: DRAM, device-DAX and files on a DAX filesystem, no module, interrupts not kept out.  The engine is part of every point's key (engine=user), and --resume refuses a file that holds the other engine's points.\n\n"
+		"--engine user measures every point from a thread of lattester-ctl pinned to the point's CPU (a pthread per CPU for a point of several threads), as run --engine user does: DRAM, device-DAX and files on a DAX filesystem, no module, interrupts not kept out.  The engine is part of every point's key (engine=user), and --resume refuses a file that holds the other engine's points.\n\n"
 		"Points that share their region (engine, target, node, region, page size, offset) are measured on one: the region the first of them allocated (or mapped), locked and faulted in stays for the next, with the device and a pmem target's claim; the samples flush their lines as always, so the figures mean what they meant.  A point that needs another region frees it first; a point that fails or is aborted gives everything back; the sweep's end frees it.  Each row says whether its point took a kept region (region_reused).  The kernel engine keeps it in the module where the module can (ABI 2.1, feature reuse).  --no-reuse measures every point on a region of its own, as before.",
 	.examples = sweep_examples,
 	.see_also = "Documentation/reproducing.md in lattester's sources",

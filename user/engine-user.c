@@ -4,15 +4,17 @@
  * run.c, dram.c, ops.c), from a thread of lattester-ctl.
  *
  * The same sample functions (include/lattester/samples.h), chosen by the
- * same code from CPUID and checked by the same rules (rules.h: this file
- * is lattester-ctl's one that includes them, engine_rules() lends them to
- * the runner's checks of either engine); the same address generator
- * (pattern.h), so one
- * seed gives one offset sequence in both engines; the same chase cycle
+ * same code from CPUID and checked by the same rules (rules.h;
+ * engine_rules() lends them to the runner's checks of either engine); the
+ * same address generator (pattern.h), so one seed gives one offset
+ * sequence in both engines; the same chase cycle
  * (Sattolo over the slots, with pointers); the same calibration (the
  * sample function on zero bytes, LATT_CALIB_SAMPLES times: median, min,
  * max); the same accounting into struct latt_result, the histogram and the
- * outlier records.  What differs: the thread is pinned to --cpu with
+ * outlier records; with several threads (--threads, --cpus, the modes)
+ * core.h's roles, parts, seeds, streams and merge, one pthread per CPU
+ * where the module has a kthread, all starting at one TSC time.  What
+ * differs: each thread is pinned to its CPU with
  * pthread_setaffinity_np() but runs with interrupts and preemption on, so
  * windows are bookkeeping only (they keep their length and count, no NMI
  * detection: nmi_windows is 0), and the memory is the process's: from
@@ -70,6 +72,11 @@
 #define POLL_FIRST_US		1000
 #define POLL_MS			100
 #define USER_WARMUP_US		10000	/* the module's LATT_WARMUP_US */
+/* the common start, this far ahead of the last thread ready: time for
+ * the others to wake from their naps and spin to it */
+#define USER_GO_MARGIN_US	1000
+#define USER_GO_NAP_US		50	/* a nap at the start line, waiting */
+#define USER_CHASE_STEPS	(1U << 16)	/* between looks for a stop */
 #define CLOCKSOURCE	"/sys/devices/system/clocksource/clocksource0/current_clocksource"
 
 static inline __u64 user_rdtsc(void)
@@ -256,6 +263,8 @@ int user_engine_info(struct latt_info *in)
 	user_cpu(&in->features, &in->widths);
 	/* device-DAX and DAX files (map.c); "lfence; rdtsc" without rdtscp */
 	in->features |= LATT_FEAT_PMEM | LATT_FEAT_TIMER_RDTSC;
+	/* pthreads pinned to the CPUs: every mode, as the module's threads */
+	in->features |= LATT_FEAT_THREADS;
 	/* the kernel keeps time with the TSC only while it trusts it */
 	if (!strcmp(user_clocksource(), "tsc"))
 		in->features |= LATT_FEAT_TSC_STABLE;
@@ -324,30 +333,63 @@ static int pick(struct latt_config *c, const struct latt_info *in,
 	return 0;
 }
 
-/* What the measuring thread shares with the one that waits for it. */
+/*
+ * One measuring thread: the module's struct latt_thread, a pthread pinned
+ * to its CPU.  Its figures are its own until the run is over.
+ */
+struct user_thr {
+	struct user_run *u;
+	pthread_t tid;
+	__u32 idx, cpu, node, role;
+	int error;
+	__u64 part_offset, part_bytes;
+	struct latt_acct acct;	/* its samples (core.h) */
+	__u64 *hist;		/* its histogram, on its node */
+	__u64 *series;		/* bandwidth: bytes per bin, on its node */
+	__u64 count;
+	__u64 overhead_min, overhead_max, overhead_end;
+	__u64 accesses, bytes_read, bytes_written;
+	__u64 tsc_start, tsc_end;
+	__u64 done;		/* atomic: samples taken */
+	__u64 windows;		/* atomic */
+} __attribute__((aligned(64)));	/* one thread's writes, its own lines */
+
+/* What the measuring threads share with the one that waits for them. */
 struct user_run {
 	const char *spec;	/* the --target, for messages */
 	struct latt_config cfg;
 	struct latt_pick pick;	/* functions, width, timer */
+	struct latt_stream_pick streams;	/* the untimed ones */
 	char *base;		/* the region */
 	bool chase_off;		/* persistent memory: chase by offsets */
 	bool chase_built;	/* the region holds this run's chase cycle */
 	int clflushopt;
 	__u64 window_cycles;
+	__u64 duration_cycles;
+	__u64 series_cycles;
+	__u32 series_len;
 	__u64 tsc_khz;
-	struct latt_acct acct;	/* the samples' record (core.h) */
-	struct latt_result res;	/* the rest, filled as the module does */
-	__u64 done;		/* atomic: samples taken */
-	__u64 windows_done;	/* atomic */
+	__u64 timer_step;	/* thread 0's */
+	__u32 nr_threads, nlat;
+	struct user_thr *thr;
+	__u64 tsc_go;		/* atomic: the common start, 0 until set */
+	__u32 ready;		/* atomic: threads at the start line */
+	__u32 live;		/* atomic: threads not yet ended */
+	int latency_done;	/* atomic: loaded: thread 0 is done */
 	int abort;		/* atomic: stop at the next window's end */
-	int finished;		/* atomic: the thread is done */
+	int finished;		/* atomic: every thread is done */
 	sem_t done_sem;		/* posted once @finished is set */
-	int error;		/* negative errno */
+	int error;		/* atomic: the first failure, negative errno */
 };
 
 static __u64 load64(const __u64 *p)
 {
 	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static bool stopping(const struct user_run *u)
+{
+	return __atomic_load_n(&u->abort, __ATOMIC_ACQUIRE);
 }
 
 static struct latt_chase_node *chase_node(void *ctx, __u64 slot)
@@ -358,14 +400,19 @@ static struct latt_chase_node *chase_node(void *ctx, __u64 slot)
 		latt_slot_offset(slot, u->cfg.size));
 }
 
-/* The module's latt_chase_build() (chase.h): pointers, or offsets (pmem). */
-static void chase_build(struct user_run *u, struct latt_pattern *pat)
+/*
+ * The module's latt_chase_build() (chase.h): pointers, or offsets (pmem),
+ * in steps, looking for a stop between them (a GiB takes seconds).
+ */
+static int chase_build(struct user_run *u, struct latt_pattern *pat)
 {
 	struct latt_chase ch;
 
 	latt_chase_init(&ch, pat, chase_node, u, u->chase_off);
-	while (latt_chase_step(&ch, ~0ULL))
-		;
+	while (latt_chase_step(&ch, USER_CHASE_STEPS))
+		if (stopping(u))
+			return -EINTR;
+	return 0;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -380,8 +427,7 @@ static void warmup(const struct user_run *u)
 {
 	__u64 end = user_rdtsc() + USER_WARMUP_US * u->tsc_khz / 1000;
 
-	while (user_rdtsc() < end &&
-	       !__atomic_load_n(&u->abort, __ATOMIC_ACQUIRE))
+	while (user_rdtsc() < end && !stopping(u))
 		__builtin_ia32_pause();
 }
 
@@ -389,25 +435,26 @@ static void warmup(const struct user_run *u)
  * The module's latt_calibrate(): the empty sample, median (and min/max if
  * asked); the timer's step, once.
  */
-static int calibrate(struct user_run *u, __u64 *med, __u64 *lo, __u64 *hi)
+static int calibrate(struct user_thr *t, __u64 *med, __u64 *lo, __u64 *hi)
 {
+	struct user_run *u = t->u;
 	__u64 *v = malloc(USER_CALIB_SAMPLES * sizeof(*v));
 	char *pos = u->base;
+	const struct latt_step s = {
+		.fn = u->pick.fn,
+		.chase = u->pick.chase,
+		.chase_off = u->pick.chase_off,
+		.mode = latt_step_mode(&u->cfg, u->chase_off),
+	};
 	__u64 opos = 0;
 	__u32 i;
 
 	if (!v)
 		return -ENOMEM;
-	if (!u->res.timer_step)
-		u->res.timer_step = latt_timer_step(u->pick.timer);
-	for (i = 0; i < USER_CALIB_SAMPLES; i++) {
-		if (u->chase_off)
-			v[i] = u->pick.chase_off(u->base, 0, &opos, 0);
-		else if (u->cfg.pattern == LATT_PAT_CHASE)
-			v[i] = u->pick.chase(&pos, 0);
-		else
-			v[i] = u->pick.fn(u->base, 0);
-	}
+	if (!t->idx && !u->timer_step)
+		u->timer_step = latt_timer_step(u->pick.timer);
+	for (i = 0; i < USER_CALIB_SAMPLES; i++)
+		v[i] = latt_step_empty(&s, u->base, &pos, &opos);
 	qsort(v, USER_CALIB_SAMPLES, sizeof(*v), cmp_u64);
 	*med = v[USER_CALIB_SAMPLES / 2];
 	if (lo)
@@ -418,17 +465,26 @@ static int calibrate(struct user_run *u, __u64 *med, __u64 *lo, __u64 *hi)
 	return 0;
 }
 
-/* core.h's latt_step(): an offset of the region, in its one mapping */
+/* core.h's latt_step() and latt_stream_batch(): an offset of the region,
+ * in its one mapping */
 static inline char *step_addr(void *base, __u64 off)
 {
 	return (char *)base + off;
 }
 
-/* The module's latt_measure(), windows for bookkeeping only. */
-static int sample_all(struct user_run *u, struct latt_pattern *pat)
+/* The window's end: its length, counted; the thread's progress. */
+static void window_done(struct user_thr *t, __u64 cycles, __u64 done)
 {
+	latt_acct_window(&t->acct, cycles, 0, 0);
+	__atomic_store_n(&t->done, done, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->windows, t->windows + 1, __ATOMIC_RELEASE);
+}
+
+/* The module's latt_measure(), windows for bookkeeping only. */
+static int sample_all(struct user_thr *t, struct latt_pattern *pat)
+{
+	struct user_run *u = t->u;
 	const __u64 total = u->cfg.samples;
-	const bool chase = u->cfg.pattern == LATT_PAT_CHASE;
 	struct latt_step s = {
 		.fn = u->pick.fn,
 		.chase = u->pick.chase,
@@ -437,34 +493,122 @@ static int sample_all(struct user_run *u, struct latt_pattern *pat)
 		.base = u->base,
 		.pos = u->base,
 		.mask = (u->cfg.region - 1) & ~7ULL,
+		.part = t->part_offset,
 		.size = u->cfg.size,
 		.chain = u->cfg.chain,
-		.mode = u->chase_off ? LATT_STEP_CHASE_OFF :
-			chase ? LATT_STEP_CHASE :
-			u->cfg.flags & LATT_CFG_WARM ? LATT_STEP_WARM :
-			LATT_STEP_FLUSH,
+		.mode = latt_step_mode(&u->cfg, u->chase_off),
 		.clflushopt = u->clflushopt,
 	};
-	struct latt_result *r = &u->res;
 	__u64 done = 0, w0, now, off, cyc;
 
-	u->acct.tsc0 = r->tsc_start;
+	t->acct.tsc0 = load64(&u->tsc_go);
 	while (done < total) {
 		w0 = now = user_rdtsc();
 		do {
 			cyc = latt_step(&s, pat, &off, step_addr);
-			latt_acct_sample(&u->acct, done, now, off, cyc,
-					 r->windows);
+			latt_acct_sample(&t->acct, done, now, off, cyc,
+					 t->windows);
 			done++;
 			now = user_rdtsc();
 		} while (done < total && now - w0 < u->window_cycles);
-		latt_acct_window(&u->acct, now - w0, 0, 0);
-		r->windows++;
-		__atomic_store_n(&u->done, done, __ATOMIC_RELEASE);
-		__atomic_store_n(&u->windows_done, r->windows, __ATOMIC_RELEASE);
-		if (__atomic_load_n(&u->abort, __ATOMIC_ACQUIRE))
+		t->count = done - t->acct.backwards;
+		window_done(t, now - w0, done);
+		if (stopping(u))
 			return done < total ? -EINTR : 0;
 	}
+	return 0;
+}
+
+/* The module's latt_spin(): a streaming thread's delay, not past @limit. */
+static inline __u64 spin(__u64 cycles, __u64 limit)
+{
+	__u64 t0 = user_rdtsc(), now = t0;
+
+	while (now - t0 < cycles && now < limit) {
+		__builtin_ia32_pause();
+		now = user_rdtsc();
+	}
+	return now;
+}
+
+/*
+ * The module's latt_stream(): core.h's latt_stream_batch() window by
+ * window, each access followed by the delay; the bytes counted, the
+ * series binned.  Writes are fenced once a window with mfence, which
+ * orders clflush too (SDM Vol. 2A, CLFLUSH: ordered by MFENCE; the other
+ * stores and flushes by SFENCE as well).
+ */
+static int stream(struct user_thr *t, struct latt_pattern *pat)
+{
+	struct user_run *u = t->u;
+	const struct latt_config *c = &u->cfg;
+	const bool bw = c->mode == LATT_MODE_BANDWIDTH;
+	const __u64 go = load64(&u->tsc_go);
+	const __u64 end = bw ? go + u->duration_cycles : ~0ULL;
+	struct latt_stream s;
+	__u64 w0, now, rd, wr, bin, lim;
+
+	latt_stream_init(&s, c, u->streams.op_fn, u->streams.read_fn,
+			 u->streams.write_fn, u->base, t->part_offset);
+	for (;;) {
+		w0 = now = user_rdtsc();
+		rd = s.rd;
+		wr = s.wr;
+		lim = w0 + u->window_cycles < end ? w0 + u->window_cycles :
+		      end;
+		do {
+			latt_stream_batch(&s, pat, step_addr);
+			now = c->delay && !s.piece ? spin(c->delay, lim) :
+			      user_rdtsc();
+		} while (now - w0 < u->window_cycles && now < end);
+		if (s.wr != wr)
+			__builtin_ia32_mfence();
+		t->accesses = s.accesses;
+		t->bytes_read = s.rd;
+		t->bytes_written = s.wr;
+		if (t->series) {
+			bin = (now - go) / u->series_cycles;
+			t->series[bin < u->series_len ? bin :
+				  u->series_len - 1] += s.rd - rd + s.wr - wr;
+		}
+		window_done(t, now - w0, 0);
+		if (bw && now >= end)
+			return 0;
+		if (!bw && __atomic_load_n(&u->latency_done, __ATOMIC_ACQUIRE))
+			return 0;
+		if (stopping(u))
+			return -EINTR;
+	}
+}
+
+/*
+ * The module's latt_wait_go(): the last thread to arrive sets the common
+ * start a little ahead; the others nap until it is set (the thread that
+ * builds a chase may take seconds: no CPU is burnt meanwhile), then all
+ * spin to it, each on its own CPU.  -EINTR when the run is stopped, or
+ * another thread failed, before.
+ */
+static int wait_go(struct user_thr *t)
+{
+	struct user_run *u = t->u;
+	__u64 go;
+
+	if (__atomic_add_fetch(&u->ready, 1, __ATOMIC_ACQ_REL) ==
+	    u->nr_threads) {
+		go = user_rdtsc();
+		if (u->nr_threads > 1)
+			go += USER_GO_MARGIN_US * u->tsc_khz / 1000;
+		__atomic_store_n(&u->tsc_go, go, __ATOMIC_RELEASE);
+	}
+	while (!(go = load64(&u->tsc_go))) {
+		struct timespec nap = { 0, USER_GO_NAP_US * 1000 };
+
+		if (stopping(u))
+			return -EINTR;
+		nanosleep(&nap, NULL);
+	}
+	while (user_rdtsc() < go)
+		__builtin_ia32_pause();
 	return 0;
 }
 
@@ -482,30 +626,41 @@ static int bus_error(const struct user_run *u, const struct map_fault *f)
 	return -ENODEV;
 }
 
-/* The run proper: chase links, calibration, samples. */
-static int run_body(struct user_run *u, struct latt_pattern *pat)
+/* A thread's run proper: the module's latt_thread(), from its pattern on. */
+static int thr_body(struct user_thr *t, struct latt_pattern *pat)
 {
+	struct user_run *u = t->u;
+	const bool lat = t->role == LATT_ROLE_LATENCY;
 	int ret;
 
-	u->res.tsc_start = user_rdtsc();
-	if (u->cfg.pattern == LATT_PAT_CHASE && !u->chase_built)
-		chase_build(u, pat);
-	warmup(u);
-	ret = calibrate(u, &u->acct.overhead, &u->res.overhead_min,
-			&u->res.overhead_max);
+	if (lat) {
+		if (u->cfg.pattern == LATT_PAT_CHASE && !u->chase_built) {
+			ret = chase_build(u, pat);
+			if (ret)
+				return ret;
+		}
+		warmup(u);
+		ret = calibrate(t, &t->acct.overhead, &t->overhead_min,
+				&t->overhead_max);
+		if (ret)
+			return ret;
+	}
+	ret = wait_go(t);
 	if (ret)
 		return ret;
-	u->res.tsc_start = user_rdtsc();
-	ret = sample_all(u, pat);
-	u->res.tsc_end = user_rdtsc();
+	t->tsc_start = user_rdtsc();
+	ret = lat ? sample_all(t, pat) : stream(t, pat);
+	t->tsc_end = user_rdtsc();
+	if (lat && u->cfg.mode == LATT_MODE_LOADED)	/* traffic stops */
+		__atomic_store_n(&u->latency_done, 1, __ATOMIC_RELEASE);
 	/* the same calibration after the samples, to show a drift */
-	if (!ret && calibrate(u, &u->res.overhead_end, NULL, NULL))
-		u->res.overhead_end = 0;
+	if (!ret && lat && calibrate(t, &t->overhead_end, NULL, NULL))
+		t->overhead_end = 0;
 	return ret;
 }
 
 struct body_arg {
-	struct user_run *u;
+	struct user_thr *t;
 	struct latt_pattern *pat;
 };
 
@@ -513,47 +668,81 @@ static int body_fn(void *arg)
 {
 	struct body_arg *a = arg;
 
-	return run_body(a->u, a->pat);
+	return thr_body(a->t, a->pat);
 }
 
 /*
- * run_body() under map.c's SIGBUS guard, a SIGBUS turned into the run's
+ * thr_body() under map.c's SIGBUS guard, a SIGBUS turned into the run's
  * error.  The handler is there while a pmem target is mapped (map_target()
  * to map_release(), the pre-fault included); on DRAM a SIGBUS kills, as it
- * would without the guard.
+ * would without the guard.  The guard is the thread's own (SIGBUS goes to
+ * the thread that made the access).
  */
-static int bus_guard(struct user_run *u, struct latt_pattern *pat)
+static int bus_guard(struct user_thr *t, struct latt_pattern *pat)
 {
-	struct body_arg a = { u, pat };
+	struct body_arg a = { t, pat };
 	struct map_fault f;
 	int ret = map_guard(body_fn, &a, &f);
 
-	return f.hit ? bus_error(u, &f) : ret;
+	return f.hit ? bus_error(t->u, &f) : ret;
+}
+
+/* Its buffers, on its node: first touched by the thread, on its CPU. */
+static int thr_buffers(struct user_thr *t)
+{
+	struct user_run *u = t->u;
+
+	if (t->role == LATT_ROLE_LATENCY) {
+		t->hist = calloc(LATT_HIST_BUCKETS, sizeof(*t->hist));
+		if (!t->hist)
+			return -ENOMEM;
+		t->acct.hist = t->hist;
+	} else if (u->cfg.mode == LATT_MODE_BANDWIDTH) {
+		t->series = calloc(u->series_len, sizeof(*t->series));
+		if (!t->series)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 static void *user_thread(void *arg)
 {
-	struct user_run *u = arg;
+	struct user_thr *t = arg;
+	struct user_run *u = t->u;
 	struct latt_pattern pat;
 	cpu_set_t set;
 	int ret;
 
 	CPU_ZERO(&set);
-	CPU_SET(u->cfg.cpu, &set);
+	CPU_SET(t->cpu, &set);
 	ret = -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (ret)
+		log_err("%s: thread %u: cannot run on CPU %u: %s", u->spec,
+			t->idx, t->cpu, strerror(-ret));
 	if (!ret)
-		ret = latt_pattern_init(&pat, u->cfg.pattern, u->cfg.size,
-					u->cfg.stride, u->cfg.region,
-					u->cfg.seed);
+		ret = thr_buffers(t);
 	if (!ret)
-		ret = bus_guard(u, &pat);
-	if (!u->res.tsc_end)
-		u->res.tsc_end = user_rdtsc();
-	u->error = ret == -EINTR ? 0 : ret;
-	u->res.state = ret == -EINTR ? LATT_STATE_ABORTED :
-		       ret ? LATT_STATE_FAILED : LATT_STATE_DONE;
-	__atomic_store_n(&u->finished, 1, __ATOMIC_RELEASE);
-	sem_post(&u->done_sem);
+		ret = latt_thread_pattern(&pat, &u->cfg, t->idx, u->nr_threads,
+					  t->part_bytes, LATT_CHUNK_SHIFT);
+	if (!ret)
+		ret = bus_guard(t, &pat);
+	if (!t->tsc_end)
+		t->tsc_end = user_rdtsc();
+	if (t->role == LATT_ROLE_LATENCY && u->cfg.mode == LATT_MODE_LOADED)
+		__atomic_store_n(&u->latency_done, 1, __ATOMIC_RELEASE);
+	t->error = ret;
+	if (ret && ret != -EINTR) {
+		/* the first failure is the run's; it stops the others */
+		int zero = 0;
+
+		__atomic_compare_exchange_n(&u->error, &zero, ret, false,
+					    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+		__atomic_store_n(&u->abort, 1, __ATOMIC_RELEASE);
+	}
+	if (!__atomic_sub_fetch(&u->live, 1, __ATOMIC_ACQ_REL)) {
+		__atomic_store_n(&u->finished, 1, __ATOMIC_RELEASE);
+		sem_post(&u->done_sem);
+	}
 	return NULL;
 }
 
@@ -790,11 +979,13 @@ static __u64 smaps_page_size(const char *base, __u64 len, char *note,
 }
 
 /*
- * Wait for the thread as wait_run() waits for the module, but woken the
- * moment it is done: a run of 10^5 samples takes tens of ms, and a sleep
- * of the poll's interval past its end would be the longest part of a
- * point that reuses its region.  A signal cuts the wait short, as it does
- * the module's poll (no SA_RESTART).
+ * Wait for the threads as wait_run() waits for the module, but woken the
+ * moment they are done: a run of 10^5 samples takes tens of ms, and a
+ * sleep of the poll's interval past its end would be the longest part of
+ * a point that reuses its region.  A signal cuts the wait short, as it
+ * does the module's poll (no SA_RESTART).  The progress is the module's
+ * STATUS: samples of the timing threads, or a bandwidth run's
+ * microseconds since the common start.
  */
 static bool wait_thread(struct user_run *u, const struct run_hooks *h)
 {
@@ -802,6 +993,8 @@ static bool wait_thread(struct user_run *u, const struct run_hooks *h)
 	struct latt_status st;
 	struct timespec until;
 	bool aborted = false;
+	__u64 go, now;
+	__u32 i;
 
 	while (!__atomic_load_n(&u->finished, __ATOMIC_ACQUIRE)) {
 		if (run_stops >= h->abort_at && !aborted) {
@@ -811,9 +1004,22 @@ static bool wait_thread(struct user_run *u, const struct run_hooks *h)
 		if (h->progress) {
 			memset(&st, 0, sizeof(st));
 			st.state = LATT_STATE_RUNNING;
-			st.samples_done = load64(&u->done);
-			st.samples_total = u->cfg.samples;
-			st.windows = load64(&u->windows_done);
+			for (i = 0; i < u->nr_threads; i++)
+				st.windows += load64(&u->thr[i].windows);
+			if (u->cfg.mode == LATT_MODE_BANDWIDTH) {
+				go = load64(&u->tsc_go);
+				now = user_rdtsc();
+				st.samples_total = u->cfg.duration_us;
+				st.samples_done = go && now > go ?
+					(now - go) * 1000 / u->tsc_khz : 0;
+				if (st.samples_done > st.samples_total)
+					st.samples_done = st.samples_total;
+			} else {
+				st.samples_total = u->cfg.samples * u->nlat;
+				for (i = 0; i < u->nlat; i++)
+					st.samples_done +=
+						load64(&u->thr[i].done);
+			}
 			h->progress(h->arg, &st);
 		}
 		clock_gettime(CLOCK_MONOTONIC, &until);
@@ -827,6 +1033,204 @@ static bool wait_thread(struct user_run *u, const struct run_hooks *h)
 	return aborted;
 }
 
+/*
+ * The module's latt_thread_init(): each thread's CPU, node, role, part of
+ * the region and share of the outlier records (@outliers: the report's,
+ * shared out in thread order).
+ */
+static int threads_init(struct user_run *u, const struct latt_config *c,
+			struct latt_outlier *outliers, __u32 nout)
+{
+	const __u32 *cpus = (const __u32 *)(uintptr_t)c->cpus_ptr;
+	__u64 part = c->region;
+	__u32 i, at = 0;
+	int node;
+
+	u->nr_threads = c->nr_threads > 1 ? c->nr_threads : 1;
+	u->nlat = c->mode == LATT_MODE_BANDWIDTH ? 0 :
+		  c->mode == LATT_MODE_LOADED ? 1 : u->nr_threads;
+	if (c->flags & LATT_CFG_SPLIT &&
+	    latt_split_part(c->region, u->nr_threads, c->size, &part)) {
+		log_err("%s: --split: the region's parts can't hold an access",
+			u->spec);
+		return 1;
+	}
+	u->thr = aligned_alloc(64, u->nr_threads * sizeof(*u->thr));
+	if (!u->thr) {
+		log_err("out of memory");
+		return 1;
+	}
+	memset(u->thr, 0, u->nr_threads * sizeof(*u->thr));
+	for (i = 0; i < u->nr_threads; i++) {
+		struct user_thr *t = &u->thr[i];
+
+		t->u = u;
+		t->idx = i;
+		t->cpu = cpus && c->nr_threads > 1 ? cpus[i] : c->cpu;
+		node = numa_available() < 0 ? 0 : numa_node_of_cpu((int)t->cpu);
+		t->node = node < 0 ? 0 : (__u32)node;
+		t->role = latt_thread_role(c, i);
+		t->part_bytes = part;
+		t->part_offset = c->flags & LATT_CFG_SPLIT ? part * i : 0;
+		latt_acct_init(&t->acct);
+		t->acct.cpu = t->cpu;
+		t->acct.threshold = c->threshold;
+		if (t->role != LATT_ROLE_LATENCY)
+			continue;
+		t->acct.max_outliers = latt_thread_outliers(nout, u->nlat, i);
+		t->acct.outliers = outliers ? outliers + at : NULL;
+		if (!outliers)
+			t->acct.max_outliers = 0;
+		at += t->acct.max_outliers;
+	}
+	return 0;
+}
+
+/* Start every thread; 0, or 1 after a message (those started are
+ * stopped and joined). */
+static int threads_start(struct user_run *u)
+{
+	__u32 i;
+	int rc;
+
+	u->live = u->nr_threads;
+	for (i = 0; i < u->nr_threads; i++) {
+		rc = pthread_create(&u->thr[i].tid, NULL, user_thread,
+				    &u->thr[i]);
+		if (!rc)
+			continue;
+		log_err("%s: cannot start measuring thread %u: %s", u->spec,
+			i, strerror(rc));
+		__atomic_store_n(&u->abort, 1, __ATOMIC_RELEASE);
+		/* those never started end here, as if they had run */
+		if (__atomic_sub_fetch(&u->live, u->nr_threads - i,
+				       __ATOMIC_ACQ_REL) == 0)
+			__atomic_store_n(&u->finished, 1, __ATOMIC_RELEASE);
+		while (i--)
+			pthread_join(u->thr[i].tid, NULL);
+		return 1;
+	}
+	return 0;
+}
+
+/* The threads' figures into the report: merged, and each thread's. */
+static int threads_merge(struct user_run *u, struct run_report *r)
+{
+	struct thread_report *tr = &r->trep;
+	struct latt_acct all;
+	__u32 i, n = u->nr_threads, at = 0;
+	bool interrupted = false;
+
+	latt_acct_init(&all);
+	all.hist = r->hist;
+	memset(r->hist, 0, LATT_HIST_BUCKETS * sizeof(*r->hist));
+	memset(&r->res, 0, sizeof(r->res));
+	r->res.tsc_start = u->tsc_go;
+	for (i = 0; i < n; i++) {
+		struct user_thr *t = &u->thr[i];
+
+		if (t->error == -EINTR)
+			interrupted = true;
+		/* the records close up, thread after thread, as RESULT's */
+		if (t->acct.nr_outliers && r->outliers &&
+		    t->acct.outliers != r->outliers + at)
+			memmove(r->outliers + at, t->acct.outliers,
+				t->acct.nr_outliers * sizeof(*r->outliers));
+		at += t->acct.nr_outliers;
+		latt_acct_merge(&all, &t->acct);
+		r->res.count += t->count;
+		r->res.bytes_read += t->bytes_read;
+		r->res.bytes_written += t->bytes_written;
+		r->res.windows += t->windows;
+		if (t->tsc_end > r->res.tsc_end)
+			r->res.tsc_end = t->tsc_end;
+	}
+	if (!u->tsc_go)		/* stopped before the start */
+		r->res.tsc_start = r->res.tsc_end;
+	r->res.state = u->error ? LATT_STATE_FAILED :
+		       interrupted ? LATT_STATE_ABORTED : LATT_STATE_DONE;
+	r->res.error = u->error;
+	r->res.min = r->res.count ? all.min : 0;
+	r->res.max = all.max;
+	r->res.sum = all.sum;
+	r->res.sum_corrected = all.sum_corrected;
+	r->res.backwards = all.backwards;
+	r->res.hist_overflow = all.hist_overflow;
+	r->res.outliers = all.outliers_seen;
+	r->res.outliers_dropped = all.outliers_dropped;
+	r->res.outlier_len = all.nr_outliers;
+	r->res.window_cycles_max = all.window_cycles_max;
+	r->res.nmi_windows = 0;
+	r->res.overhead = u->thr[0].acct.overhead;
+	r->res.overhead_min = u->thr[0].overhead_min;
+	r->res.overhead_max = u->thr[0].overhead_max;
+	r->res.overhead_end = u->thr[0].overhead_end;
+	r->res.timer_step = u->timer_step;
+
+	threads_free(tr);
+	if (!threads_used(&u->cfg))
+		return 0;
+	tr->n = n;
+	tr->series_len = u->series_len;
+	tr->series_cycles = u->series_cycles;
+	tr->tsc_go = u->tsc_go;
+	tr->st = calloc(n, sizeof(*tr->st));
+	tr->hist = calloc((size_t)n * LATT_HIST_BUCKETS, sizeof(*tr->hist));
+	tr->series = calloc((size_t)n * tr->series_len + 1,
+			    sizeof(*tr->series));
+	if (!tr->st || !tr->hist || !tr->series) {
+		log_err("out of memory");
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		const struct user_thr *t = &u->thr[i];
+		struct latt_thread_stats *st = &tr->st[i];
+
+		/* the module's latt_fill_stats() */
+		st->cpu = t->cpu;
+		st->node = t->node;
+		st->role = t->role;
+		st->error = t->error == -EINTR ? 0 : t->error;
+		st->part_offset = t->part_offset;
+		st->part_bytes = t->part_bytes;
+		st->count = t->count;
+		st->min = t->count ? t->acct.min : 0;
+		st->max = t->acct.max;
+		st->sum = t->acct.sum;
+		st->sum_corrected = t->acct.sum_corrected;
+		st->overhead = t->acct.overhead;
+		st->overhead_end = t->overhead_end;
+		st->backwards = t->acct.backwards;
+		st->accesses = t->accesses;
+		st->bytes_read = t->bytes_read;
+		st->bytes_written = t->bytes_written;
+		st->tsc_start = t->tsc_start;
+		st->tsc_end = t->tsc_end;
+		st->windows = t->windows;
+		st->window_cycles_max = t->acct.window_cycles_max;
+		st->outliers = t->acct.outliers_seen;
+		if (t->hist)
+			memcpy(tr->hist + (size_t)i * LATT_HIST_BUCKETS,
+			       t->hist, LATT_HIST_BUCKETS * sizeof(*t->hist));
+		if (t->series)
+			memcpy(tr->series + (size_t)i * tr->series_len,
+			       t->series, tr->series_len * sizeof(*t->series));
+	}
+	return 0;
+}
+
+static void threads_release(struct user_run *u)
+{
+	__u32 i;
+
+	for (i = 0; u->thr && i < u->nr_threads; i++) {
+		free(u->thr[i].hist);
+		free(u->thr[i].series);
+	}
+	free(u->thr);
+	u->thr = NULL;
+}
+
 int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 			struct run_report *r, const struct run_hooks *h,
 			struct user_keep **keep)
@@ -834,9 +1238,9 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 	struct user_keep *k = NULL;
 	struct user_run *u;
 	bool reused = false;
-	pthread_t t;
 	__u32 nout = r->outliers && c->threshold ? c->max_outliers : 0;
-	int rc = 1;
+	__u32 i;
+	int rc = 1, ret;
 
 	if (c->target == LATT_TARGET_DRAM && numa_available() < 0) {
 		log_err("%s: --engine user: libnuma: NUMA is not available",
@@ -853,16 +1257,24 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 	u->cfg = *c;
 	if (pick(&u->cfg, r->info, &u->pick))
 		goto out;
+	if (threads_used(&u->cfg)) {
+		ret = latt_pick_streams_of(&u->cfg, r->info->features,
+					   r->info->widths, &u->streams);
+		if (ret) {	/* check_module() said it for the module */
+			log_err("%s: --write-op: %s", o->target,
+				strerror(-ret));
+			goto out;
+		}
+	}
 	u->tsc_khz = r->info->tsc_khz;
 	u->clflushopt = !!(r->info->features & LATT_FEAT_CLFLUSHOPT);
 	u->window_cycles = (__u64)u->cfg.window_us * r->info->tsc_khz / 1000;
-	latt_acct_init(&u->acct);
-	u->acct.hist = r->hist;
-	memset(r->hist, 0, LATT_HIST_BUCKETS * sizeof(*r->hist));
-	u->acct.outliers = r->outliers;
-	u->acct.max_outliers = nout;
-	u->acct.threshold = c->threshold;
-	u->acct.cpu = c->cpu;
+	u->duration_cycles = u->cfg.duration_us * r->info->tsc_khz / 1000;
+	if (u->cfg.mode == LATT_MODE_BANDWIDTH)
+		latt_series_bins(u->window_cycles, u->duration_cycles,
+				 &u->series_cycles, &u->series_len);
+	if (threads_init(u, &u->cfg, r->outliers, nout))
+		goto out;
 	u->chase_off = c->target == LATT_TARGET_PMEM &&
 		       c->pattern == LATT_PAT_CHASE;
 	/* the run starts before its memory is mapped and faulted in, as
@@ -885,33 +1297,33 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 	}
 	u->base = k->base;
 
-	rc = pthread_create(&t, NULL, user_thread, u);
-	if (rc) {
-		log_err("%s: cannot start the measuring thread: %s", o->target,
-			strerror(rc));
+	if (threads_start(u)) {
 		user_keep_free(&k);
-		rc = 1;
 		goto out;
 	}
-	log_info("%s: started (user engine), seed 0x%llx, threshold %llu cycles", o->target, (unsigned long long)c->seed,
-		 (unsigned long long)c->threshold);
+	log_info("%s: started (user engine, %u thread%s), seed 0x%llx, threshold %llu cycles", o->target, u->nr_threads, u->nr_threads > 1 ? "s" : "",
+		 (unsigned long long)c->seed, (unsigned long long)c->threshold);
 	r->interrupted = wait_thread(u, h);
-	pthread_join(t, NULL);
+	for (i = 0; i < u->nr_threads; i++)
+		pthread_join(u->thr[i].tid, NULL);
 	if (k->pages_fixed && k->page_size) {
-		u->res.page_size = k->page_size;
 		snprintf(r->page_note, sizeof(r->page_note), "%s",
 			 k->page_note);
 	} else {
-		u->res.page_size = smaps_page_size(u->base, u->cfg.region,
-						   r->page_note,
-						   sizeof(r->page_note));
-		k->page_size = u->res.page_size;
+		k->page_size = smaps_page_size(u->base, u->cfg.region,
+					       r->page_note,
+					       sizeof(r->page_note));
 		snprintf(k->page_note, sizeof(k->page_note), "%s",
 			 r->page_note);
 	}
+	if (threads_merge(u, r)) {
+		user_keep_free(&k);
+		goto out;
+	}
+	r->res.page_size = k->page_size;
 	/* kept for the next run only if this one ended as it should: a
 	 * failed or aborted run may have left its chase half built */
-	if (keep && u->res.state == LATT_STATE_DONE && !r->interrupted) {
+	if (keep && r->res.state == LATT_STATE_DONE && !r->interrupted) {
 		keep_after(k, &u->cfg);
 		*keep = k;
 	} else {
@@ -919,37 +1331,19 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 	}
 	clock_gettime(CLOCK_REALTIME, &r->end);
 
-	r->res = u->res;
 	r->res.hist_ptr = 0;
 	r->res.outlier_ptr = 0;
 	r->res.hist_len = LATT_HIST_BUCKETS;
-	r->res.outlier_len = u->acct.nr_outliers;
-	r->res.error = u->error;
 	r->res.config = u->cfg;
-	r->res.min = u->acct.min;
-	r->res.max = u->acct.max;
-	r->res.sum = u->acct.sum;
-	r->res.sum_corrected = u->acct.sum_corrected;
-	r->res.overhead = u->acct.overhead;
-	r->res.backwards = u->acct.backwards;
-	r->res.hist_overflow = u->acct.hist_overflow;
-	r->res.outliers = u->acct.outliers_seen;
-	r->res.outliers_dropped = u->acct.outliers_dropped;
-	r->res.window_cycles_max = u->acct.window_cycles_max;
-	r->res.nmi_windows = 0;
-	r->res.count = u->done - u->acct.backwards;
-	if (!r->res.count)
-		r->res.min = 0;
 	r->res.flags =
 		(u->pick.timer == LATT_TIMER_RDTSC ? LATT_RES_TIMER_RDTSC : 0) |
 		(strcmp(user_clocksource(), "tsc") ? LATT_RES_TSC_UNSTABLE : 0) |
 		(reused ? LATT_RES_REUSED : 0) |
 		(u->chase_built ? LATT_RES_CHAIN_REUSED : 0);
 	r->res.width = u->cfg.width;
-	if (u->error == -EINVAL && r->res.state == LATT_STATE_FAILED)
-		log_dbg("pattern rejected by latt_pattern_init");
 	rc = 0;
 out:
+	threads_release(u);
 	sem_destroy(&u->done_sem);
 	free(u);
 	return rc;

@@ -64,8 +64,8 @@
 
 #define POLL_MS			100	/* the longest interval between polls */
 #define POLL_FIRST_US		1000	/* the first: short runs end quickly */
-#define CLAMP_ALIGN		(4ULL << 20)	/* the module's DRAM chunk */
-#define PMEM_ALIGN		(4ULL << 20)	/* the module's chunk, too */
+#define CLAMP_ALIGN		LATT_CHUNK	/* the module's DRAM chunk */
+#define PMEM_ALIGN		LATT_CHUNK	/* the module's chunk, too */
 
 volatile sig_atomic_t run_stops;
 

@@ -15,11 +15,13 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
+#include <lattester/core.h>
 #include <lattester/hist.h>
 #include "dev.h"
 #include "host.h"
@@ -80,28 +82,6 @@ static __u32 nr_threads(const struct run_opts *o)
 	return o->th.ncpus ? o->th.ncpus : 1;
 }
 
-/** threads_used() - does @c need ABI 1.2 (threads or a mode)? */
-bool threads_used(const struct latt_config *c)
-{
-	return c->nr_threads > 1 || c->mode != LATT_MODE_LATENCY ||
-	       c->flags & LATT_CFG_SPLIT;
-}
-
-/*
- * The split the module would make (kmod/run.c latt_split_part()): region /
- * n down to whole 4 MiB chunks, or below one chunk to a power of two.
- */
-static __u64 split_part(__u64 region, __u32 n)
-{
-	__u64 p = region / n;
-
-	if (p >= (4ULL << 20))
-		return p & ~((4ULL << 20) - 1);
-	while (p & (p - 1))
-		p &= p - 1;
-	return p;
-}
-
 static const char *mode_problem(const struct run_opts *o, __u32 n)
 {
 	const struct latt_config *c = &o->cfg;
@@ -140,6 +120,7 @@ const char *threads_args_problem(const struct run_opts *o)
 	static char buf[256];
 	const struct thread_opts *t = &o->th;
 	__u32 n = nr_threads(o), i, j;
+	__u64 part;
 
 	if (t->n && t->ncpus && t->n > t->ncpus) {
 		snprintf(buf, sizeof(buf), "--threads %u: --cpus lists only %u CPUs", t->n, t->ncpus);
@@ -153,11 +134,9 @@ const char *threads_args_problem(const struct run_opts *o)
 			}
 	if (t->ncpus && t->cpu_set && t->cpus[0] != o->cfg.cpu)
 		return "--cpu and --cpus disagree: the first of --cpus is the CPU that takes the samples";
-	if ((n > 1 || o->cfg.mode != LATT_MODE_LATENCY) && o->user_engine)
-		return "--engine user runs one thread in latency mode; threads and modes need the module";
 	if (o->cfg.flags & LATT_CFG_SPLIT &&
 	    (o->region_set || o->spec.kind == TARGET_DRAM) &&
-	    split_part(o->cfg.region, n) < o->cfg.size) {
+	    latt_split_part(o->cfg.region, n, o->cfg.size, &part)) {
 		snprintf(buf, sizeof(buf), "--split: --region %llu over %u threads leaves parts smaller than --size %llu",
 			 (unsigned long long)o->cfg.region, n,
 			 (unsigned long long)o->cfg.size);
@@ -170,22 +149,42 @@ const char *threads_args_problem(const struct run_opts *o)
  * The CPUs START gets: --cpus (its first N), or N online CPUs from --cpu
  * upwards, wrapping.  Returns 0, or 1 after saying what is wrong.
  */
+/*
+ * Can a thread of the run use @cpu?  Online; for the user engine also in
+ * this process's CPU set (taskset, a cgroup's cpuset), the only CPUs its
+ * pthreads can be pinned to.
+ */
+static bool cpu_usable(const struct run_opts *o, const cpu_set_t *mine,
+		       __u32 cpu)
+{
+	return host_cpu_online(cpu) &&
+	       (!o->user_engine || !mine || CPU_ISSET(cpu, mine));
+}
+
 static int pick_cpus(struct run_opts *o, __u32 n)
 {
 	struct thread_opts *t = &o->th;
 	long conf = sysconf(_SC_NPROCESSORS_CONF);
+	cpu_set_t set, *mine = NULL;
 	char online[256];
 	__u32 i, k = 0;
 	long c;
 
+	if (!sched_getaffinity(0, sizeof(set), &set))
+		mine = &set;
 	if (t->ncpus) {
 		memcpy(t->list, t->cpus, n * sizeof(*t->list));
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
 			if (!host_cpu_online(t->list[i])) {
 				host_cpus_online(online, sizeof(online));
 				log_err("--cpus: CPU %u not online (online: %s)", t->list[i], online);
 				return 1;
 			}
+			if (!cpu_usable(o, mine, t->list[i])) {
+				log_err("--cpus: CPU %u is outside this process's CPU set (taskset, or a cgroup's cpuset): --engine user can pin its threads only inside it", t->list[i]);
+				return 1;
+			}
+		}
 		return 0;
 	}
 	if (n == 1) {
@@ -198,12 +197,15 @@ static int pick_cpus(struct run_opts *o, __u32 n)
 	for (c = 0; c < conf && k < n; c++) {
 		__u32 cpu = (__u32)((o->cfg.cpu + c) % conf);
 
-		if (host_cpu_online(cpu))
+		if (cpu_usable(o, mine, cpu))
 			t->list[k++] = cpu;
 	}
 	if (k < n) {
 		host_cpus_online(online, sizeof(online));
-		log_err("--threads %u: only %u CPUs online (%s)", n, k, online);
+		if (o->user_engine && mine)
+			log_err("--threads %u: only %u of the online CPUs (%s) are in this process's CPU set (taskset, or a cgroup's cpuset): --engine user can pin its threads only inside it", n, k, online);
+		else
+			log_err("--threads %u: only %u CPUs online (%s)", n, k, online);
 		return 1;
 	}
 	return 0;
@@ -279,14 +281,6 @@ int threads_fetch(struct latt_dev *d, struct run_report *r)
 	return 0;
 }
 
-void threads_free(struct thread_report *t)
-{
-	free(t->st);
-	free(t->hist);
-	free(t->series);
-	memset(t, 0, sizeof(*t));
-}
-
 /** threads_gbps() - @bytes over @cycles of a @tsc_khz TSC, in 10^9 B/s */
 double threads_gbps(__u64 bytes, __u64 cycles, __u64 tsc_khz)
 {
@@ -298,6 +292,9 @@ double threads_gbps(__u64 bytes, __u64 cycles, __u64 tsc_khz)
 /* A thread's span: the common start to its end. */
 static __u64 span(const struct run_report *r, const struct latt_thread_stats *s)
 {
+	/* stopped before the common start: no span */
+	if (!r->trep.tsc_go)
+		return 0;
 	return s->tsc_end > r->trep.tsc_go ? s->tsc_end - r->trep.tsc_go : 0;
 }
 

@@ -11,6 +11,8 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <uapi/lattester.h>
 
 #define THREADS_DEFAULT_DURATION_US	1000000ULL	/* --duration 1s */
@@ -53,14 +55,28 @@ struct json_object;
 
 int threads_set_option(struct run_opts *o, int id, const char *v);
 const char *threads_args_problem(const struct run_opts *o);
-bool threads_used(const struct latt_config *c);
 int threads_resolve(struct run_opts *o);
 int threads_fetch(struct latt_dev *d, struct run_report *r);
-void threads_free(struct thread_report *t);
 
 double threads_gbps(__u64 bytes, __u64 cycles, __u64 tsc_khz);
 void run_bandwidth(const struct run_report *r, struct run_bandwidth *b);
 void threads_print(FILE *f, const struct run_report *r);
 struct json_object *json_run_threads(const struct run_report *r);
+
+/** threads_used() - does @c need ABI 1.2 (threads or a mode)? */
+static inline bool threads_used(const struct latt_config *c)
+{
+	return c->nr_threads > 1 || c->mode != LATT_MODE_LATENCY ||
+	       c->flags & LATT_CFG_SPLIT;
+}
+
+/* threads_free() - what threads_fetch() (or the user engine) gave @t */
+static inline void threads_free(struct thread_report *t)
+{
+	free(t->st);
+	free(t->hist);
+	free(t->series);
+	memset(t, 0, sizeof(*t));
+}
 
 #endif /* _LATT_THREADS_H */

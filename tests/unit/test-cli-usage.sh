@@ -233,9 +233,11 @@ expect 2 "run --mode loaded --pattern chase --mix 1:1" "$ctl" run \
 	--mode loaded --threads 2 --pattern chase --mix 1:1
 expect 2 "run --split, parts below --size" "$ctl" run --split \
 	--threads 2 --region 4K --size 4K
-expect 2 "run --engine user --threads 2" "$ctl" run --engine user \
-	--threads 2
-has "$tmp/err" "need the module" "--engine user with threads explained"
+# the user engine runs threads now, under the same rules
+expect 2 "run --engine user --threads 2 --pattern chase" "$ctl" run \
+	--engine user --threads 2 --pattern chase
+has "$tmp/err" "chase is one chain" \
+	"--engine user: several threads can't chase, as for the module"
 expect 2 "info bogus" "$ctl" info bogus
 expect 2 "list bogus" "$ctl" list bogus
 expect 2 "list --bogus" "$ctl" list --bogus

@@ -6,8 +6,11 @@
 # user engine, on a CPU whose CPUID hides rdtscp (LATTESTER_HWCAPS=-rdtscp,
 # as some hypervisors do): every point is measured, timed with
 # "lfence; rdtsc", and the store ops (default fence, mfence) cost at
-# least a quarter of a flushed load of the same size and pattern.  Tiny sample counts, a 16 MiB region, no plots.  The
-# scripts of many threads need the module: tests/vm/cases-threads.
+# least a quarter of a flushed load of the same size and pattern.  Tiny sample counts, a 16 MiB region, no plots.  Then
+# three scripts of many threads (repro-bandwidth-threads, -mix,
+# repro-loaded-latency) with the user engine's pinned threads: every point
+# done, bytes moved, a mix's bytes in its ratio, less traffic with a longer
+# delay.  With the module: tests/vm/cases-threads.
 #
 #   make -C user && bash tests/unit/test-repro-user.sh
 #
@@ -82,6 +85,64 @@ else
 	"$top/tools/repro-cxl-latency" -o "$tmp/none" --no-plot >"$tmp/out" 2>"$tmp/err"
 	[ $? -eq 1 ] && grep -q "no NUMA node with memory and no CPU here: name the CXL memory" "$tmp/err"
 	report $? "repro-cxl-latency without a target and no memory-only node: exit 1, saying so"
+fi
+
+# The scripts of many threads, with the user engine's pinned threads:
+# every point done, and the figures as physics wants them
+# bwcsv CSV: "POINTS DONE ZERO" (ZERO: done points without bytes moved)
+bwcsv()
+{
+	python3 - "$1" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+done = [r for r in rows if r["state"] == "done"]
+zero = sum(float(r["total_gbps"]) <= 0 for r in done)
+print(len(rows), len(done), zero)
+PY
+}
+if [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then
+	skip "the scripts of many threads: one CPU online here"
+else
+	"$top/tools/repro-bandwidth-threads" -t 1,2 -d 20ms -s 256 \
+		-o "$tmp/bwt" --no-plot -- --engine user --region 16M \
+		>"$tmp/out" 2>"$tmp/err"
+	report $? "repro-bandwidth-threads -t 1,2 --engine user: exit 0"
+	read -r n d z < <(bwcsv "$tmp/bwt/bandwidth-threads.csv" 2>/dev/null)
+	[ "${n:-0}" -eq 12 ] && [ "${d:-0}" -eq 12 ] && [ "${z:-1}" -eq 0 ]
+	report $? "repro-bandwidth-threads: 12 points, all done, each moved bytes (rows ${n:-none}, done ${d:-none}, none moved ${z:-?})"
+	"$top/tools/repro-bandwidth-mix" -M 1:0,1:1 -t 2 -d 20ms \
+		-o "$tmp/bwm" -- --engine user --region 16M \
+		>"$tmp/out" 2>"$tmp/err"
+	report $? "repro-bandwidth-mix -M 1:0,1:1 --engine user: exit 0"
+	python3 - "$tmp/bwm/bandwidth-mix.csv" <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["state"] == "done"]
+# 1:1 writes as many bytes as it reads (within an access a thread); 1:0 none
+mix = lambda r: r["mix_read"] + ":" + r["mix_write"]
+ok = len(rows) == 4 and all(
+    (mix(r) == "1:0" and int(r["bytes_written"]) == 0) or
+    (mix(r) == "1:1" and abs(int(r["bytes_read"]) - int(r["bytes_written"]))
+     <= 2 * int(r["size"])) for r in rows)
+print("# %r" % [(mix(r), r["bytes_read"], r["bytes_written"]) for r in rows])
+sys.exit(0 if ok else 1)
+PY
+	report $? "repro-bandwidth-mix: 1:0 writes nothing, 1:1 as much as it reads"
+	"$top/tools/repro-loaded-latency" -n 1000 -t 2 -D 0,12800 \
+		-o "$tmp/ll" --no-plot -- --engine user --region 16M \
+		>"$tmp/out" 2>"$tmp/err"
+	report $? "repro-loaded-latency -t 2 --engine user: exit 0"
+	python3 - "$tmp/ll/loaded-latency.csv" <<'PY'
+import csv, sys
+rows = {r["delay"]: r for r in csv.DictReader(open(sys.argv[1]))
+        if r["state"] == "done"}
+# a delay of 12800 cycles after every access leaves less traffic than none
+ok = set(rows) == {"0", "12800"} and \
+    float(rows["0"]["total_gbps"]) > float(rows["12800"]["total_gbps"]) > 0 and \
+    all(float(r["ns_p50"]) > 5 for r in rows.values())
+print("# %r" % {k: (r["total_gbps"], r["ns_p50"]) for k, r in rows.items()})
+sys.exit(0 if ok else 1)
+PY
+	report $? "repro-loaded-latency: traffic falls as the delay grows; the chase times real loads"
 fi
 
 # the user engine's JSON names the timer it used

@@ -49,6 +49,21 @@ calls latt_config_rules kmod/ops.c user/engine-user.c
 report $? "both engines check a configuration with latt_config_rules()"
 calls latt_chase_step kmod/dram.c user/engine-user.c
 report $? "both engines build the chase cycle with latt_chase_step()"
+# several threads (core.h): the same parts, patterns, streams and merge
+calls latt_stream_batch kmod/run.c user/engine-user.c
+report $? "both engines stream with core.h's latt_stream_batch()"
+calls latt_thread_pattern kmod/run.c user/engine-user.c
+report $? "both engines give each thread its addresses with latt_thread_pattern()"
+calls latt_acct_merge kmod/run.c user/engine-user.c
+report $? "both engines merge their threads' records with latt_acct_merge()"
+calls latt_split_part kmod/main.c user/threads.c user/engine-user.c
+report $? "the split is latt_split_part()'s, for both engines and the CLI's check"
+calls latt_thread_role kmod/run.c user/engine-user.c
+report $? "both engines give their threads roles with latt_thread_role()"
+only '0x9e3779b97f4a7c15' include/lattester/core.h include/lattester/prng.h
+report $? "each thread's seed is made in core.h alone"
+only '\(4ULL << 20\)|LATT_MAX_SERIES - 1' include/lattester/core.h
+report $? "no engine spells the chunk or the series' bins out again"
 only 'latt_samples\[|latt_chases(_off)?\[' include/lattester/pick.h \
 	include/lattester/samples.h
 report $? "the sample tables are read by pick.h alone"
