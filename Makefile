@@ -90,13 +90,19 @@ check-debug: deps
 	LATT_VM_TIMEOUT=$${LATT_VM_TIMEOUT:-900} ./tests/vm/run
 
 # BENCH_* in the environment or on the command line reach bench.py
-bench: user build/bench/tsc-step
-	./tools/bench/bench.py --tsc-step build/bench/tsc-step
+bench: user build/bench/tsc-step build/bench/stream-ref
+	./tools/bench/bench.py --tsc-step build/bench/tsc-step \
+		--stream-ref build/bench/stream-ref
 
 build/bench/tsc-step: tools/bench/tsc-step.c include/lattester/access.h \
 		include/uapi/lattester.h
 	mkdir -p build/bench
 	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -o $@ $<
+
+# -O3: the loop vectorised, as a STREAM build would be
+build/bench/stream-ref: tools/bench/stream-ref.c
+	mkdir -p build/bench
+	$(CC) -std=c11 -O3 -g -Wall -Wextra -Werror -pthread -o $@ $<
 
 demo: deps
 	$(MAKE) all

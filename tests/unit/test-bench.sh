@@ -11,7 +11,9 @@
 #    over the repetitions; the module's memory skipped with a reason; the
 #    basic table as a sweep and as a sweep --no-reuse, their ratio, rows
 #    alike in keys, fields and counts, every point but the first reusing
-#    its region (user engine), none with --no-reuse;
+#    its region (user engine), none with --no-reuse; bandwidth: the
+#    engine's GB/s, the reference loop's (stream-ref, which reads for the
+#    time asked) and their ratio, each above zero;
 #  - the kernel engine without a device: skipped with the reason; with the
 #    stand-in for the module (test-cli-fake.so): every benchmark, and the
 #    module's memory measured;
@@ -34,10 +36,21 @@ unset BENCH_OUT BENCH_REPS BENCH_ENGINES LATTESTER_CTL
 # the smallest run of every benchmark
 tiny=(--ctl "$ctl" --reps 1 --region 16M --samples 2000 --chain 4
       --mem-samples 1000,5000 --mem-region 16M --table-samples 200
-      --table-region 16M)
+      --table-region 16M --bw-duration 20
+      --stream-ref "$top/build/bench/stream-ref")
 
-make -s -C "$top" build/bench/tsc-step >/dev/null 2>"$tmp/err"
-report $? "make build/bench/tsc-step builds the helper"
+make -s -C "$top" build/bench/tsc-step build/bench/stream-ref \
+	>/dev/null 2>"$tmp/err"
+report $? "make builds the helpers (build/bench/tsc-step, stream-ref)"
+"$top/build/bench/stream-ref" 0 $((4 << 20)) 4096 20 read >"$tmp/ref" \
+	2>"$tmp/err" &&
+	awk '$1 == "bytes" { b = $2 } $1 == "ns" { n = $2 } $1 == "gbps" { g = $2 }
+	     END { exit !(b >= 4096 && n >= 20000000 && g > 0 &&
+			  (g - b / n) ^ 2 < 0.001) }' "$tmp/ref"
+report $? "stream-ref reads for the time asked, its GB/s its bytes over its ns"
+"$top/build/bench/stream-ref" 0 4096 4096 20 copy >/dev/null 2>&1
+[ $? -eq 2 ]
+report $? "stream-ref: a region too small to copy within is a usage error"
 step=$top/build/bench/tsc-step
 "$step" 1000 >"$tmp/step" 2>"$tmp/err" &&
 	(for k in reads rdtsc_min rdtsc_step rdtsc_zero rdtsc_median rdtscp_min \
@@ -56,7 +69,7 @@ check()
 import json, sys
 d = json.load(open(sys.argv[1]))
 engine, want = sys.argv[2], sys.argv[3]
-names = ["timer", "efficiency", "agreement", "memory", "table"]
+names = ["timer", "efficiency", "agreement", "memory", "bandwidth", "table"]
 why = []
 if d.get("schema") != "lattester-bench/1":
     why.append("schema %r" % d.get("schema"))
@@ -115,6 +128,17 @@ else:
            t["config"]["points"] - 1:
             why.append("table: %r points reused, of %d" % (
                 f.get("reused_points", {}).get("median"), t["config"]["points"]))
+    bw = e["benchmarks"].get("bandwidth", {})
+    if "error" not in bw:
+        f = bw.get("figures", {})
+        # the stand-in module moves no bytes: its GB/s is 0
+        for k in ("engine_gbps", "loop_read_gbps", "loop_copy_gbps",
+                  "engine_over_loop"):
+            if k not in f or (engine == "user" and
+                              not (f[k]["median"] or 0) > 0):
+                why.append("bandwidth.%s: %r" % (k, f.get(k)))
+        if "met" not in bw.get("target", {}):
+            why.append("bandwidth: no target")
     mod = e["benchmarks"].get("memory", {}).get("module", {})
     if want == "module":
         figures("memory.module", mod.get("figures"))
@@ -135,7 +159,7 @@ report $? "the JSON has the machine and every benchmark, median/min/max each"
 check "$tmp/b.json" kernel skipped && grep -q /nonexistent "$tmp/b.json"
 report $? "no device: the kernel engine is skipped, the device named"
 grep -q "^engine user on .* cores), kernel .*, tsc_khz [0-9]" "$tmp/out" &&
-	(for b in timer efficiency agreement memory table; do
+	(for b in timer efficiency agreement memory bandwidth table; do
 		grep -q "^  $b " "$tmp/out" || exit 1
 	done) &&
 	grep -q "^  table  *the same, sweep --no-reuse  *[0-9.]* s" "$tmp/out" &&
@@ -147,7 +171,9 @@ report $? "the table: the machine, every benchmark, the skips with reasons"
 
 # ---- the kernel engine, against the stand-in for the module ----
 if make -s -C "$top/user" test-cli-fake.so >/dev/null 2>"$tmp/err"; then
+	# ABI 1.0's features and threads (bit 13), for --mode bandwidth
 	LATTESTER_DEV=/dev/null LD_PRELOAD=$top/user/test-cli-fake.so \
+		FAKE_FEATURES=$(((1 << 12) - 1 | 1 << 13)) \
 		"$bench" "${tiny[@]}" --engines kernel --out "$tmp/k.json" \
 		>"$tmp/out" 2>"$tmp/err"
 	report $? "bench.py --engines kernel (the stand-in module) exits 0"

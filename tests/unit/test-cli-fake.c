@@ -94,7 +94,8 @@ static int fake_start(const struct latt_config *c)
 	    c->flags & ~LATT_CFG_FLAGS_ALL || !c->op || c->op > LATT_OP_MAX ||
 	    c->fence > LATT_FENCE_MAX || !c->pattern ||
 	    c->pattern > LATT_PAT_MAX || c->target != LATT_TARGET_DRAM ||
-	    !c->size || c->size % LATT_LINE || !c->samples)
+	    !c->size || c->size % LATT_LINE ||
+	    (!c->samples && c->mode != LATT_MODE_BANDWIDTH))
 		return -EINVAL;
 	run = *c;
 	run_threads = c->nr_threads > 1 ? c->nr_threads : 1;

@@ -25,6 +25,12 @@ figure is and how to read it.
               region; the module's memory (kernel engine: the drop of
               MemFree while it runs, less the tool's RSS; slab before and
               after), skipped for the user engine
+  bandwidth   --mode bandwidth --op load, seq blocks of BW_SIZE on REGION,
+              BW_THREADS threads on the CPUs from --cpu, against a plain
+              loop over the same region from the same threads
+              (tools/bench/stream-ref.c: a sum of the words, vectorised
+              by the compiler, and a memcpy), side by side in each
+              repetition: GB/s of each, and the engine's over the loop's
   table       the basic latency table (the ops of tools/repro-basic-latency
               x seq/rand x 64/128/256 B, TABLE_SAMPLES a point) as one
               `sweep`, which keeps the region from point to point, and as
@@ -36,7 +42,8 @@ figure is and how to read it.
 Options override the environment (BENCH_OUT, BENCH_REPS, BENCH_ENGINES,
 BENCH_CPU, BENCH_REGION, BENCH_SAMPLES, BENCH_CHAIN, BENCH_MEM_SAMPLES,
 BENCH_MEM_REGION, BENCH_TABLE_SAMPLES, BENCH_TABLE_REGION,
-BENCH_TABLE_REPS); see --help.  Exit status 0, or 1 if a benchmark failed
+BENCH_TABLE_REPS, BENCH_BW_THREADS, BENCH_BW_SIZE, BENCH_BW_DURATION); see
+--help.  Exit status 0, or 1 if a benchmark failed
 (its error is in the JSON and on stderr).
 """
 
@@ -62,7 +69,9 @@ L1_REGION = 4096
 EFFICIENCY_TARGET = 0.5                   # of the sampling phase
 MEM_GROWTH_LIMIT = 1.05                   # hi/lo RSS above this: it grows
 MEMINFO_POLL_S = 0.01
-BENCHMARKS = ["timer", "efficiency", "agreement", "memory", "table"]
+BENCHMARKS = ["timer", "efficiency", "agreement", "memory", "bandwidth",
+              "table"]
+BW_TARGET = 0.8                           # the engine's GB/s / the loop's
 TABLE_TARGET = 0.5                        # reuse / --no-reuse, at most
 TABLE_MODES = [("reuse", []), ("no_reuse", ["--no-reuse"])]
 
@@ -109,6 +118,18 @@ def parse_args(argv):
                    help="region of the table's points (default: lattester-ctl's, 1 GiB)")
     p.add_argument("--table-reps", type=int, default=int(env("BENCH_TABLE_REPS", 3)),
                    help="repetitions of the table, at most --reps (default 3)")
+    p.add_argument("--stream-ref",
+                   default=os.path.join(TOP, "build/bench/stream-ref"),
+                   help="the reference bandwidth loop (make bench builds it)")
+    p.add_argument("--bw-threads", type=int,
+                   default=int(env("BENCH_BW_THREADS", 0)),
+                   help="threads of the bandwidth benchmark (default: the "
+                        "CPUs this process may use, at most 8)")
+    p.add_argument("--bw-size", default=env("BENCH_BW_SIZE", "4096"),
+                   help="bytes per access of the bandwidth benchmark (default 4096)")
+    p.add_argument("--bw-duration", type=int,
+                   default=int(env("BENCH_BW_DURATION", 500)),
+                   help="ms per bandwidth run (default 500)")
     p.add_argument("--only", default="",
                    help="comma-separated benchmarks to run (default: all)")
     a = p.parse_args(argv)
@@ -121,6 +142,8 @@ def parse_args(argv):
         p.error("bad value: %s" % (", ".join(bad) or "--reps, --table-reps, "
                                    "--samples or --mem-samples"))
     a.mem_samples = [int(v) for v in lo_hi]
+    if not a.bw_threads:
+        a.bw_threads = min(8, len(os.sched_getaffinity(0)))
     a.table_reps = min(a.table_reps, a.reps)
     return a
 
@@ -475,6 +498,75 @@ def table_figures(sw, points):
                                  if r["result"].get("region_reused"))}
 
 
+def bw_cpus(a):
+    """The bandwidth benchmark's CPUs: --bw-threads of those this process
+    may use, from --cpu on (wrapping)."""
+    mine = sorted(os.sched_getaffinity(0))
+    at = next((i for i, c in enumerate(mine) if c >= a.cpu), 0)
+    return [mine[(at + i) % len(mine)] for i in range(min(a.bw_threads,
+                                                          len(mine)))]
+
+
+def region_bytes(text):
+    """lattester-ctl's BYTES (K, M, G, T: binary) as an int."""
+    mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+    t = text.strip().upper().replace("IB", "")
+    return int(t[:-1]) * mult[t[-1]] if t[-1:] in mult else int(t)
+
+
+def stream_ref(a, cpus, kernel):
+    """The reference loop's GB/s."""
+    if not os.access(a.stream_ref, os.X_OK):
+        raise BenchError("%s is not built (make build/bench/stream-ref)"
+                         % a.stream_ref)
+    out = subprocess.run([a.stream_ref, ",".join(str(c) for c in cpus),
+                          str(region_bytes(a.region)), str(a.bw_size),
+                          str(a.bw_duration), kernel],
+                         check=True, capture_output=True, text=True)
+    kv = dict(line.split() for line in out.stdout.splitlines())
+    return float(kv["gbps"])
+
+
+def bench_bandwidth(run, a):
+    cpus = bw_cpus(a)
+    opts = ["--mode", "bandwidth", "--op", "load", "--pattern", "seq",
+            "--size", str(a.bw_size), "--region", a.region,
+            "--duration", "%dms" % a.bw_duration]
+    # one thread is --cpu's, as run takes it; more are a list
+    opts += ["--cpus", ",".join(str(c) for c in cpus)] if len(cpus) > 1 else []
+    f = {}
+    for rep in range(a.reps):
+        got = {}
+        # side by side, in turn first: the machine's drift
+        for which in (("engine", "read", "copy") if rep % 2 == 0 else
+                      ("read", "copy", "engine")):
+            if which == "engine":
+                d = run.run(opts)["doc"]
+                got[which] = d["threads"]["bandwidth"]["read_gbps"]
+            else:
+                got[which] = stream_ref(a, cpus, which)
+        f.setdefault("engine_gbps", []).append(got["engine"])
+        f.setdefault("loop_read_gbps", []).append(got["read"])
+        f.setdefault("loop_copy_gbps", []).append(got["copy"])
+        f.setdefault("engine_over_loop", []).append(ratio(got["engine"],
+                                                          got["read"]))
+    units = {"engine_over_loop": "ratio"}
+    out = {"config": {"threads": len(cpus), "cpus": cpus, "size": a.bw_size,
+                      "region": a.region, "duration_ms": a.bw_duration,
+                      "reps": a.reps,
+                      "how": "lattester-ctl run --mode bandwidth --op load "
+                             "--pattern seq, and tools/bench/stream-ref.c "
+                             "(read: a vectorised sum; copy: memcpy, bytes "
+                             "read and written) on the same CPUs and region "
+                             "size, side by side in each repetition"},
+           "figures": {k: median_summary(v, units.get(k, "GB/s"))
+                       for k, v in f.items()}}
+    r = out["figures"]["engine_over_loop"]["median"]
+    out["target"] = {"engine_over_loop": BW_TARGET,
+                     "met": r is not None and r >= BW_TARGET}
+    return out
+
+
 def bench_table(run, a):
     ops, skipped = table_ops(run, a)
     if not ops:
@@ -528,7 +620,7 @@ def bench_table(run, a):
 
 BENCH_FNS = {"timer": bench_timer, "efficiency": bench_efficiency,
              "agreement": bench_agreement, "memory": bench_memory,
-             "table": bench_table}
+             "bandwidth": bench_bandwidth, "table": bench_table}
 
 
 def engine_problem(engine):
@@ -587,6 +679,8 @@ def fmt(v, unit, bare=False):
         return "%.2f" % v
     if unit == "points":
         return "%g" % v
+    if unit == "GB/s":
+        return "%.2f" % v + ("" if bare else " GB/s")
     if unit == "KiB":
         return "%.0f" % v + ("" if bare else " KiB")
     return "%g" % v + ("" if bare or unit != "cycles" else " cyc")
@@ -624,6 +718,11 @@ ROWS = {  # benchmark: [(path to the figure, label)]
         ("rss_ratio", "peak RSS ratio, %(hi)d / %(lo)d samples"),
         ("module.module_peak", "module: MemFree drop less the tool's RSS"),
         ("module.slab_delta", "module: Slab after - before")],
+    "bandwidth": [
+        ("engine_gbps", "load GB/s, %(threads)d threads, lattester"),
+        ("loop_read_gbps", "load GB/s, the same from a plain loop"),
+        ("engine_over_loop", "lattester / the loop"),
+        ("loop_copy_gbps", "memcpy GB/s (read + written), the loop")],
     "table": [
         ("table_s", "basic latency table, %(points)d points, sweep"),
         ("no_reuse_table_s", "the same, sweep --no-reuse"),
@@ -665,6 +764,10 @@ def verdicts(name, b, s):
         yield "target: reuse in <= %d%% of the --no-reuse time: %s" % (
             100 * b["target"]["reuse_over_no_reuse"],
             "met" if b["target"]["met"] else "NOT met")
+    elif name == "bandwidth":
+        yield "target: >= %d%% of the loop's GB/s: %s" % (
+            100 * b["target"]["engine_over_loop"],
+            "met" if b["target"]["met"] else "NOT met")
     elif name == "memory":
         yield "peak RSS independent of the sample count: %s" % (
             "yes" if b["constant"] else "NO")
@@ -695,7 +798,8 @@ def print_table(doc, f=sys.stdout):
                       file=f)
                 continue
             names = {"lo": s["mem_samples"][0], "hi": s["mem_samples"][1],
-                     "points": b.get("config", {}).get("points", 0)}
+                     "points": b.get("config", {}).get("points", 0),
+                     "threads": b.get("config", {}).get("threads", 0)}
             for path, label in ROWS[name]:
                 fig = figure(b, path)
                 if fig is None:
@@ -722,7 +826,9 @@ def main(argv):
                         "samples": a.samples, "chain": a.chain,
                         "mem_samples": a.mem_samples, "mem_region": a.mem_region,
                         "table_samples": a.table_samples,
-                        "table_region": a.table_region, "benchmarks": a.only},
+                        "table_region": a.table_region,
+                        "bw_threads": a.bw_threads, "bw_size": a.bw_size,
+                        "bw_duration_ms": a.bw_duration, "benchmarks": a.only},
            "engines": {}}
     ok = True
     tmp = tempfile.mkdtemp(prefix="lattester-bench.")
