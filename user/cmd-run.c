@@ -29,7 +29,7 @@ static const struct cmd_opt run_options[] = {
 	  "memory to measure: dram[:NODE] (DRAM of NUMA node NODE; default: dram, the node of --cpu), /dev/pmemN, /dev/daxX.Y, namespaceX.Y, or cxl:regionN, a CXL region as it is when the run begins: its device-DAX device or the node its memory was onlined to (see 'lattester-ctl list'); with --engine user also the path of a file on a DAX filesystem (ext4/xfs -o dax)"),
 	OPT_ROW("cpu", OPT_CPU, "N", "CPU that takes the samples (default: 0)"),
 	OPT_ROW("threads", OPT_THREADS, "N",
-	  "kthreads, one per CPU: the first N of --cpus, or N online CPUs from --cpu up (default: 1)"),
+	  "threads, one per CPU (kthreads; --engine user: pthreads): the first N of --cpus, or N online CPUs from --cpu up (default: 1)"),
 	OPT_ROW("cpus", OPT_CPUS, "LIST",
 	  "CPUs of the threads, e.g. 0-3,8; the first takes the samples of --mode loaded (default: --cpu)"),
 	OPT_ROW("mode", OPT_MODE, "latency|bandwidth|loaded",
