@@ -8,7 +8,8 @@
  * vector section, bandwidth and loaded traffic stream it, and 64-byte direct
  * stores into the raw namespace read back through the block device.  A
  * write op either way: pmem needs LATT_CFG_FORCE.  TAP output, exit 1 on a
- * failure.
+ * failure.  One table holds every configuration with the answer of each
+ * kind of CPU.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,12 +43,13 @@ static __u64 sysfs_features(void)
 /* START @c: -errno, or the state it ended in (its RESULT in @r) */
 static int run(int fd, struct latt_config c, struct latt_result *r)
 {
-	int ret = xioctl(fd, LATT_IOC_START, &c), s;
+	int ret, s;
 
+	memset(r, 0, sizeof(*r));	/* a refused START shows zeros */
+	ret = xioctl(fd, LATT_IOC_START, &c);
 	if (ret)
 		return ret;
 	s = vm_wait_done(fd, 6000);
-	memset(r, 0, sizeof(*r));
 	if (xioctl(fd, LATT_IOC_RESULT, r))
 		return -1000;
 	return s;
@@ -61,103 +63,134 @@ static struct latt_config md_config(void)
 	return c;
 }
 
-/* The guest CPU lacks movdir64b: no START gets to execute it. */
-static void test_lacking(int fd, __u32 *cpus, int two)
-{
-	struct latt_result r;
-	struct latt_config c;
-	int ret;
+/*
+ * One table for both kinds of CPU: each configuration, what a CPU without
+ * movdir64b answers (no START gets to execute it: EOPNOTSUPP, the op
+ * checked before its width and fence, the mix's write op too) and what one
+ * with it answers (runs in every mode), with what else its RESULT must
+ * show.  NOT_TRIED: the case says nothing there.
+ */
+#define NOT_TRIED	1
 
-	c = md_config();
-	ret = run(fd, c, &r);
-	check(ret == -EOPNOTSUPP, "movdir64b -> EOPNOTSUPP (got %d)", ret);
-	c.width = 8;
-	ret = run(fd, c, &r);
-	check(ret == -EOPNOTSUPP, "movdir64b, width 8 -> EOPNOTSUPP: the op "
-	      "is checked before its width (got %d)", ret);
-	c = md_config();
-	c.fence = LATT_FENCE_SFENCE;
-	ret = run(fd, c, &r);
-	check(ret == -EOPNOTSUPP, "movdir64b, SFENCE -> EOPNOTSUPP (got %d)",
-	      ret);
-	if (!two) {
-		skip("loaded mode with movdir64b writes: one CPU online");
-		return;
+enum md_shape { MD_PLAIN, MD_W32, MD_SFENCE, MD_SEQ_NOFENCE, MD_BW,
+		MD_LOADED_WRITES, MD_LOADED_TIMED };
+
+struct md_case {
+	enum md_shape shape;
+	int two;		/* needs two CPUs */
+	int lacking;		/* -errno, or the end state */
+	int having;
+	const char *name;
+};
+
+static const struct md_case md_cases[] = {
+	{ MD_PLAIN, 0, -EOPNOTSUPP, LATT_STATE_DONE,
+	  "movdir64b: 64 bytes, mfence, no vector section" },
+	{ MD_W32, 0, -EOPNOTSUPP, -EINVAL,
+	  "movdir64b, width 32 (the op checked before its width)" },
+	{ MD_SFENCE, 0, -EOPNOTSUPP, NOT_TRIED, "movdir64b, SFENCE" },
+	{ MD_SEQ_NOFENCE, 0, -EOPNOTSUPP, LATT_STATE_DONE,
+	  "movdir64b, width 64, 4 KiB seq, no fence" },
+	{ MD_BW, 1, -EOPNOTSUPP, LATT_STATE_DONE,
+	  "bandwidth, movdir64b: bytes written, none read" },
+	{ MD_LOADED_WRITES, 1, -EOPNOTSUPP, LATT_STATE_DONE,
+	  "loaded, mix 1:1 of loads and --write-op movdir64b: bytes written" },
+	{ MD_LOADED_TIMED, 1, -EOPNOTSUPP, LATT_STATE_DONE,
+	  "loaded, movdir64b timed, loads and stores streamed at a width the CPU has" },
+};
+
+static struct latt_config md_shape(enum md_shape shape, __u32 *cpus)
+{
+	struct latt_config c = md_config();
+
+	switch (shape) {
+	case MD_PLAIN:
+		break;
+	case MD_W32:
+		c.width = 32;
+		break;
+	case MD_SFENCE:
+		c.fence = LATT_FENCE_SFENCE;
+		break;
+	case MD_SEQ_NOFENCE:
+		c.width = 64;
+		c.fence = LATT_FENCE_NONE;
+		c.size = 4096;
+		c.pattern = LATT_PAT_SEQ;
+		break;
+	case MD_BW:
+		c.mode = LATT_MODE_BANDWIDTH;
+		c.samples = 0;
+		c.duration_us = 20000;
+		break;
+	case MD_LOADED_WRITES:
+		c = vm_base_config();
+		c.write_op = LATT_OP_MOVDIR64B;
+		/* fall through */
+	case MD_LOADED_TIMED:
+		c.mode = LATT_MODE_LOADED;
+		c.mix_read = 1;
+		c.mix_write = 1;
+		break;
 	}
-	c = vm_base_config();
-	c.mode = LATT_MODE_LOADED;
-	c.nr_threads = 2;
-	c.cpus_ptr = (__u64)(unsigned long)cpus;
-	c.mix_read = 1;
-	c.mix_write = 1;
-	c.write_op = LATT_OP_MOVDIR64B;
-	ret = run(fd, c, &r);
-	check(ret == -EOPNOTSUPP, "loaded, --write-op movdir64b -> EOPNOTSUPP "
-	      "(got %d)", ret);
+	if (c.mode != LATT_MODE_LATENCY) {
+		c.nr_threads = 2;
+		c.cpus_ptr = (__u64)(unsigned long)cpus;
+	}
+	return c;
 }
 
-/* The guest CPU has movdir64b: it runs, in every mode. */
-static void test_having(int fd, __u32 *cpus, int two)
+/* What a CPU with movdir64b must show beyond the end state. */
+static int md_having_ok(enum md_shape shape, const struct latt_config *c,
+			const struct latt_result *r)
+{
+	switch (shape) {
+	case MD_PLAIN:
+		return r->count == c->samples && r->width == 64 &&
+		       r->config.width == 64 &&
+		       r->config.fence == LATT_FENCE_MFENCE &&
+		       !(r->flags & LATT_RES_VECTOR);
+	case MD_SEQ_NOFENCE:
+		return r->config.fence == LATT_FENCE_NONE;
+	case MD_BW:
+		return r->bytes_written > 0 && !r->bytes_read;
+	case MD_LOADED_WRITES:
+		return r->bytes_written > 0;
+	case MD_LOADED_TIMED:
+		return r->count == c->samples;
+	default:
+		return 1;
+	}
+}
+
+static void test_table(int fd, __u32 *cpus, int two, int have)
 {
 	struct latt_result r;
 	struct latt_config c;
-	int ret;
+	unsigned int i;
+	int ret, want;
 
-	c = md_config();
-	ret = run(fd, c, &r);
-	check(ret == LATT_STATE_DONE && r.count == c.samples &&
-	      r.width == 64 && r.config.width == 64 &&
-	      r.config.fence == LATT_FENCE_MFENCE &&
-	      !(r.flags & LATT_RES_VECTOR),
-	      "movdir64b: DONE, %llu samples, width %u, fence %u (mfence), "
-	      "flags %#x (no vector section)", (unsigned long long)r.count,
-	      r.width, r.config.fence, r.flags);
-	c.width = 32;
-	ret = run(fd, c, &r);
-	check(ret == -EINVAL, "movdir64b, width 32 -> EINVAL (got %d)", ret);
-	c.width = 64;
-	c.fence = LATT_FENCE_NONE;
-	c.size = 4096;
-	c.pattern = LATT_PAT_SEQ;
-	ret = run(fd, c, &r);
-	check(ret == LATT_STATE_DONE && r.config.fence == LATT_FENCE_NONE,
-	      "movdir64b, width 64, 4 KiB seq, no fence: DONE (got %d)", ret);
-	if (!two) {
-		skip("movdir64b streams: one CPU online");
-		return;
+	for (i = 0; i < sizeof(md_cases) / sizeof(md_cases[0]); i++) {
+		const struct md_case *k = &md_cases[i];
+
+		want = have ? k->having : k->lacking;
+		if (want == NOT_TRIED)
+			continue;
+		if (k->two && !two) {
+			skip("%s: one CPU online", k->name);
+			continue;
+		}
+		c = md_shape(k->shape, cpus);
+		ret = run(fd, c, &r);
+		check(ret == want && (ret != LATT_STATE_DONE ||
+				      md_having_ok(k->shape, &c, &r)),
+		      "%s CPU: %s -> %d (got %d; %llu samples, width %u, fence %u, flags %#x, %llu bytes read, %llu written)",
+		      have ? "a movdir64b" : "no movdir64b", k->name, want,
+		      ret, (unsigned long long)r.count, r.width,
+		      r.config.fence, r.flags,
+		      (unsigned long long)r.bytes_read,
+		      (unsigned long long)r.bytes_written);
 	}
-	c = md_config();
-	c.mode = LATT_MODE_BANDWIDTH;
-	c.samples = 0;
-	c.duration_us = 20000;
-	c.nr_threads = 2;
-	c.cpus_ptr = (__u64)(unsigned long)cpus;
-	ret = run(fd, c, &r);
-	check(ret == LATT_STATE_DONE && r.bytes_written > 0 && !r.bytes_read,
-	      "bandwidth, movdir64b: DONE, %llu bytes written, %llu read",
-	      (unsigned long long)r.bytes_written,
-	      (unsigned long long)r.bytes_read);
-	c = vm_base_config();
-	c.mode = LATT_MODE_LOADED;
-	c.nr_threads = 2;
-	c.cpus_ptr = (__u64)(unsigned long)cpus;
-	c.mix_read = 1;
-	c.mix_write = 1;
-	c.write_op = LATT_OP_MOVDIR64B;
-	ret = run(fd, c, &r);
-	check(ret == LATT_STATE_DONE && r.bytes_written > 0,
-	      "loaded, mix 1:1 of loads and movdir64b: DONE, %llu bytes "
-	      "written", (unsigned long long)r.bytes_written);
-	c = md_config();
-	c.mode = LATT_MODE_LOADED;
-	c.nr_threads = 2;
-	c.cpus_ptr = (__u64)(unsigned long)cpus;
-	c.mix_read = 1;
-	c.mix_write = 1;
-	ret = run(fd, c, &r);
-	check(ret == LATT_STATE_DONE && r.count == c.samples,
-	      "loaded, movdir64b timed, loads and stores streamed at a width "
-	      "the CPU has: DONE (got %d)", ret);
 }
 
 static int all_bytes(const unsigned char *p, size_t n, unsigned char v)
@@ -250,10 +283,7 @@ int main(void)
 	      "sysfs features agree (%#llx)",
 	      (unsigned long long)sysfs_features());
 	two = sysconf(_SC_NPROCESSORS_ONLN) >= 2;
-	if (feat)
-		test_having(fd, cpus, two);
-	else
-		test_lacking(fd, cpus, two);
+	test_table(fd, cpus, two, !!feat);
 	test_pmem(fd, !!feat);
 	ret = run(fd, (struct latt_config){ .op = LATT_OP_MAX + 1,
 		  .pattern = LATT_PAT_RAND, .target = LATT_TARGET_DRAM,
