@@ -3,8 +3,8 @@
 # lattester-ctl run with threads and modes on 4 CPUs (2 per node): latency
 # on 4 threads, bandwidth on DRAM and on the NVDIMM (raw /dev/pmem0, node
 # 1), a read/write mix on split parts, loaded latency with chase and a
-# delay, an abort by SIGINT, and the option errors.  20-cli.check reads the
-# JSON.
+# delay, an abort by SIGINT, and the option errors; the mix and the loaded
+# run again with --engine user (pthreads).  20-cli.check reads the JSON.
 set -u
 . /tests/lib/pmem.sh	# wait_dev
 fail() { echo "FAIL: $*"; exit 1; }	# stop at the first, unlike pmem.sh
@@ -47,6 +47,11 @@ refuse 1 "--force" --target /dev/pmem0 --mode bandwidth --threads 2 \
 	--mix 1:1 --region 64M --duration 10ms
 run pmem-mix --target /dev/pmem0 --mode bandwidth --threads 2 --mix 1:1 \
 	--write-op store-clwb --force --region 64M --duration 10ms
+# the user engine's pinned pthreads, on the same guest: the same shapes
+run user-mix --engine user --mode bandwidth --threads 4 --split --mix 2:1 \
+	--write-op nt-store --region 64M --duration 20ms --pattern rand
+run user-loaded --engine user --mode loaded --cpus 0-3 --pattern chase \
+	--chain 4 --samples 2000 --delay 100 --region 16M
 
 refuse 1 "only 4 CPUs online" --threads 5
 refuse 2 "listed twice" --cpus 0,0
