@@ -73,7 +73,8 @@
 #define POLL_MS			100
 #define USER_WARMUP_US		10000	/* the module's LATT_WARMUP_US */
 /* the common start, this far ahead of the last thread ready: time for
- * the others to wake from their naps and spin to it */
+ * the others to wake from their naps and spin to it (a vCPU the
+ * hypervisor holds longer starts late; the deadline still holds) */
 #define USER_GO_MARGIN_US	1000
 #define USER_GO_NAP_US		50	/* a nap at the start line, waiting */
 #define USER_CHASE_STEPS	(1U << 16)	/* between looks for a stop */
@@ -717,8 +718,8 @@ static void *user_thread(void *arg)
 	CPU_SET(t->cpu, &set);
 	ret = -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	if (ret)
-		log_err("%s: thread %u: cannot run on CPU %u: %s", u->spec,
-			t->idx, t->cpu, strerror(-ret));
+		log_err("%s: thread %u: cannot run on CPU %u: %s (a cgroup's cpuset may not allow it: /proc/self/status, Cpus_allowed_list)",
+			u->spec, t->idx, t->cpu, strerror(-ret));
 	if (!ret)
 		ret = thr_buffers(t);
 	if (!ret)

@@ -150,9 +150,11 @@ const char *threads_args_problem(const struct run_opts *o)
  * upwards, wrapping.  Returns 0, or 1 after saying what is wrong.
  */
 /*
- * Can a thread of the run use @cpu?  Online; for the user engine also in
- * this process's CPU set (taskset, a cgroup's cpuset), the only CPUs its
- * pthreads can be pinned to.
+ * Is @cpu one the run's other threads may take?  Online; for the user
+ * engine also in this process's affinity (taskset, a cgroup's cpuset):
+ * --threads N stays inside the CPUs lattester-ctl was given.  Thread 0 is
+ * --cpu, and --cpus is taken as listed: the kernel says at the pin
+ * whether a cpuset allows a CPU (the thread then fails, naming it).
  */
 static bool cpu_usable(const struct run_opts *o, const cpu_set_t *mine,
 		       __u32 cpu)
@@ -170,21 +172,14 @@ static int pick_cpus(struct run_opts *o, __u32 n)
 	__u32 i, k = 0;
 	long c;
 
-	if (!sched_getaffinity(0, sizeof(set), &set))
-		mine = &set;
 	if (t->ncpus) {
 		memcpy(t->list, t->cpus, n * sizeof(*t->list));
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < n; i++)
 			if (!host_cpu_online(t->list[i])) {
 				host_cpus_online(online, sizeof(online));
 				log_err("--cpus: CPU %u not online (online: %s)", t->list[i], online);
 				return 1;
 			}
-			if (!cpu_usable(o, mine, t->list[i])) {
-				log_err("--cpus: CPU %u is outside this process's CPU set (taskset, or a cgroup's cpuset): --engine user can pin its threads only inside it", t->list[i]);
-				return 1;
-			}
-		}
 		return 0;
 	}
 	if (n == 1) {
@@ -194,7 +189,16 @@ static int pick_cpus(struct run_opts *o, __u32 n)
 	}
 	if (conf < 1)
 		conf = 1;
-	for (c = 0; c < conf && k < n; c++) {
+	c = 0;
+	if (o->user_engine) {
+		/* thread 0 on --cpu, as with one thread; the others from
+		 * the CPUs this process was given */
+		if (!sched_getaffinity(0, sizeof(set), &set))
+			mine = &set;
+		t->list[k++] = o->cfg.cpu;
+		c = 1;
+	}
+	for (; c < conf && k < n; c++) {
 		__u32 cpu = (__u32)((o->cfg.cpu + c) % conf);
 
 		if (cpu_usable(o, mine, cpu))
@@ -202,8 +206,8 @@ static int pick_cpus(struct run_opts *o, __u32 n)
 	}
 	if (k < n) {
 		host_cpus_online(online, sizeof(online));
-		if (o->user_engine && mine)
-			log_err("--threads %u: only %u of the online CPUs (%s) are in this process's CPU set (taskset, or a cgroup's cpuset): --engine user can pin its threads only inside it", n, k, online);
+		if (mine)
+			log_err("--threads %u: --cpu %u and only %u more of the online CPUs (%s) in this process's affinity (taskset, or a cgroup's cpuset): --engine user keeps its threads inside it; name them with --cpus to go beyond", n, o->cfg.cpu, k - 1, online);
 		else
 			log_err("--threads %u: only %u CPUs online (%s)", n, k, online);
 		return 1;
