@@ -502,7 +502,10 @@ def bw_cpus(a):
     """The bandwidth benchmark's CPUs: --bw-threads of those this process
     may use, from --cpu on (wrapping)."""
     mine = sorted(os.sched_getaffinity(0))
-    at = next((i for i, c in enumerate(mine) if c >= a.cpu), 0)
+    if a.cpu not in mine:
+        raise BenchError("--cpu %d is not among this process's CPUs %r"
+                         % (a.cpu, mine))
+    at = mine.index(a.cpu)
     return [mine[(at + i) % len(mine)] for i in range(min(a.bw_threads,
                                                           len(mine)))]
 
@@ -511,6 +514,8 @@ def region_bytes(text):
     """lattester-ctl's BYTES (K, M, G, T: binary) as an int."""
     mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
     t = text.strip().upper().replace("IB", "")
+    if t.endswith("B"):     # 64B
+        t = t[:-1]
     return int(t[:-1]) * mult[t[-1]] if t[-1:] in mult else int(t)
 
 
@@ -520,9 +525,13 @@ def stream_ref(a, cpus, kernel):
         raise BenchError("%s is not built (make build/bench/stream-ref)"
                          % a.stream_ref)
     out = subprocess.run([a.stream_ref, ",".join(str(c) for c in cpus),
-                          str(region_bytes(a.region)), str(a.bw_size),
+                          str(region_bytes(a.region)),
+                          str(region_bytes(a.bw_size)),
                           str(a.bw_duration), kernel],
-                         check=True, capture_output=True, text=True)
+                         capture_output=True, text=True)
+    if out.returncode:
+        raise BenchError("%s: exit %d: %s" % (a.stream_ref, out.returncode,
+                                              out.stderr.strip()))
     kv = dict(line.split() for line in out.stdout.splitlines())
     return float(kv["gbps"])
 
