@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +71,7 @@ static struct latt_config md_config(void)
  * with it answers (runs in every mode), with what else its RESULT must
  * show.  NOT_TRIED: the case says nothing there.
  */
-#define NOT_TRIED	1
+#define NOT_TRIED	INT_MIN	/* neither an errno nor a state */
 
 enum md_shape { MD_PLAIN, MD_W32, MD_SFENCE, MD_SEQ_NOFENCE, MD_BW,
 		MD_LOADED_WRITES, MD_LOADED_TIMED };
