@@ -207,15 +207,16 @@ static bool get_num(struct json_object *o, double *v)
 
 /* ---- the fields of a point ---- */
 
-static int add_field(struct point *p, const char *name, const char *value)
+static int add_field_n(struct point *p, const char *name, size_t nlen,
+		       const char *value, size_t vlen)
 {
 	struct field *f = realloc(p->f, (p->nf + 1) * sizeof(*f));
 
 	if (!f)
 		return -ENOMEM;
 	p->f = f;
-	f[p->nf].name = strdup(name);
-	f[p->nf].value = strdup(value);
+	f[p->nf].name = strndup(name, nlen);
+	f[p->nf].value = strndup(value, vlen);
 	if (!f[p->nf].name || !f[p->nf].value) {
 		free(f[p->nf].name);
 		free(f[p->nf].value);
@@ -223,6 +224,11 @@ static int add_field(struct point *p, const char *name, const char *value)
 	}
 	p->nf++;
 	return 0;
+}
+
+static int add_field(struct point *p, const char *name, const char *value)
+{
+	return add_field_n(p, name, strlen(name), value, strlen(value));
 }
 
 /* A run's fields: its target, engine, "config" block and timer (1.3). */
@@ -266,36 +272,29 @@ static int run_fields(struct point *p)
 /* A sweep row's fields: its key, "name=value;...". */
 static int key_fields(struct point *p, const char *key)
 {
-	char *dup = strdup(key), *tok, *save = NULL, *eq;
-	int rc = dup ? 0 : -ENOMEM;
+	const char *pos = key, *name, *value;
+	size_t nlen, vlen;
+	int r;
 
-	for (tok = dup ? strtok_r(dup, ";", &save) : NULL; tok && !rc;
-	     tok = strtok_r(NULL, ";", &save)) {
-		eq = strchr(tok, '=');
-		if (!eq) {
-			rc = -EINVAL;
-			break;
-		}
-		*eq = '\0';
-		rc = add_field(p, tok, eq + 1);
-	}
-	free(dup);
-	return rc;
+	while ((r = key_next(&pos, &name, &nlen, &value, &vlen)) > 0)
+		if ((r = add_field_n(p, name, nlen, value, vlen)))
+			return r;
+	return r;
 }
 
-/* @name's value at @p; an absent engine is the kernel's (older files). */
+/*
+ * @name's value at @p; a field a sweep's key lacks reads as what its
+ * absence stands for (key_defs[]: an older file's engine is the kernel's).
+ */
 static const char *value_of(const struct point *p, const char *name)
 {
+	const struct key_def *d = key_def_of(name);
 	size_t i;
 
 	for (i = 0; i < p->nf; i++)
 		if (!strcmp(p->f[i].name, name))
 			return p->f[i].value;
-	if (!strcmp(name, "engine"))
-		return "kernel";
-	if (!strcmp(name, "hugepages"))
-		return "0";
-	return "";
+	return d && d->absent ? d->absent : "";
 }
 
 /* @name's value if it is the same at every point of @f, else NULL. */

@@ -520,7 +520,8 @@ static int read_commented(struct plot *p)
  * DIM_QUIET ones, nor the DIM_DEFAULT_QUIET ones where they have their
  * @quiet value.  The DIM_NEW ones came later: a file from before lacks
  * them and reads as @missing in every row, or, DIM_KEY, as what its key
- * says (engine=user, hugepages=1).  DIM_MODE: the columns --mode brought.
+ * says (engine=user, hugepages=1; key_value(): a key without it, as its
+ * default).  DIM_MODE: the columns --mode brought.
  */
 #define DIM_QUIET		0x1
 #define DIM_DEFAULT_QUIET	0x2
@@ -554,9 +555,9 @@ static const struct dim {
 	{ "delay",     SWEEP_COL_DELAY,
 	  DIM_DEFAULT_QUIET | DIM_NEW | DIM_MODE, "0", "0" },
 	{ "engine",    SWEEP_COL_ENGINE,
-	  DIM_DEFAULT_QUIET | DIM_NEW | DIM_KEY, "kernel", "kernel" },
+	  DIM_DEFAULT_QUIET | DIM_NEW | DIM_KEY, NULL, "kernel" },
 	{ "hugepages", NO_COL,
-	  DIM_DEFAULT_QUIET | DIM_NEW | DIM_KEY, "0", "0" },
+	  DIM_DEFAULT_QUIET | DIM_NEW | DIM_KEY, NULL, "0" },
 };
 #define NR_DIMS	(sizeof(dims) / sizeof(dims[0]))
 
@@ -573,6 +574,8 @@ struct sweep_csv {
 	int stat_col[NR_STATS];	/* ns_* */
 	int gbps_col[NR_GBPS];	/* gbps[]'s; -1: missing */
 	int state_col, key_col, per_col, rate_col, thr_col;
+	char **kv;		/* DIM_KEY values that are no constant */
+	size_t nkv;
 };
 
 static void sweep_csv_free(struct sweep_csv *c)
@@ -586,25 +589,28 @@ static void sweep_csv_free(struct sweep_csv *c)
 	free(c->lines);
 	free(c->fields);
 	free(c->dv);
+	for (i = 0; i < c->nkv; i++)
+		free(c->kv[i]);
+	free(c->kv);
 }
 
-/* A row's field @name of its key ("1" of "...;hugepages=1"), or NULL. */
-static bool key_says(const struct sweep_csv *c, size_t row, const char *field,
-		     const char *value)
+/*
+ * Row @i's value of key field @name (key_value()), kept in @c where it is
+ * no constant; NULL when out of memory.
+ */
+static const char *key_dim(struct sweep_csv *c, size_t i, const char *name)
 {
-	const char *key, *p;
-	size_t n = strlen(field), m = strlen(value);
+	const char *key = c->key_col >= 0 ? c->fields[i][c->key_col] : "";
+	char buf[256], **kv;
+	const char *v = key_value(key, name, buf, sizeof(buf));
 
-	if (c->key_col < 0)
-		return false;
-	key = c->fields[row][c->key_col];
-	for (p = key; *p; p += strcspn(p, ";"), p += *p == ';') {
-		if (!strncmp(p, field, n) && p[n] == '=' &&
-		    !strncmp(p + n + 1, value, m) &&
-		    (p[n + 1 + m] == ';' || !p[n + 1 + m]))
-			return true;
-	}
-	return false;
+	if (v != buf)
+		return v;
+	kv = realloc(c->kv, (c->nkv + 1) * sizeof(*kv));
+	if (!kv)
+		return NULL;
+	c->kv = kv;
+	return c->kv[c->nkv++] = strdup(buf);
 }
 
 /* Each row's value of each dimension. */
@@ -621,14 +627,10 @@ static int fill_dims(struct sweep_csv *c)
 
 			if (c->dim_col[d] >= 0)
 				*v = c->fields[i][c->dim_col[d]];
-			else if (!strcmp(dims[d].name, "engine"))
-				*v = key_says(c, i, "engine", "user") ?
-				     "user" : "kernel";
-			else if (!strcmp(dims[d].name, "hugepages"))
-				*v = key_says(c, i, "hugepages", "1") ?
-				     "1" : "0";
-			else
+			else if (!(dims[d].flags & DIM_KEY))
 				*v = dims[d].missing;
+			else if (!(*v = key_dim(c, i, dims[d].name)))
+				return -ENOMEM;
 		}
 	}
 	return 0;
@@ -845,11 +847,12 @@ static void fmt_key_field(char *buf, size_t len, const struct sweep_csv *c,
 			  size_t i, const char *f)
 {
 	const char *key = c->key_col >= 0 ? c->fields[i][c->key_col] : "";
-	char v[256];
+	char value[256];
+	const char *v = key_value(key, f, value, sizeof(value));
 	int d = dim_index(f);
 
-	if (key_field(key, f, v, sizeof(v)))
-		snprintf(v, sizeof(v), "%s", "-");
+	if (!*v)
+		v = "-";	/* no key of this version has it */
 	if (!strcmp(f, "fence") && strcmp(v, val(c, i, (size_t)d)))
 		snprintf(buf, len, "fence %s (%s)", v, val(c, i, (size_t)d));
 	else if (d >= 0)
@@ -926,36 +929,33 @@ static bool collision(const struct sweep_csv *c, const struct labels *l,
 	return false;
 }
 
+struct name_buf {
+	char *buf;
+	size_t len;
+};
+
+/* key_diff()'s call for key_difference(): the first field, kept. */
+static int first_field(void *ctx, const char *name, const char *va,
+		       const char *vb)
+{
+	struct name_buf *f = ctx;
+
+	(void)va;
+	(void)vb;
+	snprintf(f->buf, f->len, "%s", name);
+	return 1;
+}
+
 /* The first field of the keys of rows @a and @b whose values differ. */
 static bool key_difference(const struct sweep_csv *c, size_t a, size_t b,
 			   char *field, size_t len)
 {
-	const char *keys[2], *p, *end, *eq;
-	char name[64], va[256], vb[256];
-	int k;
+	struct name_buf f = { field, len };
 
 	if (c->key_col < 0)
 		return false;
-	keys[0] = c->fields[a][c->key_col];
-	keys[1] = c->fields[b][c->key_col];
-	for (k = 0; k < 2; k++) {
-		for (p = keys[k]; *p; p = *end ? end + 1 : end) {
-			end = p + strcspn(p, ";");
-			eq = memchr(p, '=', (size_t)(end - p));
-			if (!eq || (size_t)(eq - p) >= sizeof(name))
-				continue;
-			snprintf(name, sizeof(name), "%.*s", (int)(eq - p), p);
-			if (key_field(keys[0], name, va, sizeof(va)))
-				va[0] = '\0';
-			if (key_field(keys[1], name, vb, sizeof(vb)))
-				vb[0] = '\0';
-			if (strcmp(va, vb)) {
-				snprintf(field, len, "%s", name);
-				return true;
-			}
-		}
-	}
-	return false;
+	return key_diff(c->fields[a][c->key_col], c->fields[b][c->key_col],
+			first_field, &f);
 }
 
 /*

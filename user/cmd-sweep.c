@@ -54,7 +54,6 @@
 #define BAR_WIDTH	24
 #define MAX_REASONS	8	/* distinct reasons to skip, listed */
 #define KEY_LEN		1024
-#define KEY_USER_ENGINE	";engine=user"	/* in the key of a user engine point */
 #define DEFAULT_MAX_POINTS 10000	/* --max-points */
 #define MANY_POINTS	1000	/* more to measure: a warning */
 
@@ -193,8 +192,7 @@ struct sweep {
 	bool no_reuse;			/* --no-reuse */
 	struct run_keep keep;		/* kept from point to point */
 	__u64 max_points;
-	char fixed_head[64];		/* the shared part of every key: */
-	char fixed_tail[512];		/* samples, [region], the rest */
+	char fixed_tail[512];		/* every key's fields from offset on */
 	const struct cmd_ctx *ctx;
 	/* progress */
 	bool bar;
@@ -394,79 +392,76 @@ static int defaults(struct sweep *s)
 }
 
 /*
- * The options every point shares, as the tail of every key: "samples=N;"
- * (fixed_head), the point's "region=R", then fixed_tail.  The user engine
- * adds ";engine=user" (and ";hugepages=1"): a kernel point's key is what
- * it was before sweep had --engine, so older files still resume.
+ * The options every point shares, after the point's samples and region
+ * (point_key()): key_defs[] from KEY_OFFSET on.  The user engine adds
+ * engine=user (and hugepages=1): a kernel point's key is what it was
+ * before sweep had --engine, so older files still resume.  The thread
+ * fields are in the keys of sweeps that use threads only.
  */
-/* The thread options in the key: what a single-thread sweep never has. */
-static void fixed_key_threads(struct sweep *s, int n)
-{
-	const struct run_opts *o = &s->base;
-	const struct latt_config *c = &o->cfg;
-
-	if (n < 0 || (size_t)n >= sizeof(s->fixed_tail))
-		return;
-	snprintf(s->fixed_tail + n, sizeof(s->fixed_tail) - n,
-		 ";mode=%s;cpus=%s;duration_us=%llu;mix=%u:%u;write_op=%s;split=%d", mode_name(c->mode), o->th.cpus_text,
-		 (unsigned long long)(o->th.duration_set ? o->th.duration_us :
-				      0),
-		 c->mix_read, c->mix_write,
-		 latt_name(NAMES_OP, c->write_op ? c->write_op : LATT_OP_STORE),
-		 !!(c->flags & LATT_CFG_SPLIT));
-}
-
 static void fixed_key(struct sweep *s)
 {
 	const struct run_opts *o = &s->base;
 	const struct latt_config *c = &o->cfg;
 	const size_t len = sizeof(s->fixed_tail);
 	char *t = s->fixed_tail;
-	int n;
+	size_t n = 0;
 
-	snprintf(s->fixed_head, sizeof(s->fixed_head), "samples=%llu",
-		 (unsigned long long)c->samples);
-	n = snprintf(t, len, ";offset=%llu;seed=%llu;chain=%u;threshold=%s;max_outliers=%u;window_us=%u;width=%u;warm=%d;force=%d",
-		     (unsigned long long)o->tgt.offset,
-		     (unsigned long long)c->seed, c->chain, o->thr.text,
-		     c->max_outliers, c->window_us, c->width,
-		     !!(c->flags & LATT_CFG_WARM), o->force);
-	if (o->tlb_locality && n > 0 && (size_t)n < len)
-		n += snprintf(t + n, len - n, ";tlb_locality=%llu",
-			      (unsigned long long)o->tlb_locality);
-	/* a key without it is a sweep that refused bad blocks */
-	if (o->skip_badblocks && n > 0 && (size_t)n < len)
-		n += snprintf(t + n, len - n, ";skip_badblocks=1");
-	/* a key without it is auto's: older files keep their keys */
-	if ((c->flags & LATT_CFG_RDTSC || o->timer_rdtscp) && n > 0 &&
-	    (size_t)n < len)
-		n += snprintf(t + n, len - n, ";timer=%s",
-			      o->timer_rdtscp ? "rdtscp" : "rdtsc");
-	if (o->user_engine && n > 0 && (size_t)n < len)
-		n += snprintf(t + n, len - n, "%s%s", KEY_USER_ENGINE,
-			      o->hugepages ? ";hugepages=1" : "");
-	if (threads_used(c) || o->th.ncpus || s->grid.threads.n ||
-	    s->grid.delays.n)
-		fixed_key_threads(s, n);
+	t[0] = '\0';
+	key_put(t, len, &n, KEY_OFFSET, "%llu",
+		(unsigned long long)o->tgt.offset);
+	key_put(t, len, &n, KEY_SEED, "%llu", (unsigned long long)c->seed);
+	key_put(t, len, &n, KEY_CHAIN, "%u", c->chain);
+	key_put(t, len, &n, KEY_THRESHOLD, "%s", o->thr.text);
+	key_put(t, len, &n, KEY_MAX_OUTLIERS, "%u", c->max_outliers);
+	key_put(t, len, &n, KEY_WINDOW_US, "%u", c->window_us);
+	key_put(t, len, &n, KEY_WIDTH, "%u", c->width);
+	key_put(t, len, &n, KEY_WARM, "%d", !!(c->flags & LATT_CFG_WARM));
+	key_put(t, len, &n, KEY_FORCE, "%d", o->force);
+	if (o->tlb_locality)
+		key_put(t, len, &n, KEY_TLB_LOCALITY, "%llu",
+			(unsigned long long)o->tlb_locality);
+	if (o->skip_badblocks)
+		key_put(t, len, &n, KEY_SKIP_BADBLOCKS, "1");
+	if (c->flags & LATT_CFG_RDTSC || o->timer_rdtscp)
+		key_put(t, len, &n, KEY_TIMER, "%s",
+			o->timer_rdtscp ? "rdtscp" : "rdtsc");
+	if (o->user_engine) {
+		key_put(t, len, &n, KEY_ENGINE, "user");
+		if (o->hugepages)
+			key_put(t, len, &n, KEY_HUGEPAGES, "1");
+	}
+	if (!threads_used(c) && !o->th.ncpus && !s->grid.threads.n &&
+	    !s->grid.delays.n)
+		return;
+	key_put(t, len, &n, KEY_MODE, "%s", mode_name(c->mode));
+	key_put(t, len, &n, KEY_CPUS, "%s", o->th.cpus_text);
+	key_put(t, len, &n, KEY_DURATION_US, "%llu",
+		(unsigned long long)(o->th.duration_set ? o->th.duration_us :
+				     0));
+	key_put(t, len, &n, KEY_MIX, "%u:%u", c->mix_read, c->mix_write);
+	key_put(t, len, &n, KEY_WRITE_OP, "%s",
+		latt_name(NAMES_OP, c->write_op ? c->write_op : LATT_OP_STORE));
+	key_put(t, len, &n, KEY_SPLIT, "%d", !!(c->flags & LATT_CFG_SPLIT));
 }
 
 /* The key of point @p: its grid values, then the options all share. */
 static void point_key(char *buf, size_t len, const struct sweep *s,
 		      const struct grid_point *p)
 {
-	char fixed[sizeof(s->fixed_head) + sizeof(s->fixed_tail) + 48];
-	char region[32];
+	char fixed[sizeof(s->fixed_tail) + 64];
+	size_t n = 0;
 
-	if (p->region)
-		snprintf(region, sizeof(region), "%llu",
-			 (unsigned long long)p->region);
-	else if (s->base.region_set)
-		snprintf(region, sizeof(region), "%llu",
-			 (unsigned long long)s->base.cfg.region);
+	fixed[0] = '\0';
+	key_put(fixed, sizeof(fixed), &n, KEY_SAMPLES, "%llu",
+		(unsigned long long)s->base.cfg.samples);
+	if (p->region || s->base.region_set)
+		key_put(fixed, sizeof(fixed), &n, KEY_REGION, "%llu",
+			(unsigned long long)(p->region ? p->region :
+					     s->base.cfg.region));
 	else
-		snprintf(region, sizeof(region), "default");
-	snprintf(fixed, sizeof(fixed), "%s;region=%s%s", s->fixed_head,
-		 region, s->fixed_tail);
+		key_put(fixed, sizeof(fixed), &n, KEY_REGION, "default");
+	if (n + 1 < sizeof(fixed))
+		snprintf(fixed + n, sizeof(fixed) - n, ";%s", s->fixed_tail);
 	grid_point_key(buf, len, p, fixed);
 }
 
@@ -886,10 +881,10 @@ static int write_rows(struct sweep *s, const struct grid_point *p,
 /* Was the point of @key measured by the user engine? */
 static bool key_is_user(const char *key)
 {
-	const char *p = strstr(key, KEY_USER_ENGINE);
+	char v[16];
 
-	return p && (p[strlen(KEY_USER_ENGINE)] == ';' ||
-		     !p[strlen(KEY_USER_ENGINE)]);
+	return !strcmp(key_value(key, key_defs[KEY_ENGINE].name, v,
+				 sizeof(v)), "user");
 }
 
 /* A file holds one engine's points: --resume with the other is refused. */
@@ -908,101 +903,48 @@ static int check_engine(const struct sweep *s, const struct sweep_out *o)
 	return 0;
 }
 
-/*
- * The fields of a key that aren't the grid's but may still differ between
- * the points of one file, because the rows tell them apart in columns of
- * their own that the plots split series by (chain, width, warm, mode,
- * page size), or that tools/repro-bandwidth-mix varies sweep by sweep
- * (mix, write_op).  engine has its own check (check_engine()).
- */
-static const char *const free_fields[] = {
-	"chain", "width", "warm", "mode", "hugepages", "mix", "write_op",
-	"engine",
-};
-
-/*
- * What a field a key lacks stands for: keys leave out timer=auto,
- * tlb_locality=0, the user engine's fields and, in a single-thread
- * latency sweep, the thread fields.
- */
-static const struct {
-	const char *name, *value;
-} absent_fields[] = {
-	{ "timer", "auto" }, { "tlb_locality", "0" }, { "hugepages", "0" },
-	{ "engine", "kernel" }, { "mode", "latency" }, { "cpus", "" },
-	{ "duration_us", "0" }, { "mix", "0:0" }, { "write_op", "store" },
-	{ "split", "0" },
-};
-
-/* The option of a key field, for messages; @flag: a flag, 0 or 1. */
-static const char *field_option(const char *name, bool *flag)
-{
-	static const struct {
-		const char *field, *opt;
-		bool flag;
-	} opts[] = {
-		{ "samples", "--samples", false },
-		{ "offset", "--offset", false }, { "seed", "--seed", false },
-		{ "threshold", "--threshold", false },
-		{ "max_outliers", "--max-outliers", false },
-		{ "window_us", "--window-us", false },
-		{ "force", "--force", true },
-		{ "tlb_locality", "--tlb-locality", false },
-		{ "skip_badblocks", "--skip-badblocks", true },
-		{ "timer", "--timer", false }, { "cpus", "--cpus", false },
-		{ "duration_us", "--duration (us)", false },
-		{ "split", "--split", true },
-	};
-	size_t i;
-
-	*flag = false;
-	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
-		if (!strcmp(opts[i].field, name)) {
-			*flag = opts[i].flag;
-			return opts[i].opt;
-		}
-	}
-	return name;
-}
-
-static const char *field_value(const char *key, const char *name, char *buf,
-			       size_t len)
-{
-	size_t i;
-
-	if (!key_field(key, name, buf, len))
-		return buf;
-	for (i = 0; i < sizeof(absent_fields) / sizeof(absent_fields[0]); i++)
-		if (!strcmp(absent_fields[i].name, name))
-			return absent_fields[i].value;
-	return "";
-}
-
-static bool is_free_field(const char *name)
-{
-	size_t i;
-
-	if (key_is_grid_field(name))
-		return true;
-	for (i = 0; i < sizeof(free_fields) / sizeof(free_fields[0]); i++)
-		if (!strcmp(free_fields[i], name))
-			return true;
-	return false;
-}
-
-/* "--samples 1000, not 500" or "--force, not without": one difference. */
+/* "--samples 1000, not 500" or "--force, not no --force": one difference. */
 static int say_field(char *buf, size_t len, const char *name,
 		     const char *theirs, const char *ours)
 {
-	bool flag;
-	const char *opt = field_option(name, &flag);
+	const struct key_def *d = key_def_of(name);
+	const char *opt = d && d->option ? d->option : name;
 
-	if (flag)
+	if (d && d->flags & KEY_FLAG)
 		return snprintf(buf, len, "%s%s, not %s%s",
 				strcmp(theirs, "0") ? "" : "no ", opt,
 				strcmp(ours, "0") ? "" : "no ", opt);
 	return snprintf(buf, len, "%s %s, not %s", opt,
 			*theirs ? theirs : "(none)", *ours ? ours : "(none)");
+}
+
+struct differing {
+	char *buf;
+	size_t len, n;
+	int diff;
+};
+
+/*
+ * One field in which two keys differ, said, unless the points of one file
+ * may differ in it: the grid's dimensions and the KEY_FREE fields (rows
+ * tell those apart in columns of their own that the plots split series by,
+ * or tools/repro-bandwidth-mix varies them sweep by sweep; engine has its
+ * own check, check_engine()).
+ */
+static int say_differing(void *ctx, const char *name, const char *theirs,
+			 const char *ours)
+{
+	const struct key_def *d = key_def_of(name);
+	struct differing *df = ctx;
+
+	if (d && d->flags & (KEY_GRID | KEY_FREE))
+		return 0;
+	if (df->diff++ && df->n < df->len)
+		df->n += snprintf(df->buf + df->n, df->len - df->n, "; ");
+	if (df->n < df->len)
+		df->n += say_field(df->buf + df->n, df->len - df->n, name,
+				   theirs, ours);
+	return 0;
 }
 
 /*
@@ -1012,36 +954,11 @@ static int say_field(char *buf, size_t len, const char *name,
 static int differing_fields(const char *theirs, const char *ours, char *buf,
 			    size_t len)
 {
-	const char *keys[2] = { theirs, ours };
-	char name[64], a[512], b[512];
-	const char *p, *end, *eq, *va, *vb;
-	size_t n = 0;
-	int k, diff = 0;
+	struct differing df = { .buf = buf, .len = len };
 
 	buf[0] = '\0';
-	for (k = 0; k < 2; k++) {
-		for (p = keys[k]; *p; p = *end ? end + 1 : end) {
-			end = p + strcspn(p, ";");
-			eq = memchr(p, '=', (size_t)(end - p));
-			if (!eq || (size_t)(eq - p) >= sizeof(name))
-				continue;
-			snprintf(name, sizeof(name), "%.*s", (int)(eq - p), p);
-			if (is_free_field(name))
-				continue;
-			/* a field both have is said once, from @theirs */
-			if (k == 1 && !key_field(theirs, name, NULL, 0))
-				continue;
-			va = field_value(theirs, name, a, sizeof(a));
-			vb = field_value(ours, name, b, sizeof(b));
-			if (!strcmp(va, vb))
-				continue;
-			if (diff++ && n < len)
-				n += snprintf(buf + n, len - n, "; ");
-			if (n < len)
-				n += say_field(buf + n, len - n, name, va, vb);
-		}
-	}
-	return diff;
+	key_diff(theirs, ours, say_differing, &df);
+	return df.diff;
 }
 
 /*

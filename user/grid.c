@@ -4,6 +4,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,49 +268,168 @@ void grid_free(struct sweep_grid *g)
 	u64_list_free(&g->regions);
 }
 
+const struct key_def key_defs[KEY_NR] = {
+	[KEY_TARGET]		= { "target", KEY_GRID, NULL, "--target" },
+	[KEY_CPU]		= { "cpu", KEY_GRID, NULL, "--cpu" },
+	[KEY_OP]		= { "op", KEY_GRID, NULL, "--op" },
+	[KEY_FENCE]		= { "fence", KEY_GRID, NULL, "--fence" },
+	[KEY_PATTERN]		= { "pattern", KEY_GRID, NULL, "--pattern" },
+	[KEY_SIZE]		= { "size", KEY_GRID, NULL, "--size" },
+	[KEY_THREADS]		= { "threads", KEY_GRID, "1", "--threads" },
+	[KEY_DELAY]		= { "delay", KEY_GRID, "0", "--delay" },
+	[KEY_SAMPLES]		= { "samples", 0, NULL, "--samples" },
+	[KEY_REGION]		= { "region", KEY_GRID, NULL, "--region" },
+	[KEY_OFFSET]		= { "offset", 0, NULL, "--offset" },
+	[KEY_SEED]		= { "seed", 0, NULL, "--seed" },
+	[KEY_CHAIN]		= { "chain", KEY_FREE, NULL, "--chain" },
+	[KEY_THRESHOLD]		= { "threshold", 0, NULL, "--threshold" },
+	[KEY_MAX_OUTLIERS]	= { "max_outliers", 0, NULL, "--max-outliers" },
+	[KEY_WINDOW_US]		= { "window_us", 0, NULL, "--window-us" },
+	[KEY_WIDTH]		= { "width", KEY_FREE, NULL, "--width" },
+	[KEY_WARM]		= { "warm", KEY_FREE | KEY_FLAG, NULL, "--warm" },
+	[KEY_FORCE]		= { "force", KEY_FLAG, NULL, "--force" },
+	[KEY_TLB_LOCALITY]	= { "tlb_locality", 0, "0", "--tlb-locality" },
+	[KEY_SKIP_BADBLOCKS]	= { "skip_badblocks", KEY_FLAG, "0",
+				    "--skip-badblocks" },
+	[KEY_TIMER]		= { "timer", 0, "auto", "--timer" },
+	[KEY_ENGINE]		= { "engine", KEY_FREE, "kernel", "--engine" },
+	[KEY_HUGEPAGES]		= { "hugepages", KEY_FREE | KEY_FLAG, "0",
+				    "--hugepages" },
+	[KEY_MODE]		= { "mode", KEY_FREE, "latency", "--mode" },
+	[KEY_CPUS]		= { "cpus", 0, "", "--cpus" },
+	[KEY_DURATION_US]	= { "duration_us", 0, "0", "--duration (us)" },
+	[KEY_MIX]		= { "mix", KEY_FREE, "0:0", "--mix" },
+	[KEY_WRITE_OP]		= { "write_op", KEY_FREE, "store", "--write-op" },
+	[KEY_SPLIT]		= { "split", KEY_FLAG, "0", "--split" },
+};
+
+const struct key_def *key_def_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < KEY_NR; i++)
+		if (!strcmp(key_defs[i].name, name))
+			return &key_defs[i];
+	return NULL;
+}
+
+void key_put(char *buf, size_t len, size_t *n, enum key_id id,
+	     const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	if (!len || *n + 1 >= len)
+		return;
+	r = snprintf(buf + *n, len - *n, "%s%s=", *n ? ";" : "",
+		     key_defs[id].name);
+	if (r > 0 && *n + (size_t)r < len) {
+		*n += (size_t)r;
+		va_start(ap, fmt);
+		r = vsnprintf(buf + *n, len - *n, fmt, ap);
+		va_end(ap);
+	}
+	*n = r < 0 || *n + (size_t)r >= len ? len - 1 : *n + (size_t)r;
+}
+
 void grid_point_key(char *buf, size_t len, const struct grid_point *p,
 		    const char *fixed)
 {
-	char extra[64] = "";
-	int n = 0;
+	size_t n = 0;
 
+	if (len)
+		buf[0] = '\0';
+	key_put(buf, len, &n, KEY_TARGET, "%s", p->target);
+	key_put(buf, len, &n, KEY_CPU, "%u", p->cpu);
+	key_put(buf, len, &n, KEY_OP, "%s", p->op);
+	key_put(buf, len, &n, KEY_FENCE, "%s", p->fence);
+	key_put(buf, len, &n, KEY_PATTERN, "%s", p->pattern);
+	key_put(buf, len, &n, KEY_SIZE, "%llu", (unsigned long long)p->size);
 	if (p->threads != 1)
-		n = snprintf(extra, sizeof(extra), "threads=%u;", p->threads);
-	if (p->delay && n >= 0 && (size_t)n < sizeof(extra))
-		snprintf(extra + n, sizeof(extra) - n, "delay=%llu;",
-			 (unsigned long long)p->delay);
-	snprintf(buf, len, "target=%s;cpu=%u;op=%s;fence=%s;pattern=%s;size=%llu;%s%s", p->target, p->cpu, p->op, p->fence,
-		 p->pattern, (unsigned long long)p->size, extra, fixed);
+		key_put(buf, len, &n, KEY_THREADS, "%u", p->threads);
+	if (p->delay)
+		key_put(buf, len, &n, KEY_DELAY, "%llu",
+			(unsigned long long)p->delay);
+	if (*fixed && n + 1 < len)
+		snprintf(buf + n, len - n, ";%s", fixed);
+}
+
+int key_next(const char **pos, const char **name, size_t *nlen,
+	     const char **value, size_t *vlen)
+{
+	const char *p = *pos, *end, *eq;
+
+	while (*p == ';')
+		p++;
+	if (!*p) {
+		*pos = p;
+		return 0;
+	}
+	end = p + strcspn(p, ";");
+	*pos = end;
+	eq = memchr(p, '=', (size_t)(end - p));
+	if (!eq)
+		return -EINVAL;
+	*name = p;
+	*nlen = (size_t)(eq - p);
+	*value = eq + 1;
+	*vlen = (size_t)(end - eq - 1);
+	return 1;
 }
 
 int key_field(const char *key, const char *name, char *buf, size_t len)
 {
-	size_t n = strlen(name), vlen;
-	const char *p = key, *end;
+	size_t n = strlen(name), nlen, vlen;
+	const char *pos = key, *f, *v;
+	int r;
 
-	for (; *p; p = *end ? end + 1 : end) {
-		end = p + strcspn(p, ";");
-		if ((size_t)(end - p) > n && !strncmp(p, name, n) &&
-		    p[n] == '=') {
-			vlen = (size_t)(end - p) - n - 1;
-			if (len)
-				snprintf(buf, len, "%.*s", (int)vlen, p + n + 1);
-			return 0;
-		}
+	while ((r = key_next(&pos, &f, &nlen, &v, &vlen))) {
+		if (r < 0 || nlen != n || strncmp(f, name, n))
+			continue;
+		if (len)
+			snprintf(buf, len, "%.*s", (int)vlen, v);
+		return 0;
 	}
 	return -ENOENT;
 }
 
-bool key_is_grid_field(const char *name)
+const char *key_value(const char *key, const char *name, char *buf,
+		      size_t len)
 {
-	static const char *const grid[] = { "target", "cpu", "threads",
-		"delay", "op", "fence", "pattern", "size", "region" };
-	size_t i;
+	const struct key_def *d;
 
-	for (i = 0; i < sizeof(grid) / sizeof(grid[0]); i++)
-		if (!strcmp(grid[i], name))
-			return true;
-	return false;
+	if (!key_field(key, name, buf, len))
+		return buf;
+	d = key_def_of(name);
+	return d && d->absent ? d->absent : "";
+}
+
+int key_diff(const char *a, const char *b,
+	     int (*fn)(void *ctx, const char *name, const char *va,
+		       const char *vb),
+	     void *ctx)
+{
+	const char *keys[2] = { a, b }, *pos, *f, *v, *x, *y;
+	char name[64], va[512], vb[512];
+	size_t nlen, vlen;
+	int k, r;
+
+	for (k = 0; k < 2; k++) {
+		pos = keys[k];
+		while ((r = key_next(&pos, &f, &nlen, &v, &vlen))) {
+			if (r < 0 || nlen >= sizeof(name))
+				continue;
+			snprintf(name, sizeof(name), "%.*s", (int)nlen, f);
+			/* a field both have is said once, from @a */
+			if (k == 1 && !key_field(a, name, NULL, 0))
+				continue;
+			x = key_value(a, name, va, sizeof(va));
+			y = key_value(b, name, vb, sizeof(vb));
+			if (strcmp(x, y) && (r = fn(ctx, name, x, y)))
+				return r;
+		}
+	}
+	return 0;
 }
 
 int key_set_add(struct key_set *k, const char *key)

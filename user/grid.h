@@ -77,23 +77,120 @@ int grid_add_pattern_values(struct sweep_grid *g, const char *name,
 void grid_free(struct sweep_grid *g);
 
 /*
+ * A point's key: "name=value" fields between ';', in the order of enum
+ * key_id.  It says what was measured (the grid's values and the options
+ * every point shares), and --resume, plot and compare read it back.  Each
+ * field's name, its part and its meaning when a key lacks it are in
+ * key_defs[] (grid.c), the one home of the key's spelling: the writers
+ * (grid_point_key(), cmd-sweep.c) put fields by id, the readers (sweep
+ * --resume, plot, compare) find them by the same table.
+ */
+enum key_id {
+	/* the grid's dimensions (grid_point_key()) */
+	KEY_TARGET,
+	KEY_CPU,
+	KEY_OP,
+	KEY_FENCE,
+	KEY_PATTERN,
+	KEY_SIZE,
+	KEY_THREADS,		/* only when not 1 */
+	KEY_DELAY,		/* only when not 0 */
+	/* the options every point of a sweep shares (cmd-sweep.c) */
+	KEY_SAMPLES,
+	KEY_REGION,		/* a dimension: between the shared ones */
+	KEY_OFFSET,
+	KEY_SEED,
+	KEY_CHAIN,
+	KEY_THRESHOLD,
+	KEY_MAX_OUTLIERS,
+	KEY_WINDOW_US,
+	KEY_WIDTH,
+	KEY_WARM,
+	KEY_FORCE,
+	KEY_TLB_LOCALITY,	/* only when not 0 */
+	KEY_SKIP_BADBLOCKS,	/* only when given */
+	KEY_TIMER,		/* only when not auto */
+	KEY_ENGINE,		/* only for the user engine */
+	KEY_HUGEPAGES,		/* only with the user engine, when given */
+	KEY_MODE,		/* these six only in sweeps with threads */
+	KEY_CPUS,
+	KEY_DURATION_US,
+	KEY_MIX,
+	KEY_WRITE_OP,
+	KEY_SPLIT,
+	KEY_NR
+};
+
+#define KEY_GRID	0x1	/* a dimension: the points of a sweep differ in it */
+#define KEY_FREE	0x2	/* may differ between the points of one file too */
+#define KEY_FLAG	0x4	/* 0 or 1: said as "--force, not no --force" */
+
+/**
+ * struct key_def - one field of a point's key
+ * @name: its name in the key
+ * @flags: KEY_GRID, KEY_FREE (a field that rows tell apart in columns of
+ *	their own, or that a script varies from one sweep to the next into
+ *	one file), KEY_FLAG
+ * @absent: what a key without the field stands for (older files, and the
+ *	fields a key leaves out at their default); NULL: every key has it
+ * @option: the option that sets it, for messages (NULL: none)
+ */
+struct key_def {
+	const char *name;
+	unsigned int flags;
+	const char *absent;
+	const char *option;
+};
+
+extern const struct key_def key_defs[KEY_NR];
+
+/* The field called @name, or NULL for one no key of this version has. */
+const struct key_def *key_def_of(const char *name);
+
+/*
+ * Append field @id, its value printed by @fmt, to the key in @buf (@len
+ * bytes, of which *@n are used), with a ';' before it unless it is the
+ * first.  A key that does not fit stops growing (*@n stays at @len - 1).
+ */
+void key_put(char *buf, size_t len, size_t *n, enum key_id id,
+	     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/*
  * The key of a point: its grid values and @fixed (the other options that
- * change what is measured), "target=dram;cpu=0;op=load;...;" + fixed.
- * threads and delay are in it only when not 1 and 0, so that the keys of
- * a single-thread sweep are what they always were.
+ * change what is measured, fields from KEY_SAMPLES on),
+ * "target=dram;cpu=0;op=load;...;" + fixed.  threads and delay are in it
+ * only when not 1 and 0, so that the keys of a single-thread sweep are
+ * what they always were.
  */
 void grid_point_key(char *buf, size_t len, const struct grid_point *p,
 		    const char *fixed);
 
 /*
- * A key's fields, "name=value" between ';'.  key_field() copies the value
- * of @name into @buf (a target may hold '=' but no ';'); -ENOENT without
- * it.  key_is_grid_field(): is @name one of the grid's dimensions (target,
- * cpu, threads, delay, op, fence, pattern, size, region), the fields two
- * points of one sweep may differ in?
+ * Reading a key.  key_field() copies the value of @name into @buf (a
+ * target may hold '=' but no ';'); -ENOENT without it.  key_value(): the
+ * value of @name, or what its absence stands for (key_defs[]), "" for a
+ * field no key of this version has; the value is in @buf, or a constant.
+ * key_next(): the field at *@pos, its name (*@nlen bytes) and value
+ * (*@vlen bytes) pointing into the key, *@pos moved past it; 1, 0 at the
+ * end, -EINVAL for a field without '=' (*@pos moved past it too).  Empty
+ * fields (";;") are passed over.
  */
 int key_field(const char *key, const char *name, char *buf, size_t len);
-bool key_is_grid_field(const char *name);
+const char *key_value(const char *key, const char *name, char *buf,
+		      size_t len);
+int key_next(const char **pos, const char **name, size_t *nlen,
+	     const char **value, size_t *vlen);
+
+/*
+ * Call @fn for each field whose value (key_value()) differs between keys
+ * @a and @b: @a's fields in their order, then those only @b has, each
+ * once.  It stops at the first call that returns non-zero, and returns
+ * that; 0 when every call did.
+ */
+int key_diff(const char *a, const char *b,
+	     int (*fn)(void *ctx, const char *name, const char *va,
+		       const char *vb),
+	     void *ctx);
 
 /* A set of keys (those already in a file, for --resume). */
 struct key_set {

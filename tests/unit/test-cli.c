@@ -766,6 +766,84 @@ static void test_grid(void)
 	grid_free(&g);
 }
 
+/* key_diff()'s calls, said: "name:a/b," each. */
+static int note_diff(void *ctx, const char *name, const char *va,
+		     const char *vb)
+{
+	char *out = ctx;
+	size_t n = strlen(out);
+
+	snprintf(out + n, 256 - n, "%s:%s/%s,", name, va, vb);
+	return !strcmp(name, "stop") ? 7 : 0;
+}
+
+/* The key's one table: its names, defaults, reader and writer. */
+static void test_key(void)
+{
+	const char *pos, *name, *value;
+	char buf[64], diffs[256] = "";
+	size_t i, j, nlen, vlen, n = 0;
+	bool named = true, unique = true;
+	int r;
+
+	for (i = 0; i < KEY_NR; i++) {
+		named &= key_defs[i].name && key_defs[i].option;
+		for (j = 0; named && j < i; j++)
+			unique &= !!strcmp(key_defs[i].name, key_defs[j].name);
+	}
+	check(named && unique, "every key field has one name and an option");
+	check(key_def_of("engine") == &key_defs[KEY_ENGINE] &&
+	      (key_defs[KEY_REGION].flags & KEY_GRID) &&
+	      !(key_defs[KEY_SAMPLES].flags & (KEY_GRID | KEY_FREE)) &&
+	      !key_def_of("nonesuch"), "key_def_of() finds fields by name");
+
+	check(!strcmp(key_value("op=load", "engine", buf, sizeof(buf)),
+		      "kernel") &&
+	      !strcmp(key_value("op=load;engine=user", "engine", buf,
+				sizeof(buf)), "user") &&
+	      !strcmp(key_value("op=load", "timer", buf, sizeof(buf)),
+		      "auto") &&
+	      !strcmp(key_value("op=load", "nonesuch", buf, sizeof(buf)), "") &&
+	      !strcmp(key_value("target=/x=y;op=load", "target", buf,
+				sizeof(buf)), "/x=y"),
+	      "key_value(): the value, or what its absence stands for");
+	check(key_field("op=load", "samples", buf, sizeof(buf)) == -ENOENT &&
+	      key_field("ops=x;op=y", "op", buf, sizeof(buf)) == 0 &&
+	      !strcmp(buf, "y"), "key_field(): whole names only");
+
+	pos = "a=1;;b=;c;d=4";
+	r = key_next(&pos, &name, &nlen, &value, &vlen);
+	check(r == 1 && nlen == 1 && *name == 'a' && vlen == 1 &&
+	      *value == '1', "key_next(): the first field");
+	r = key_next(&pos, &name, &nlen, &value, &vlen);
+	check(r == 1 && *name == 'b' && vlen == 0,
+	      "key_next(): an empty field passed over, an empty value kept");
+	r = key_next(&pos, &name, &nlen, &value, &vlen);
+	check(r == -EINVAL, "key_next(): a field without '=' refused");
+	r = key_next(&pos, &name, &nlen, &value, &vlen);
+	check(r == 1 && *name == 'd', "key_next(): and passed");
+	check(key_next(&pos, &name, &nlen, &value, &vlen) == 0 && !*pos,
+	      "key_next(): the end");
+
+	r = key_diff("op=load;timer=auto;seed=1;cpus=", "seed=2;op=load;x=3",
+		     note_diff, diffs);
+	check(!r && !strcmp(diffs, "seed:1/2,x:/3,"),
+	      "key_diff(): each field once, absent ones as their default: %s",
+	      diffs);
+	diffs[0] = '\0';
+	r = key_diff("a=1;stop=1;b=1", "a=2;stop=2;b=2", note_diff, diffs);
+	check(r == 7 && !strcmp(diffs, "a:1/2,stop:1/2,"),
+	      "key_diff(): stops at a call's non-zero: %s", diffs);
+
+	buf[0] = '\0';
+	key_put(buf, 16, &n, KEY_SEED, "%d", 12);
+	key_put(buf, 16, &n, KEY_OP, "%s", "nt-store");
+	check(n == 15 && !strcmp(buf, "seed=12;op=nt-s"),
+	      "key_put(): a key cut short stays a string: %s", buf);
+	key_put(buf, 16, &n, KEY_CPU, "%d", 1);
+	check(n == 15 && strlen(buf) == 15, "key_put(): and grows no more");
+}
+
 static void test_csv(void)
 {
 	char line[] = "a,\"b,c\",\"say \"\"hi\"\"\",,last\n";
@@ -918,6 +996,7 @@ int main(void)
 	test_thresholds();
 	test_outliers();
 	test_grid();
+	test_key();
 	test_csv();
 	test_resume();
 	return tap_done("cli");
