@@ -50,6 +50,9 @@ struct cmd_opt {
 	{ name, id, arg, help, names }
 /* The row that ends a table. */
 #define OPT_END				{ NULL, 0, NULL, NULL, -1 }
+/* A number's macro as a string, for the defaults in a row's help. */
+#define STR_(x)	#x
+#define STR(x)	STR_(x)
 
 /**
  * struct cmd_usage - a command's --help, man page and completion

@@ -39,6 +39,7 @@
 #include "parse.h"
 #include "report.h"
 #include "run.h"
+#include "run-opts.h"
 
 #define MATRIX_HELP		(-1)
 #define MATRIX_SCHEMA		"lattester-matrix/1"
@@ -50,9 +51,6 @@
 #define MATRIX_MAX_CPUS		65536	/* online CPUs looked at */
 #define NS_DECIMALS		3	/* of the JSON and CSV values */
 #define CACHE_DIR		"/sys/devices/system/cpu/cpu%u/cache"
-
-#define STR_(x)	#x
-#define STR(x)	STR_(x)
 
 enum matrix_opt_id {
 	OPT_MX_CPUS = OPT_RUN_LAST,
@@ -80,8 +78,7 @@ static const struct cmd_opt matrix_options[] = {
 	OPT_ROW("chain", OPT_CHAIN, "K",
 	  "dependent loads per sample, with --pattern chase (default: "
 	  STR(MATRIX_CHAIN) " with chase, else 1)"),
-	OPT_ROW("tlb-locality", OPT_TLB_LOCALITY, "BYTES",
-	  "--pattern chase: visit every node of a block of BYTES before the next, as for run (default: 0)"),
+	RUN_OPT_TLB_LOCALITY,
 	OPT_ROW("size", OPT_SIZE, "BYTES",
 	  "bytes per access, a multiple of 64 (default: "
 	  STR(RUN_DEFAULT_SIZE) ")"),
@@ -91,16 +88,12 @@ static const struct cmd_opt matrix_options[] = {
 	OPT_ROW("region", OPT_REGION, "BYTES",
 	  "memory each cell's accesses spread over (default: 1GiB, or 8 times the largest cache of the rows' CPUs if that is more; clamped, as run clamps, to half the node's free memory)"),
 	OPT_ROW("seed", OPT_SEED, "S", "address generator seed, every cell"),
-	OPT_ROW("width", OPT_WIDTH, "auto|8|16|32|64",
-	  "access width in bytes (default: auto, the widest)"),
-	OPT_ROW("warm", OPT_WARM, NULL,
-	  "touch the lines before each sample instead of flushing them"),
+	RUN_OPT_WIDTH,
+	RUN_OPT_WARM,
 	OPT_ROW("hugepages", OPT_HUGEPAGES, NULL,
 	  "--engine user: transparent huge pages for each region (MADV_HUGEPAGE)"),
-	OPT_ROW("timer", OPT_TIMER, "auto|rdtscp|rdtsc",
-	  "the timestamps, as for run (default: auto)"),
-	OPT_ROW("window-us", OPT_WINDOW_US, "US",
-	  "interrupt-off window, 10..100000 (default: 0, the module's)"),
+	RUN_OPT_TIMER,
+	RUN_OPT_WINDOW_US,
 	OPT_ROW("json", OPT_MX_JSON, "FILE|-",
 	  "write the matrix as JSON (" MATRIX_SCHEMA ") to FILE, or to stdout for - (instead of the table)"),
 	OPT_ROW("csv", OPT_MX_CSV, NULL,

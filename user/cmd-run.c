@@ -16,32 +16,18 @@
 #include "parse.h"
 #include "report.h"
 #include "run.h"
+#include "run-opts.h"
 
 #define RUN_HELP		(-1)
 
-#define STR_(x)	#x
-#define STR(x)	STR_(x)
-
 static const struct cmd_opt run_options[] = {
-	OPT_ROW("engine", OPT_ENGINE, "user|kernel",
-	  "who takes the samples: kernel, the module (default; root), or user, a thread of this program pinned to --cpu (one per CPU with --threads/--cpus), no module (dram without root, device-DAX, a file on a DAX filesystem; interrupts not kept out)"),
+	RUN_OPT_ENGINE,
 	OPT_ROW("target", OPT_TARGET, "TARGET",
 	  "memory to measure: dram[:NODE] (DRAM of NUMA node NODE; default: dram, the node of --cpu), /dev/pmemN, /dev/daxX.Y, namespaceX.Y, or cxl:regionN, a CXL region as it is when the run begins: its device-DAX device or the node its memory was onlined to (see 'lattester-ctl list'); with --engine user also the path of a file on a DAX filesystem (ext4/xfs -o dax)"),
 	OPT_ROW("cpu", OPT_CPU, "N", "CPU that takes the samples (default: 0)"),
 	OPT_ROW("threads", OPT_THREADS, "N",
 	  "threads, one per CPU (kthreads; --engine user: pthreads): the first N of --cpus, or N online CPUs from --cpu up (default: 1)"),
-	OPT_ROW("cpus", OPT_CPUS, "LIST",
-	  "CPUs of the threads, e.g. 0-3,8; the first takes the samples of --mode loaded (default: --cpu)"),
-	OPT_ROW("mode", OPT_MODE, "latency|bandwidth|loaded",
-	  "latency: every thread times --samples accesses; bandwidth: every thread streams untimed accesses for --duration and counts bytes; loaded: thread 0 times --samples accesses while the others stream (default: latency)"),
-	OPT_ROW("duration", OPT_DURATION, "TIME",
-	  "--mode bandwidth: how long, 1ms..3600s, e.g. 500ms, 2s (default: 1s)"),
-	OPT_ROW("split", OPT_SPLIT, NULL,
-	  "each thread on its own part of --region (region / threads, in whole 4 MiB chunks) instead of all sharing it"),
-	OPT_ROW("mix", OPT_MIX, "R:W",
-	  "streaming threads: R loads, then W accesses of --write-op, again and again, e.g. 2:1 (default: every access is --op; loaded: loads)"),
-	OPT_ROW("write-op", OPT_WRITE_OP, "OP",
-	  "the store op of --mix's writes (default: store)"),
+	RUN_OPTS_THREADS,
 	OPT_ROW("delay", OPT_DELAY, "CYCLES",
 	  "streaming threads wait CYCLES TSC cycles (up to 1048576) after each access: the injection delay that steps the load of --mode loaded (default: 0)"),
 	OPT_ROW_NAMES("op", OPT_OP, "OP", "access (default: load; movdir64b: one 64-byte direct store a line, where CPUID has MOVDIR64B)", NAMES_OP),
@@ -53,40 +39,12 @@ static const struct cmd_opt run_options[] = {
 	OPT_ROW("size", OPT_SIZE, "BYTES",
 	  "bytes per access, a multiple of 64 (default: "
 	  STR(RUN_DEFAULT_SIZE) ")"),
-	OPT_ROW("samples", OPT_SAMPLES, "N",
-	  "samples to take: a count such as 100000, 100k, 1.5M or 1e6 (decimal: k = 10^3, M = 10^6, G = 10^9) (default: "
-	  STR(RUN_DEFAULT_SAMPLES) ")"),
 	OPT_ROW("region", OPT_REGION, "BYTES",
 	  "memory the accesses spread over (default: 1GiB, clamped to half the node's free memory; pmem: the whole range after --offset; a file: all of it after --offset, never more)"),
-	OPT_ROW("offset", OPT_OFFSET, "BYTES",
-	  "pmem, device-DAX, files: where the region starts in the target, a multiple of 4096 (default: 0)"),
-	OPT_ROW("force", OPT_FORCE, NULL,
-	  "pmem, device-DAX, files: allow store ops and chase, which overwrite the target's data"),
-	OPT_ROW("skip-badblocks", OPT_SKIP_BADBLOCKS, NULL,
-	  "pmem, device-DAX, files: instead of refusing a region that holds a known bad block, measure the largest stretch from --offset on that holds none (--region bytes at its start, or all of it)"),
-	OPT_ROW("seed", OPT_SEED, "S",
-	  "address generator seed (default: " STR(RUN_DEFAULT_SEED) ")"),
-	OPT_ROW("chain", OPT_CHAIN, "K",
-	  "dependent loads per sample, with --pattern chase (default: 1)"),
-	OPT_ROW("tlb-locality", OPT_TLB_LOCALITY, "BYTES",
-	  "--pattern chase: visit every node of a block of BYTES (a power of two, e.g. 4K) in random order before the next block, as multichase's -T: one TLB miss per block, not per load (default: 0, one random cycle over the region)"),
-	OPT_ROW("threshold", OPT_THRESHOLD, "T",
-	  "record samples above T as outliers: cycles (2000), a time (500ns, 2us, 1ms) or a multiple of the median (10x: a calibration pass first); overhead subtracted, per sample (default: 0, none)"),
-	OPT_ROW("max-outliers", OPT_MAX_OUTLIERS, "N",
-	  "outlier records kept (default: " STR(RUN_DEFAULT_MAX_OUTLIERS)
-	  ")"),
+	RUN_OPTS_MEASURE,
 	OPT_ROW("outliers", OPT_OUTLIERS, "FILE",
 	  "write every outlier record to FILE.csv or FILE.json (needs --threshold)"),
-	OPT_ROW("window-us", OPT_WINDOW_US, "US",
-	  "interrupt-off window, 10..100000 (default: 0, the module's)"),
-	OPT_ROW("width", OPT_WIDTH, "auto|8|16|32|64",
-	  "access width in bytes (default: auto, the widest)"),
-	OPT_ROW("hugepages", OPT_HUGEPAGES, NULL,
-	  "--engine user, dram: ask for transparent huge pages for the region (MADV_HUGEPAGE)"),
-	OPT_ROW("warm", OPT_WARM, NULL,
-	  "touch the lines before each sample instead of flushing them"),
-	OPT_ROW("timer", OPT_TIMER, "auto|rdtscp|rdtsc",
-	  "the timestamps: rdtscp, or rdtsc for 'lfence; rdtsc' (default: auto, rdtscp where CPUID has it, else rdtsc)"),
+	RUN_OPTS_SAMPLE,
 	OPT_ROW("json", OPT_JSON, "FILE|-",
 	  "write the result as JSON to FILE, or to stdout for -"),
 	OPT_ROW("hist", OPT_HIST, "FILE|-",

@@ -47,6 +47,7 @@
 #include "parse.h"
 #include "report.h"
 #include "run.h"
+#include "run-opts.h"
 #include "sweep-file.h"
 
 #define SWEEP_HELP	(-1)
@@ -68,25 +69,15 @@ enum sweep_opt_id {
 };
 
 static const struct cmd_opt sweep_options[] = {
-	OPT_ROW("engine", OPT_ENGINE, "user|kernel",
-	  "who takes the samples, as for run: kernel, the module (default; root), or user, a thread of this program pinned to each point's --cpu (one per CPU of a point with threads) (dram, device-DAX, DAX files; no module, no root for dram)"),
+	RUN_OPT_ENGINE,
 	OPT_ROW("target", OPT_TARGET, "LIST",
 	  "targets, as for run: dram[:NODE], /dev/pmemN, /dev/daxX.Y, namespaceX.Y, cxl:regionN (default: dram)"),
 	OPT_ROW("cpu", OPT_CPU, "LIST", "CPUs, e.g. 0,2 or 0..3 (default: 0)"),
 	OPT_ROW("threads", OPT_THREADS, "LIST",
 	  "threads per point, e.g. 1..8 or 1,2,4: as run --threads, from the point's --cpu up or the first N of --cpus (default: 1)"),
-	OPT_ROW("cpus", OPT_CPUS, "LIST",
-	  "the threads' CPUs, as for run, every point (instead of --cpu)"),
-	OPT_ROW("mode", OPT_MODE, "latency|bandwidth|loaded",
-	  "every point's mode, as for run (default: latency)"),
+	RUN_OPTS_THREADS,
 	OPT_ROW("delay", OPT_DELAY, "LIST",
 	  "injection delays in cycles, e.g. 0,50,100..1000+100: the load steps of --mode loaded (default: 0)"),
-	OPT_ROW("duration", OPT_DURATION, "TIME",
-	  "--mode bandwidth: each point's duration (default: 1s)"),
-	OPT_ROW("mix", OPT_MIX, "R:W", "streaming threads' read/write mix, as for run"),
-	OPT_ROW("write-op", OPT_WRITE_OP, "OP", "the op of --mix's writes"),
-	OPT_ROW("split", OPT_SPLIT, NULL,
-	  "each thread on its own part of the region"),
 	OPT_ROW_NAMES("op", OPT_OP, "LIST", "accesses (default: load)", NAMES_OP),
 	OPT_ROW_NAMES("fence", OPT_FENCE, "LIST", "fences (default: default)",
 	  NAMES_FENCE),
@@ -98,29 +89,10 @@ static const struct cmd_opt sweep_options[] = {
 	  "add the patterns stride:V for each value, e.g. 64..64Kx4"),
 	OPT_ROW("hotspot", OPT_HOTSPOT, "LIST",
 	  "add the patterns hotspot:V for each value, e.g. 4K..1Mx4"),
-	OPT_ROW("samples", OPT_SAMPLES, "N",
-	  "samples per point (default: 100000)"),
 	OPT_ROW("region", OPT_REGION, "LIST",
 	  "memory the accesses spread over, as for run: sizes and ranges, e.g. 4K..4Gx2 or 16K,64M, each a point (default: 1GiB)"),
-	OPT_ROW("offset", OPT_OFFSET, "BYTES", "pmem: as for run"),
-	OPT_ROW("force", OPT_FORCE, NULL,
-	  "pmem: allow store ops and chase, which overwrite the target"),
-	OPT_ROW("skip-badblocks", OPT_SKIP_BADBLOCKS, NULL,
-	  "pmem: as for run, at every point: measure the largest stretch free of known bad blocks instead of refusing"),
-	OPT_ROW("seed", OPT_SEED, "S", "address generator seed, every point"),
-	OPT_ROW("chain", OPT_CHAIN, "K", "dependent loads per sample (chase)"),
-	OPT_ROW("tlb-locality", OPT_TLB_LOCALITY, "BYTES",
-	  "chase: the TLB-locality block, every point (as for run)"),
-	OPT_ROW("threshold", OPT_THRESHOLD, "T",
-	  "outlier threshold for every point: cycles, a time (2us) or a multiple of each point's median (10x)"),
-	OPT_ROW("max-outliers", OPT_MAX_OUTLIERS, "N", "outlier records kept"),
-	OPT_ROW("window-us", OPT_WINDOW_US, "US", "interrupt-off window"),
-	OPT_ROW("width", OPT_WIDTH, "auto|8|16|32|64", "access width in bytes"),
-	OPT_ROW("hugepages", OPT_HUGEPAGES, NULL,
-	  "--engine user: transparent huge pages for the region (as for run)"),
-	OPT_ROW("warm", OPT_WARM, NULL, "measure cache hits (as for run)"),
-	OPT_ROW("timer", OPT_TIMER, "auto|rdtscp|rdtsc",
-	  "the timestamps, every point (as for run)"),
+	RUN_OPTS_MEASURE,
+	RUN_OPTS_SAMPLE,
 	OPT_ROW("out", OPT_OUT, "FILE",
 	  "append one row per point to FILE.csv or FILE.jsonl (JSON lines); give it twice for both"),
 	OPT_ROW("resume", OPT_RESUME, NULL,

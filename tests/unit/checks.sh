@@ -36,3 +36,16 @@ hasnt()
 	! grep -qE -- "$2" "$1" 2>/dev/null
 	report $? "$3"
 }
+
+# source_options FILE: the options of the tables in user/FILE (cmd-run.c,
+# ...), one a line, as the compiler sees them: the rows a command takes
+# from run-opts.h's macros expanded by the preprocessor ($CC, as
+# tests/unit/run takes it), not only the rows written in FILE.  $top set.
+source_options()
+{
+	# shellcheck disable=SC2086 # $CC may hold words ("ccache gcc")
+	${CC:-cc} -E -P -D_GNU_SOURCE -I"$top/include" -I"$top/user" \
+		"$top/user/$1" |
+		grep -oE '\{ *"[a-z-]+", *OPT_[A-Z0-9_]+' |
+		sed -E 's/^\{ *"([a-z-]+)".*/\1/'
+}

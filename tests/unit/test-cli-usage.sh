@@ -60,8 +60,7 @@ unset LATTESTER_LOG LD_PRELOAD
 
 commands=$(sed -n 's/^[[:space:]]*{ "\([a-z-]*\)",[[:space:]]*cmd_.*/\1/p' \
 	"$top/user/main.c")
-options=$(sed -n 's/^[[:space:]]*OPT_ROW\(_NAMES\)\{0,1\}("\([a-z-]*\)", OPT_.*/\2/p' \
-	"$top/user/cmd-run.c")
+options=$(source_options cmd-run.c)
 [ -n "$commands" ] && [ -n "$options" ]
 report $? "commands and run options found in the sources"
 
@@ -99,8 +98,7 @@ report $? "help run prints the same as run --help"
 expect 0 "info --help" "$ctl" info --help
 has "$tmp/out" "^  --json" "info --help lists --json"
 
-list_options=$(sed -n 's/^[[:space:]]*OPT_ROW\(_NAMES\)\{0,1\}("\([a-z-]*\)", OPT_.*/\2/p' \
-	"$top/user/cmd-list.c")
+list_options=$(source_options cmd-list.c)
 [ -n "$list_options" ]
 report $? "list options found in the sources"
 expect 0 "list --help" "$ctl" list --help
@@ -121,7 +119,7 @@ report $? "help list prints the same as list --help"
 for cmd in sweep plot compare; do
 	src=$top/user/cmd-$cmd.c
 	doc=$top/Documentation/lattester-ctl-$cmd.md
-	opts=$(sed -n 's/^[[:space:]]*OPT_ROW\(_NAMES\)\{0,1\}("\([a-z-]*\)", OPT_.*/\2/p' "$src")
+	opts=$(source_options "cmd-$cmd.c")
 	[ -n "$opts" ]
 	report $? "$cmd options found in the sources"
 	expect 0 "$cmd --help" "$ctl" "$cmd" --help

@@ -67,7 +67,7 @@ py()
 
 # ---- help, man page, sources ----
 
-opts=$(sed -n 's/^[[:space:]]*OPT_ROW\(_NAMES\)\{0,1\}("\([a-z-]*\)", OPT_.*/\2/p' "$top/user/cmd-matrix.c")
+opts=$(source_options cmd-matrix.c)
 [ -n "$opts" ]
 report $? "matrix options found in the sources"
 mx 0 "matrix --help" --help
