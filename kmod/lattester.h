@@ -30,9 +30,6 @@ struct dax_device;
 #error "lattester needs Linux 6.0 or later (dax_direct_access() with an access mode)"
 #endif
 
-#define LATT_DEFAULT_WINDOW_US	500
-#define LATT_CALIB_SAMPLES	1024
-#define LATT_WARMUP_US		10000	/* spin before calibrating */
 /*
  * A window past max(10 x window_us, this) fails the run (-ETIME): far below
  * the watchdogs (hard lockup 10 s, soft lockup and RCU stalls 20 s), far

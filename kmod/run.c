@@ -185,7 +185,7 @@ static int latt_calibrate(struct latt_thread *t, u64 *med, u64 *lo, u64 *hi)
 		.mode = latt_step_mode(&run->cfg, !!run->region.map),
 	};
 	unsigned long fl;
-	u64 *v, w0, opos = 0;
+	u64 *v, opos = 0;
 	u32 i = 0;
 
 	v = kmalloc_array(LATT_CALIB_SAMPLES, sizeof(*v), GFP_KERNEL);
@@ -195,11 +195,8 @@ static int latt_calibrate(struct latt_thread *t, u64 *med, u64 *lo, u64 *hi)
 		latt_window_enter(run, &fl);
 		if (!t->timer_step)
 			t->timer_step = latt_timer_step(run->timer);
-		w0 = rdtsc();
-		do {
-			v[i] = latt_step_empty(&s, base, &pos, &opos);
-		} while (++i < LATT_CALIB_SAMPLES &&
-			 rdtsc() - w0 < run->window_cycles);
+		i = latt_calib_window(&s, base, &pos, &opos, v, i, latt_rdtsc(),
+				      run->window_cycles, latt_rdtsc);
 		latt_window_leave(run, fl);
 		cond_resched();
 		if (latt_should_stop(run) || latt_region_gone(&run->region)) {
@@ -208,11 +205,7 @@ static int latt_calibrate(struct latt_thread *t, u64 *med, u64 *lo, u64 *hi)
 		}
 	}
 	sort(v, LATT_CALIB_SAMPLES, sizeof(*v), latt_cmp_u64, NULL);
-	*med = v[LATT_CALIB_SAMPLES / 2];
-	if (lo)
-		*lo = v[0];
-	if (hi)
-		*hi = v[LATT_CALIB_SAMPLES - 1];
+	latt_calib_pick(v, med, lo, hi);
 	kfree(v);
 	return 0;
 }
@@ -248,8 +241,11 @@ static int latt_ceiling(struct latt_thread *t, u64 cycles)
 	return -ETIME;
 }
 
-/* core.h's latt_step(): an offset of the region, through its chunks */
-static inline char *latt_step_addr(void *region, u64 off)
+/*
+ * An offset of the region, through its chunks: the lookup core.h's
+ * latt_sample_window() and latt_stream_window() make, inlined.
+ */
+static inline char *latt_region_at(void *region, u64 off)
 {
 	return latt_region_addr(region, off);
 }
@@ -281,7 +277,7 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 		.mode = latt_step_mode(&run->cfg, !!run->region.map),
 		.clflushopt = static_cpu_has(X86_FEATURE_CLFLUSHOPT),
 	};
-	u64 done = 0, w0, now, off, cyc, len;
+	u64 done = 0, w0, now, len;
 	unsigned int nmi;
 	bool nmi_seen;
 	unsigned long fl;
@@ -292,14 +288,10 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 		first = t->acct.nr_outliers;
 		if (latt_window_open(t, &fl, &nmi))
 			return -ENODEV;
-		w0 = now = rdtsc();
-		do {
-			cyc = latt_step(&s, pat, &off, latt_step_addr);
-			latt_acct_sample(&t->acct, done, now, off, cyc,
-					 t->windows);
-			done++;
-			now = rdtsc();
-		} while (done < total && now - w0 < run->window_cycles);
+		w0 = latt_rdtsc();
+		now = latt_sample_window(&s, pat, &t->acct, &done, total, w0,
+					 run->window_cycles, t->windows,
+					 latt_region_at, latt_rdtsc);
 		nmi_seen = latt_window_close(t, fl, nmi);
 		len = latt_window_len(w0, now);
 
@@ -315,27 +307,6 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 			return -ENODEV;
 	}
 	return 0;
-}
-
-/*
- * Busy-wait @cycles TSC cycles, a streaming thread's injection delay, but
- * not past @limit (the window's end).  Returns the TSC it stopped at.
- */
-static inline u64 latt_spin(u64 cycles, u64 limit)
-{
-	u64 t0 = rdtsc(), now = t0;
-
-	while (now - t0 < cycles && now < limit) {
-		cpu_relax();
-		now = rdtsc();
-	}
-	return now;
-}
-
-/* core.h's latt_stream_batch(): an offset of the region, through its chunks */
-static inline char *latt_stream_addr(void *region, u64 off)
-{
-	return latt_region_addr(region, off);
 }
 
 /**
@@ -357,7 +328,6 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 	struct latt_run *run = t->run;
 	const struct latt_config *c = &run->cfg;
 	const bool bw = c->mode == LATT_MODE_BANDWIDTH;
-	const u64 delay = c->delay;
 	const u64 end = bw ? run->tsc_go + run->duration_cycles : U64_MAX;
 	struct latt_stream s;
 	u64 w0, now, rd, wr, bin;
@@ -371,16 +341,11 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 	for (;;) {
 		if (latt_window_open(t, &fl, &nmi))
 			return -ENODEV;
-		w0 = now = rdtsc();
+		w0 = latt_rdtsc();
 		rd = s.rd;
 		wr = s.wr;
-		do {
-			latt_stream_batch(&s, pat, latt_stream_addr);
-			now = delay && !s.piece ?
-			      latt_spin(delay, min(w0 + run->window_cycles,
-						   end)) :
-			      rdtsc();
-		} while (now - w0 < run->window_cycles && now < end);
+		now = latt_stream_window(&s, pat, w0, run->window_cycles, end,
+					 c->delay, latt_region_at, latt_rdtsc);
 		if (s.wr != wr)
 			mb();
 		nmi_seen = latt_window_close(t, fl, nmi);

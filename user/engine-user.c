@@ -8,9 +8,10 @@
  * engine_rules() lends them to the runner's checks of either engine); the
  * same address generator (pattern.h), so one seed gives one offset
  * sequence in both engines; the same chase cycle
- * (Sattolo over the slots, with pointers); the same calibration (the
- * sample function on zero bytes, LATT_CALIB_SAMPLES times: median, min,
- * max); the same accounting into struct latt_result, the histogram and the
+ * (Sattolo over the slots, with pointers); the same windows of samples,
+ * of streaming and of the calibration (core.h: the sample function on
+ * zero bytes, LATT_CALIB_SAMPLES times: median, min, max); the same
+ * accounting into struct latt_result, the histogram and the
  * outlier records; with several threads (--threads, --cpus, the modes)
  * core.h's roles, parts, seeds, streams and merge, one pthread per CPU
  * where the module has a kthread, all starting at one TSC time.  What
@@ -65,13 +66,10 @@
 #include "log.h"
 #include "map.h"
 
-#define USER_WINDOW_US		500	/* the module's default window */
-#define USER_CALIB_SAMPLES	1024	/* the module's LATT_CALIB_SAMPLES */
 #define USER_HUGE		(2ULL << 20)
 #define USER_PAGE		4096ULL
 #define POLL_FIRST_US		1000
 #define POLL_MS			100
-#define USER_WARMUP_US		10000	/* the module's LATT_WARMUP_US */
 /* the common start, this far ahead of the last thread ready: time for
  * the others to wake from their naps and spin to it (a vCPU the
  * hypervisor holds longer starts late; the deadline still holds) */
@@ -79,14 +77,6 @@
 #define USER_GO_NAP_US		50	/* a nap at the start line, waiting */
 #define USER_CHASE_STEPS	(1U << 16)	/* between looks for a stop */
 #define CLOCKSOURCE	"/sys/devices/system/clocksource/clocksource0/current_clocksource"
-
-static inline __u64 user_rdtsc(void)
-{
-	__u32 lo, hi;
-
-	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-	return ((__u64)hi << 32) | lo;
-}
 
 static __u64 xcr0(void)
 {
@@ -230,11 +220,11 @@ static __u64 user_tsc_khz(void)
 	if (!host_tsc_khz(&v))	/* info names the source with it too */
 		return khz = v;
 	clock_gettime(CLOCK_MONOTONIC_RAW, &t0);
-	c0 = user_rdtsc();
+	c0 = latt_rdtsc();
 	while (nanosleep(&nap, &nap) && errno == EINTR)
 		;
 	clock_gettime(CLOCK_MONOTONIC_RAW, &t1);
-	c1 = user_rdtsc();
+	c1 = latt_rdtsc();
 	ns = ts_ns(&t1) - ts_ns(&t0);
 	khz = ns ? (c1 - c0) * 1000000ULL / ns : 0;
 	log_dbg("tsc_khz %llu, calibrated against CLOCK_MONOTONIC_RAW",
@@ -275,7 +265,7 @@ int user_engine_info(struct latt_info *in)
 	in->max_chain = LATT_MAX_CHAIN;
 	in->max_outliers = LATT_MAX_OUTLIERS;
 	in->nr_cpu_ids = cpus > 0 ? (__u32)cpus : 1;
-	in->window_us = USER_WINDOW_US;
+	in->window_us = LATT_DEFAULT_WINDOW_US;
 	in->state = LATT_STATE_IDLE;
 	return 0;
 }
@@ -426,20 +416,20 @@ static int cmp_u64(const void *a, const void *b)
 /* The module's latt_warmup(): spin, so the core leaves its idle clock. */
 static void warmup(const struct user_run *u)
 {
-	__u64 end = user_rdtsc() + USER_WARMUP_US * u->tsc_khz / 1000;
+	__u64 end = latt_rdtsc() + LATT_WARMUP_US * u->tsc_khz / 1000;
 
-	while (user_rdtsc() < end && !stopping(u))
+	while (latt_rdtsc() < end && !stopping(u))
 		__builtin_ia32_pause();
 }
 
 /*
- * The module's latt_calibrate(): the empty sample, median (and min/max if
- * asked); the timer's step, once.
+ * The module's latt_calibrate() in one window (core.h's): the empty sample,
+ * median (and min/max if asked); the timer's step, once.
  */
 static int calibrate(struct user_thr *t, __u64 *med, __u64 *lo, __u64 *hi)
 {
 	struct user_run *u = t->u;
-	__u64 *v = malloc(USER_CALIB_SAMPLES * sizeof(*v));
+	__u64 *v = malloc(LATT_CALIB_SAMPLES * sizeof(*v));
 	char *pos = u->base;
 	const struct latt_step s = {
 		.fn = u->pick.fn,
@@ -448,26 +438,22 @@ static int calibrate(struct user_thr *t, __u64 *med, __u64 *lo, __u64 *hi)
 		.mode = latt_step_mode(&u->cfg, u->chase_off),
 	};
 	__u64 opos = 0;
-	__u32 i;
 
 	if (!v)
 		return -ENOMEM;
 	if (!t->idx && !u->timer_step)
 		u->timer_step = latt_timer_step(u->pick.timer);
-	for (i = 0; i < USER_CALIB_SAMPLES; i++)
-		v[i] = latt_step_empty(&s, u->base, &pos, &opos);
-	qsort(v, USER_CALIB_SAMPLES, sizeof(*v), cmp_u64);
-	*med = v[USER_CALIB_SAMPLES / 2];
-	if (lo)
-		*lo = v[0];
-	if (hi)
-		*hi = v[USER_CALIB_SAMPLES - 1];
+	/* one window: no interrupts to let in */
+	latt_calib_window(&s, u->base, &pos, &opos, v, 0, latt_rdtsc(), ~0ULL,
+			  latt_rdtsc);
+	qsort(v, LATT_CALIB_SAMPLES, sizeof(*v), cmp_u64);
+	latt_calib_pick(v, med, lo, hi);
 	free(v);
 	return 0;
 }
 
-/* core.h's latt_step() and latt_stream_batch(): an offset of the region,
- * in its one mapping */
+/* core.h's latt_sample_window() and latt_stream_window(): an offset of
+ * the region, in its one mapping */
 static inline char *step_addr(void *base, __u64 off)
 {
 	return (char *)base + off;
@@ -500,36 +486,20 @@ static int sample_all(struct user_thr *t, struct latt_pattern *pat)
 		.mode = latt_step_mode(&u->cfg, u->chase_off),
 		.clflushopt = u->clflushopt,
 	};
-	__u64 done = 0, w0, now, off, cyc;
+	__u64 done = 0, w0, now;
 
 	t->acct.tsc0 = load64(&u->tsc_go);
 	while (done < total) {
-		w0 = now = user_rdtsc();
-		do {
-			cyc = latt_step(&s, pat, &off, step_addr);
-			latt_acct_sample(&t->acct, done, now, off, cyc,
-					 t->windows);
-			done++;
-			now = user_rdtsc();
-		} while (done < total && now - w0 < u->window_cycles);
+		w0 = latt_rdtsc();
+		now = latt_sample_window(&s, pat, &t->acct, &done, total, w0,
+					 u->window_cycles, t->windows,
+					 step_addr, latt_rdtsc);
 		t->count = done - t->acct.backwards;
 		window_done(t, now - w0, done);
 		if (stopping(u))
 			return done < total ? -EINTR : 0;
 	}
 	return 0;
-}
-
-/* The module's latt_spin(): a streaming thread's delay, not past @limit. */
-static inline __u64 spin(__u64 cycles, __u64 limit)
-{
-	__u64 t0 = user_rdtsc(), now = t0;
-
-	while (now - t0 < cycles && now < limit) {
-		__builtin_ia32_pause();
-		now = user_rdtsc();
-	}
-	return now;
 }
 
 /*
@@ -547,21 +517,16 @@ static int stream(struct user_thr *t, struct latt_pattern *pat)
 	const __u64 go = load64(&u->tsc_go);
 	const __u64 end = bw ? go + u->duration_cycles : ~0ULL;
 	struct latt_stream s;
-	__u64 w0, now, rd, wr, bin, lim;
+	__u64 w0, now, rd, wr, bin;
 
 	latt_stream_init(&s, c, u->streams.op_fn, u->streams.read_fn,
 			 u->streams.write_fn, u->base, t->part_offset);
 	for (;;) {
-		w0 = now = user_rdtsc();
+		w0 = latt_rdtsc();
 		rd = s.rd;
 		wr = s.wr;
-		lim = w0 + u->window_cycles < end ? w0 + u->window_cycles :
-		      end;
-		do {
-			latt_stream_batch(&s, pat, step_addr);
-			now = c->delay && !s.piece ? spin(c->delay, lim) :
-			      user_rdtsc();
-		} while (now - w0 < u->window_cycles && now < end);
+		now = latt_stream_window(&s, pat, w0, u->window_cycles, end,
+					 c->delay, step_addr, latt_rdtsc);
 		if (s.wr != wr)
 			__builtin_ia32_mfence();
 		t->accesses = s.accesses;
@@ -596,7 +561,7 @@ static int wait_go(struct user_thr *t)
 
 	if (__atomic_add_fetch(&u->ready, 1, __ATOMIC_ACQ_REL) ==
 	    u->nr_threads) {
-		go = user_rdtsc();
+		go = latt_rdtsc();
 		if (u->nr_threads > 1)
 			go += USER_GO_MARGIN_US * u->tsc_khz / 1000;
 		__atomic_store_n(&u->tsc_go, go, __ATOMIC_RELEASE);
@@ -608,7 +573,7 @@ static int wait_go(struct user_thr *t)
 			return -EINTR;
 		nanosleep(&nap, NULL);
 	}
-	while (user_rdtsc() < go)
+	while (latt_rdtsc() < go)
 		__builtin_ia32_pause();
 	return 0;
 }
@@ -649,9 +614,9 @@ static int thr_body(struct user_thr *t, struct latt_pattern *pat)
 	ret = wait_go(t);
 	if (ret)
 		return ret;
-	t->tsc_start = user_rdtsc();
+	t->tsc_start = latt_rdtsc();
 	ret = lat ? sample_all(t, pat) : stream(t, pat);
-	t->tsc_end = user_rdtsc();
+	t->tsc_end = latt_rdtsc();
 	if (lat && u->cfg.mode == LATT_MODE_LOADED)	/* traffic stops */
 		__atomic_store_n(&u->latency_done, 1, __ATOMIC_RELEASE);
 	/* the same calibration after the samples, to show a drift */
@@ -728,7 +693,7 @@ static void *user_thread(void *arg)
 	if (!ret)
 		ret = bus_guard(t, &pat);
 	if (!t->tsc_end)
-		t->tsc_end = user_rdtsc();
+		t->tsc_end = latt_rdtsc();
 	if (t->role == LATT_ROLE_LATENCY && u->cfg.mode == LATT_MODE_LOADED)
 		__atomic_store_n(&u->latency_done, 1, __ATOMIC_RELEASE);
 	t->error = ret;
@@ -1009,7 +974,7 @@ static bool wait_thread(struct user_run *u, const struct run_hooks *h)
 				st.windows += load64(&u->thr[i].windows);
 			if (u->cfg.mode == LATT_MODE_BANDWIDTH) {
 				go = load64(&u->tsc_go);
-				now = user_rdtsc();
+				now = latt_rdtsc();
 				st.samples_total = u->cfg.duration_us;
 				st.samples_done = go && now > go ?
 					(now - go) * 1000 / u->tsc_khz : 0;

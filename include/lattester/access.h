@@ -90,6 +90,19 @@ static inline __attribute__((always_inline)) __u64 latt_rdtsc_lfence(void)
 	return ((__u64)hi << 32) | lo;
 }
 
+/*
+ * The windows' clock: a plain RDTSC, not ordered with anything (the
+ * kernel's rdtsc()).  The loops read it between samples, to end a window
+ * and to stamp the next sample; it never bounds a timed region.
+ */
+static inline __attribute__((always_inline)) __u64 latt_rdtsc(void)
+{
+	__u32 lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((__u64)hi << 32) | lo;
+}
+
 #define LATT_TS_rdtscp()	latt_rdtscp()
 #define LATT_TS_rdtsc()		latt_rdtsc_lfence()
 

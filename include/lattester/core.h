@@ -32,6 +32,13 @@
 #define __always_inline inline __attribute__((__always_inline__))
 #endif
 
+#define LATT_DEFAULT_WINDOW_US	500	/* a window, when the run says 0 */
+#define LATT_CALIB_SAMPLES	1024	/* empty samples of a calibration */
+#define LATT_WARMUP_US		10000	/* spin before calibrating */
+
+/* A TSC read of the windows' clock: latt_rdtsc(), or a test's stand-in. */
+typedef __u64 (*latt_tsc_fn)(void);
+
 /**
  * struct latt_acct - one thread's record of its samples
  * @hist: LATT_HIST_BUCKETS counters, zeroed by the caller
@@ -258,6 +265,91 @@ static __always_inline __u64 latt_step(struct latt_step *s,
 	else
 		latt_prep_flush(line, s->size, s->clflushopt);
 	return s->fn(line, s->size);
+}
+
+/**
+ * latt_sample_window() - one window's samples: from sample *@done on,
+ *	until @total are taken or @window_cycles have passed since @w0
+ * @s: the thread's way of sampling (latt_step())
+ * @pat: its address generator
+ * @a: the record each sample is counted into
+ * @done: the samples taken so far, advanced
+ * @total: the samples to take
+ * @w0: the TSC the window began at, the first sample's time
+ * @window_cycles: the window's length
+ * @window: the window's number, for outlier records
+ * @addr: as for latt_step()
+ * @tsc: the windows' clock (latt_rdtsc(); always inlined, as @addr)
+ *
+ * At least one sample is taken.  The engine opens the window before (the
+ * module turns interrupts off) and closes it after (latt_acct_window()).
+ *
+ * Return: the TSC at the window's end.
+ */
+static __always_inline __u64 latt_sample_window(struct latt_step *s,
+						struct latt_pattern *pat,
+						struct latt_acct *a,
+						__u64 *done, __u64 total,
+						__u64 w0, __u64 window_cycles,
+						__u64 window,
+						char *(*addr)(void *ctx,
+							      __u64 off),
+						latt_tsc_fn tsc)
+{
+	__u64 i = *done, now = w0, off, cyc;
+
+	do {
+		cyc = latt_step(s, pat, &off, addr);
+		latt_acct_sample(a, i, now, off, cyc, window);
+		i++;
+		now = tsc();
+	} while (i < total && now - w0 < window_cycles);
+	*done = i;
+	return now;
+}
+
+/**
+ * latt_calib_window() - one window of the calibration's empty samples
+ * @s: the thread's way of sampling (latt_step_empty())
+ * @base: an address of the thread's part of the region
+ * @pos: a pointer chase's place
+ * @opos: an offset chase's place
+ * @v: LATT_CALIB_SAMPLES figures, filled from @i on
+ * @i: the samples taken so far
+ * @w0: the TSC the window began at
+ * @window_cycles: the window's length
+ * @tsc: the windows' clock
+ *
+ * Return: the samples taken so far (LATT_CALIB_SAMPLES: all; at least one
+ * more than @i).
+ */
+static __always_inline __u32 latt_calib_window(const struct latt_step *s,
+					       char *base, char **pos,
+					       __u64 *opos, __u64 *v, __u32 i,
+					       __u64 w0, __u64 window_cycles,
+					       latt_tsc_fn tsc)
+{
+	do {
+		v[i] = latt_step_empty(s, base, pos, opos);
+	} while (++i < LATT_CALIB_SAMPLES && tsc() - w0 < window_cycles);
+	return i;
+}
+
+/**
+ * latt_calib_pick() - the calibration's figures, once @v is sorted
+ * @v: LATT_CALIB_SAMPLES empty samples, ascending (the engine's sort)
+ * @med: out: the median, the overhead every sample is corrected by
+ * @lo: out: the minimum, or NULL
+ * @hi: out: the maximum, or NULL
+ */
+static inline void latt_calib_pick(const __u64 *v, __u64 *med, __u64 *lo,
+				   __u64 *hi)
+{
+	*med = v[LATT_CALIB_SAMPLES / 2];
+	if (lo)
+		*lo = v[0];
+	if (hi)
+		*hi = v[LATT_CALIB_SAMPLES - 1];
 }
 
 /* accesses a streaming thread makes between two looks at the TSC */
@@ -543,6 +635,69 @@ static __always_inline void latt_stream_batch(struct latt_stream *s,
 			s->accesses++;
 		}
 	}
+}
+
+/* One pause of a busy wait: the kernel's cpu_relax(). */
+static __always_inline void latt_relax(void)
+{
+	__asm__ __volatile__("pause" : : : "memory");
+}
+
+/**
+ * latt_spin() - busy-wait @cycles TSC cycles, a streaming thread's
+ *	injection delay, but not past @limit (the window's end)
+ * @cycles: the delay
+ * @limit: a TSC not to wait past
+ * @tsc: the windows' clock
+ *
+ * Return: the TSC it stopped at.
+ */
+static __always_inline __u64 latt_spin(__u64 cycles, __u64 limit,
+				       latt_tsc_fn tsc)
+{
+	__u64 t0 = tsc(), now = t0;
+
+	while (now - t0 < cycles && now < limit) {
+		latt_relax();
+		now = tsc();
+	}
+	return now;
+}
+
+/**
+ * latt_stream_window() - one window of a streaming thread: batches of
+ *	latt_stream_batch(), each whole access followed by @delay cycles,
+ *	until @window_cycles have passed since @w0 or @end came
+ * @s: the thread's stream, its counters advanced
+ * @pat: its address generator
+ * @w0: the TSC the window began at
+ * @window_cycles: the window's length
+ * @end: the run's end (a bandwidth run's deadline), or ~0
+ * @delay: cycles to wait after each access (--delay), 0 for none
+ * @addr: as for latt_stream_batch()
+ * @tsc: the windows' clock
+ *
+ * At least one batch is made; no delay runs past the window's end.  The
+ * stores are not fenced here: the engine fences once a window, after.
+ *
+ * Return: the TSC at the window's end.
+ */
+static __always_inline __u64 latt_stream_window(struct latt_stream *s,
+						struct latt_pattern *pat,
+						__u64 w0, __u64 window_cycles,
+						__u64 end, __u64 delay,
+						char *(*addr)(void *ctx,
+							      __u64 off),
+						latt_tsc_fn tsc)
+{
+	const __u64 lim = w0 + window_cycles < end ? w0 + window_cycles : end;
+	__u64 now;
+
+	do {
+		latt_stream_batch(s, pat, addr);
+		now = delay && !s->piece ? latt_spin(delay, lim, tsc) : tsc();
+	} while (now - w0 < window_cycles && now < end);
+	return now;
 }
 
 #endif /* _LATTESTER_CORE_H */

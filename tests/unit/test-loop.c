@@ -8,8 +8,8 @@
  * data, every line's first word its own offset, and a stand-in sample
  * function turns the line it is handed into "cycles" by that offset: a
  * figure that depends only on which line was sampled.  The loop of each
- * engine (latt_step(), latt_acct_sample(), latt_acct_window(), windows of
- * a fixed number of samples) must then give the same record in both
+ * engine (latt_sample_window() on a stand-in clock that each sample moves
+ * on, latt_acct_window()) must then give the same record in both
  * layouts, for flushed, warmed and chased samples, and that record must
  * be what an independent count of the same figures gives: histogram,
  * min, max, sums, backwards samples, outliers seen, recorded and dropped,
@@ -20,7 +20,9 @@
  * layouts must log the same calls, and those calls must be what the
  * configuration asks (the mix's cycle, pieces of large accesses, the
  * pattern's offsets in the thread's part) with the bytes counted right.
- * The calibration's empty sample and the choice of step.  And the rest of
+ * The calibration's empty sample and the choice of step; the windows of
+ * the calibration and of the streams on stand-in clocks (their ends, the
+ * delay after each access never past them).  And the rest of
  * what several threads share: the split, each thread's
  * pattern and share of records, the series' bins, the merge.
  *
@@ -71,16 +73,39 @@ static __u64 figure(__u64 off)
 	return 100 + (h >> 32) % 1500;
 }
 
+/*
+ * The stand-in clock of the windows: each sample takes TICK cycles of it.
+ * The stand-in sample functions log the offset of the line they were
+ * handed into fake_log, sample by sample (what the loop sampled, seen
+ * from the sample function's side).
+ */
+#define TICK		10ULL
+static __u64 fake_clock, fake_logged, *fake_log;
+
+static __u64 fake_tsc(void)
+{
+	return fake_clock;
+}
+
+static __u64 fake_took(__u64 off)
+{
+	if (fake_log && fake_logged < SAMPLES)
+		fake_log[fake_logged] = off;
+	fake_logged++;
+	fake_clock += TICK;
+	return figure(off);
+}
+
 static __u64 fake_fn(char *addr, __u64 size)
 {
 	(void)size;
-	return figure(*(__u64 *)addr);
+	return fake_took(*(__u64 *)addr);
 }
 
 /* the offset chase: each node's first word the next one's offset */
 static __u64 fake_chase_off(char *base, __u64 mask, __u64 *pos, __u32 chain)
 {
-	__u64 cyc = figure(((struct latt_chase_node *)(base + *pos))->offset);
+	__u64 cyc = fake_took(((struct latt_chase_node *)(base + *pos))->offset);
 	__u32 i;
 
 	for (i = 0; i < chain; i++)
@@ -91,7 +116,7 @@ static __u64 fake_chase_off(char *base, __u64 mask, __u64 *pos, __u32 chain)
 static __u64 fake_chase(char **pos, __u32 chain)
 {
 	struct latt_chase_node *n = (struct latt_chase_node *)*pos;
-	__u64 cyc = figure(n->offset);
+	__u64 cyc = fake_took(n->offset);
 	__u32 i;
 
 	for (i = 0; i < chain; i++) {
@@ -181,12 +206,16 @@ struct record {
 	struct latt_acct a;
 	__u64 hist[LATT_HIST_BUCKETS];
 	struct latt_outlier out[MAX_OUT];
-	__u64 offs[SAMPLES];
+	__u64 offs[SAMPLES];	/* what the sample functions were handed */
+	__u64 logged;		/* samples the sample functions saw */
+	__u64 windows, bad_windows;
 };
 
 /*
- * The engines' loop: windows of PER_WINDOW samples, a stand-in TSC that
- * counts samples; every third window "saw an NMI".
+ * The engines' loop: latt_sample_window() on the stand-in clock, windows
+ * of TICK * PER_WINDOW cycles, so PER_WINDOW samples; every third window
+ * "saw an NMI".  A window of another count of samples, or whose end is
+ * not its last sample's, is counted in @rec->bad_windows.
  */
 static void run_loop(struct layout *l, struct ask ask, struct record *rec)
 {
@@ -198,7 +227,7 @@ static void run_loop(struct layout *l, struct ask ask, struct record *rec)
 		.ctx = l, .base = l->flat, .mask = (REGION - 1) & ~7ULL,
 		.part = ask.part, .size = 64, .chain = 1, .mode = ask.mode,
 	};
-	__u64 done = 0, window = 0, tsc = 1000, off, cyc;
+	__u64 done = 0, window = 0, from, w0, now;
 	__u32 first;
 
 	memset(rec, 0, sizeof(*rec));
@@ -224,20 +253,31 @@ static void run_loop(struct layout *l, struct ask ask, struct record *rec)
 	rec->a.threshold = ask.threshold;
 	rec->a.tsc0 = 1000;
 	rec->a.cpu = 3;
+	fake_clock = 1000;
+	fake_logged = 0;
+	fake_log = rec->offs;
 	while (done < SAMPLES) {
 		first = rec->a.nr_outliers;
-		do {
-			cyc = l->chunked ? latt_step(&s, &pat, &off, chunk_addr) :
-					   latt_step(&s, &pat, &off, flat_addr);
-			rec->offs[done] = off;
-			latt_acct_sample(&rec->a, done, tsc, off, cyc, window);
-			done++;
-			tsc += 10;
-		} while (done < SAMPLES && done % PER_WINDOW);
+		from = done;
+		w0 = fake_tsc();
+		now = l->chunked ?
+		      latt_sample_window(&s, &pat, &rec->a, &done, SAMPLES, w0,
+					 TICK * PER_WINDOW, window, chunk_addr,
+					 fake_tsc) :
+		      latt_sample_window(&s, &pat, &rec->a, &done, SAMPLES, w0,
+					 TICK * PER_WINDOW, window, flat_addr,
+					 fake_tsc);
+		if (done - from != (SAMPLES - from < PER_WINDOW ?
+				    SAMPLES - from : PER_WINDOW) ||
+		    now != w0 + TICK * (done - from))
+			rec->bad_windows++;
 		latt_acct_window(&rec->a, 10 * PER_WINDOW + window % 5,
 				 window % 3 == 2, first);
 		window++;
 	}
+	fake_log = NULL;
+	rec->logged = fake_logged;
+	rec->windows = window;
 }
 
 /* an independent count of the figures of the offsets @rec sampled */
@@ -279,7 +319,7 @@ static int model_agrees(const struct record *rec, char *why, size_t len)
 
 			if (o->sample != i || o->offset != rec->offs[i] ||
 			    o->cycles != cyc || o->window != i / PER_WINDOW ||
-			    o->tsc != 10 * i || o->cpu != 3 ||
+			    o->tsc != TICK * i || o->cpu != 3 ||
 			    !!(o->flags & LATT_OUT_NMI) != want_nmi) {
 				snprintf(why, len, "outlier record %llu: sample %llu offset %llu cycles %llu window %llu tsc %llu flags %u",
 					 nrec - 1, (unsigned long long)o->sample,
@@ -567,6 +607,138 @@ static void test_empty(void)
 	      "chase by offsets: the empty one 0 loads, not moved");
 }
 
+/* ---- the windows of the calibration and of the streams ---- */
+
+/* a clock that every read moves on by @calib_step */
+static __u64 calib_clock, calib_step;
+
+static __u64 calib_tsc(void)
+{
+	return calib_clock += calib_step;
+}
+
+static void test_calib_window(void)
+{
+	static __u64 v[LATT_CALIB_SAMPLES];
+	struct latt_config c = { .pattern = LATT_PAT_RAND };
+	struct latt_step s = { .fn = empty_fn, .chase = empty_chase,
+			       .chase_off = empty_chase_off };
+	char line[64], *pos = line;
+	__u64 opos = 0, med, lo, hi;
+	__u32 i = 0, windows = 0, first = 0, filled = 0, j;
+
+	s.mode = latt_step_mode(&c, 0);
+	memset(v, 0, sizeof(v));
+	calib_clock = 0;
+	calib_step = 5;
+	/* windows of 50 cycles, a read 5: ten samples each, as the module */
+	while (i < LATT_CALIB_SAMPLES) {
+		i = latt_calib_window(&s, line, &pos, &opos, v, i, calib_tsc(),
+				      50, calib_tsc);
+		if (!windows++)
+			first = i;
+	}
+	for (j = 0; j < LATT_CALIB_SAMPLES; j++)
+		filled += v[j] == 1;
+	check(first == 10 && windows == (LATT_CALIB_SAMPLES + 9) / 10 &&
+	      i == LATT_CALIB_SAMPLES && filled == LATT_CALIB_SAMPLES,
+	      "latt_calib_window(): windows of 10 empty samples (first %u), %u windows, every figure taken (%u)",
+	      first, windows, filled);
+	calib_step = 0;	/* a clock that stands still: one window */
+	i = latt_calib_window(&s, line, &pos, &opos, v, 0, calib_tsc(), ~0ULL,
+			      calib_tsc);
+	check(i == LATT_CALIB_SAMPLES,
+	      "latt_calib_window(): the user engine's one window takes all %u",
+	      i);
+	calib_step = 1000;	/* each read past the window: one sample */
+	i = latt_calib_window(&s, line, &pos, &opos, v, 7, calib_tsc(), 50,
+			      calib_tsc);
+	check(i == 8, "latt_calib_window(): at least one sample a window");
+
+	for (j = 0; j < LATT_CALIB_SAMPLES; j++)
+		v[j] = 100 + j;
+	latt_calib_pick(v, &med, &lo, &hi);
+	check(med == 100 + LATT_CALIB_SAMPLES / 2 && lo == 100 &&
+	      hi == 100 + LATT_CALIB_SAMPLES - 1,
+	      "latt_calib_pick(): median %llu, min %llu, max %llu",
+	      (unsigned long long)med, (unsigned long long)lo,
+	      (unsigned long long)hi);
+	med = 0;
+	latt_calib_pick(v, &med, NULL, NULL);
+	check(med == 100 + LATT_CALIB_SAMPLES / 2,
+	      "latt_calib_pick(): the median alone");
+}
+
+/* a streaming access takes TICK cycles of the stand-in clock */
+static void tick_sread(char *addr, __u64 len)
+{
+	(void)addr;
+	(void)len;
+	calib_clock += TICK;
+}
+
+/*
+ * One latt_stream_window() of @window cycles from 1000, with @delay and
+ * @end, on a clock that each read moves on by 1 and each access by TICK:
+ * its end and the accesses it made.
+ */
+static __u64 stream_window(struct layout *l, __u64 window, __u64 end,
+			   __u64 delay, __u64 *accesses)
+{
+	struct latt_config c = {
+		.mode = LATT_MODE_BANDWIDTH, .op = LATT_OP_LOAD,
+		.pattern = LATT_PAT_SEQ, .size = 64, .delay = delay,
+	};
+	struct latt_pattern pat;
+	struct latt_stream s;
+	__u64 now;
+
+	latt_pattern_init(&pat, c.pattern, c.size, 0, REGION, 1);
+	latt_stream_init(&s, &c, tick_sread, tick_sread, tick_sread, l, 0);
+	calib_clock = 1000;
+	calib_step = 1;
+	now = latt_stream_window(&s, &pat, 1000, window, end, delay,
+				 flat_addr, calib_tsc);
+	*accesses = s.accesses;
+	return now;
+}
+
+static void test_stream_window(struct layout *l)
+{
+	__u64 now, n;
+
+	/* no delay: batches of 16 accesses (16 x TICK + 1 a batch) */
+	now = stream_window(l, 10000, ~0ULL, 0, &n);
+	check(now >= 11000 && now < 11000 + 16 * TICK + 1 && n % 16 == 0 &&
+	      n >= 16 * (10000 / (16 * TICK + 1)),
+	      "latt_stream_window(): ends past the window, within a batch (at %llu, %llu accesses)",
+	      (unsigned long long)now, (unsigned long long)n);
+	now = stream_window(l, 10000, 3000, 0, &n);
+	check(now >= 3000 && now < 3000 + 16 * TICK + 1,
+	      "latt_stream_window(): a deadline inside the window ends it (at %llu)",
+	      (unsigned long long)now);
+	/* a delay of 90 cycles: an access and its wait take about 100 */
+	now = stream_window(l, 10000, ~0ULL, 90, &n);
+	check(now >= 11000 && now < 11000 + 100 + TICK + 2 && n >= 90 &&
+	      n <= 100,
+	      "latt_stream_window(): --delay 90 after each access: %llu accesses in 10000 cycles",
+	      (unsigned long long)n);
+	/* a delay longer than the window waits only to its end */
+	now = stream_window(l, 10000, ~0ULL, 1000000, &n);
+	check(n == 1 && now >= 11000 && now <= 11000 + 1,
+	      "latt_stream_window(): no delay runs past the window's end (at %llu, %llu accesses)",
+	      (unsigned long long)now, (unsigned long long)n);
+	now = stream_window(l, 10000, 5000, 1000000, &n);
+	check(n == 1 && now >= 5000 && now <= 5000 + 1,
+	      "latt_stream_window(): nor past the run's end (at %llu)",
+	      (unsigned long long)now);
+	calib_clock = 0;
+	calib_step = 1;
+	now = latt_spin(50, ~0ULL, calib_tsc);
+	check(now == 51, "latt_spin(): waits its cycles (%llu)",
+	      (unsigned long long)now);
+}
+
 /* ---- what several threads share ---- */
 
 static void test_threads(void)
@@ -731,6 +903,14 @@ int main(void)
 		check(same(&flat, &chunked),
 		      "%s: one mapping and 4 MiB chunks give the same record",
 		      runs[i].name);
+		check(flat.logged == SAMPLES && !flat.bad_windows &&
+		      !chunked.bad_windows &&
+		      flat.windows == (SAMPLES + PER_WINDOW - 1) / PER_WINDOW,
+		      "%s: latt_sample_window(): %llu samples in %llu windows of %llu, each ended by the clock (%llu, %llu otherwise)",
+		      runs[i].name, (unsigned long long)flat.logged,
+		      (unsigned long long)flat.windows, PER_WINDOW,
+		      (unsigned long long)flat.bad_windows,
+		      (unsigned long long)chunked.bad_windows);
 		check(model_agrees(&flat, why, sizeof(why)),
 		      "%s: the record is an independent count of the figures (%s)",
 		      runs[i].name, why);
@@ -772,6 +952,8 @@ int main(void)
 	      (unsigned long long)j, SAMPLES);
 	test_streams(&lf, &lc);
 	test_empty();
+	test_calib_window();
+	test_stream_window(&lf);
 	test_threads();
 	layout_free(&lf);
 	layout_free(&lc);
