@@ -415,23 +415,14 @@ static void latt_fill_stats(const struct latt_thread *t,
 	st->error = t->error == -EINTR ? 0 : t->error;
 	st->part_offset = t->part_offset;
 	st->part_bytes = t->part_bytes;
-	st->count = t->count;
-	st->min = t->count ? t->acct.min : 0;
-	st->max = t->acct.max;
-	st->sum = t->acct.sum;
-	st->sum_corrected = t->acct.sum_corrected;
-	st->overhead = t->acct.overhead;
+	latt_acct_thread_stats(&t->acct, t->count, st);
 	st->overhead_end = t->overhead_end;
-	st->backwards = t->acct.backwards;
 	st->accesses = t->accesses;
 	st->bytes_read = t->bytes_read;
 	st->bytes_written = t->bytes_written;
 	st->tsc_start = t->tsc_start;
 	st->tsc_end = t->tsc_end;
 	st->windows = t->windows;
-	st->nmi_windows = t->acct.nmi_windows;
-	st->window_cycles_max = t->acct.window_cycles_max;
-	st->outliers = t->acct.outliers_seen;
 }
 
 /* Copy each thread's record, histogram and series the caller has room for */
@@ -531,27 +522,17 @@ static long latt_ioctl_result(void __user *arg)
 	r.outlier_len = n;
 	r.error = run->error;
 	r.config = run->cfg;
-	r.count = run->count;
-	r.min = r.count ? run->merged.min : 0;
-	r.max = run->merged.max;
-	r.sum = run->merged.sum;
-	r.sum_corrected = run->merged.sum_corrected;
+	latt_acct_result(&run->merged, run->count, &r);
 	r.overhead = run->overhead;
 	r.overhead_min = run->overhead_min;
 	r.overhead_max = run->overhead_max;
 	r.overhead_end = run->overhead_end;
 	r.timer_step = run->timer_step;
-	r.backwards = run->merged.backwards;
 	r.page_size = run->page_size;
 	r.chunk_size = run->chunk_size;
 	r.windows = run->windows;
-	r.nmi_windows = run->merged.nmi_windows;
-	r.outliers = run->merged.outliers_seen;
-	r.outliers_dropped = run->merged.outliers_dropped;
-	r.hist_overflow = run->merged.hist_overflow;
 	r.tsc_start = run->tsc_start;
 	r.tsc_end = run->tsc_end;
-	r.window_cycles_max = run->merged.window_cycles_max;
 	r.flags = (run->vector ? LATT_RES_VECTOR : 0) |
 		  (run->dax_checked ? LATT_RES_DAX : 0) |
 		  (run->timer == LATT_TIMER_RDTSC ? LATT_RES_TIMER_RDTSC : 0) |

@@ -1116,17 +1116,9 @@ static int threads_merge(struct user_run *u, struct run_report *r)
 	r->res.state = u->error ? LATT_STATE_FAILED :
 		       interrupted ? LATT_STATE_ABORTED : LATT_STATE_DONE;
 	r->res.error = u->error;
-	r->res.min = r->res.count ? all.min : 0;
-	r->res.max = all.max;
-	r->res.sum = all.sum;
-	r->res.sum_corrected = all.sum_corrected;
-	r->res.backwards = all.backwards;
-	r->res.hist_overflow = all.hist_overflow;
-	r->res.outliers = all.outliers_seen;
-	r->res.outliers_dropped = all.outliers_dropped;
+	/* nmi_windows 0: no window here looks for NMIs */
+	latt_acct_result(&all, r->res.count, &r->res);
 	r->res.outlier_len = all.nr_outliers;
-	r->res.window_cycles_max = all.window_cycles_max;
-	r->res.nmi_windows = 0;
 	r->res.overhead = u->thr[0].acct.overhead;
 	r->res.overhead_min = u->thr[0].overhead_min;
 	r->res.overhead_max = u->thr[0].overhead_max;
@@ -1159,22 +1151,14 @@ static int threads_merge(struct user_run *u, struct run_report *r)
 		st->error = t->error == -EINTR ? 0 : t->error;
 		st->part_offset = t->part_offset;
 		st->part_bytes = t->part_bytes;
-		st->count = t->count;
-		st->min = t->count ? t->acct.min : 0;
-		st->max = t->acct.max;
-		st->sum = t->acct.sum;
-		st->sum_corrected = t->acct.sum_corrected;
-		st->overhead = t->acct.overhead;
+		latt_acct_thread_stats(&t->acct, t->count, st);
 		st->overhead_end = t->overhead_end;
-		st->backwards = t->acct.backwards;
 		st->accesses = t->accesses;
 		st->bytes_read = t->bytes_read;
 		st->bytes_written = t->bytes_written;
 		st->tsc_start = t->tsc_start;
 		st->tsc_end = t->tsc_end;
 		st->windows = t->windows;
-		st->window_cycles_max = t->acct.window_cycles_max;
-		st->outliers = t->acct.outliers_seen;
 		if (t->hist)
 			memcpy(tr->hist + (size_t)i * LATT_HIST_BUCKETS,
 			       t->hist, LATT_HIST_BUCKETS * sizeof(*t->hist));

@@ -392,6 +392,52 @@ static inline void latt_acct_merge(struct latt_acct *to,
 }
 
 /**
+ * latt_acct_result() - a run's figures from its merged record, as
+ *	LATT_IOC_RESULT reports them
+ * @a: the threads' records, merged (latt_acct_merge())
+ * @count: the samples the run counted (no minimum without one)
+ * @r: the result; its other fields are the engine's to fill
+ */
+static inline void latt_acct_result(const struct latt_acct *a, __u64 count,
+				    struct latt_result *r)
+{
+	r->count = count;
+	r->min = count ? a->min : 0;
+	r->max = a->max;
+	r->sum = a->sum;
+	r->sum_corrected = a->sum_corrected;
+	r->backwards = a->backwards;
+	r->nmi_windows = a->nmi_windows;
+	r->outliers = a->outliers_seen;
+	r->outliers_dropped = a->outliers_dropped;
+	r->hist_overflow = a->hist_overflow;
+	r->window_cycles_max = a->window_cycles_max;
+}
+
+/**
+ * latt_acct_thread_stats() - a thread's figures from its record, as
+ *	LATT_IOC_THREADS reports them
+ * @a: the thread's record
+ * @count: the samples it counted (no minimum without one)
+ * @st: the thread's entry; its other fields are the engine's to fill
+ */
+static inline void latt_acct_thread_stats(const struct latt_acct *a,
+					  __u64 count,
+					  struct latt_thread_stats *st)
+{
+	st->count = count;
+	st->min = count ? a->min : 0;
+	st->max = a->max;
+	st->sum = a->sum;
+	st->sum_corrected = a->sum_corrected;
+	st->overhead = a->overhead;
+	st->backwards = a->backwards;
+	st->nmi_windows = a->nmi_windows;
+	st->window_cycles_max = a->window_cycles_max;
+	st->outliers = a->outliers_seen;
+}
+
+/**
  * latt_split_part() - the bytes of each thread's part of a split region
  * @region: the region's bytes
  * @n: threads

@@ -873,6 +873,51 @@ static void test_threads(void)
 	      (unsigned long long)m.outliers_seen);
 }
 
+/* The records as the ABI reports them: LATT_IOC_RESULT, LATT_IOC_THREADS. */
+static void test_reports(void)
+{
+	static __u64 h[LATT_HIST_BUCKETS];
+	struct latt_acct a = { 0 };
+	struct latt_result r;
+	struct latt_thread_stats st;
+	__u64 i;
+
+	latt_acct_init(&a);
+	a.hist = h;
+	a.overhead = OVERHEAD;
+	a.threshold = THRESHOLD;
+	for (i = 0; i < 5000; i++)
+		latt_acct_sample(&a, i, i, i * 64, figure(i * 64), i / 100);
+	latt_acct_window(&a, 1234, 1, 0);
+	memset(&r, 0xff, sizeof(r));
+	memset(&st, 0xff, sizeof(st));
+	latt_acct_result(&a, 5000 - a.backwards, &r);
+	latt_acct_thread_stats(&a, 5000 - a.backwards, &st);
+	check(r.count == 5000 - a.backwards && r.min == a.min &&
+	      r.max == a.max && r.sum == a.sum &&
+	      r.sum_corrected == a.sum_corrected &&
+	      r.backwards == a.backwards && r.nmi_windows == 1 &&
+	      r.outliers == a.outliers_seen &&
+	      r.outliers_dropped == a.outliers_dropped &&
+	      r.hist_overflow == a.hist_overflow &&
+	      r.window_cycles_max == 1234 && a.backwards && a.outliers_seen &&
+	      r.windows == ~0ULL && r.overhead == ~0ULL,
+	      "latt_acct_result(): the record's figures, and nothing of the engine's");
+	check(st.count == r.count && st.min == a.min && st.max == a.max &&
+	      st.sum == a.sum && st.sum_corrected == a.sum_corrected &&
+	      st.overhead == OVERHEAD && st.backwards == a.backwards &&
+	      st.nmi_windows == 1 && st.window_cycles_max == 1234 &&
+	      st.outliers == a.outliers_seen && st.windows == ~0ULL &&
+	      st.cpu == ~0U,
+	      "latt_acct_thread_stats(): the thread's figures, and nothing of the engine's");
+	latt_acct_init(&a);
+	latt_acct_result(&a, 0, &r);
+	latt_acct_thread_stats(&a, 0, &st);
+	check(!r.min && !st.min && !r.count,
+	      "no sample: a minimum of 0, not the record's ~0 (%llu)",
+	      (unsigned long long)a.min);
+}
+
 int main(void)
 {
 	static struct record flat, chunked;
@@ -954,6 +999,7 @@ int main(void)
 	test_empty();
 	test_calib_window();
 	test_stream_window(&lf);
+	test_reports();
 	test_threads();
 	layout_free(&lf);
 	layout_free(&lc);
