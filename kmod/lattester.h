@@ -88,28 +88,21 @@ struct latt_run;
  * @done: samples taken so far, for STATUS
  * @task: the kthread, referenced until it is stopped
  * @idx: its index in the run, from 0
- * @cpu: the CPU it is bound to
- * @role: LATT_ROLE_*
- * @error: how it ended: 0, -EINTR when stopped, or what failed it
- * @part_offset: where its part of the region starts, bytes
- * @part_bytes: its part's length (the whole region without LATT_CFG_SPLIT)
- * @acct: its record of its samples (core.h): histogram (LATT_HIST_BUCKETS;
- *	latency only), outlier records (its share of the configuration's
- *	max_outliers), min, max, sums, backwards, NMI windows, the longest
- *	window, and the calibrated timer overhead (median) it subtracts
+ * @rec: what it records, as the user engine's threads do (core.h's
+ *	struct latt_thread_rec): its CPU, role, error (-EINTR when stopped),
+ *	part of the region, its record of its samples (@rec.acct: histogram,
+ *	LATT_HIST_BUCKETS, latency only; outlier records, its share of the
+ *	configuration's max_outliers; min, max, sums, backwards, NMI
+ *	windows, the longest window, the calibrated overhead it subtracts),
+ *	samples counted, the calibration after the samples (0 = unknown),
+ *	streamed accesses and bytes, windows run (latt_run_windows() reads
+ *	@rec.windows meanwhile), the TSC as its samples or streaming began
+ *	and ended
  * @series: bandwidth: series_len bins
- * @count: samples counted (not those in @acct.backwards)
  * @overhead_min: the calibration's minimum
  * @overhead_max: the calibration's maximum
- * @overhead_end: the calibration after the samples, 0 = unknown
  * @timer_step: latt_timer_step() on its CPU
  * @dax_id: its window's dax_read_lock()
- * @accesses: streamed accesses
- * @bytes_read: streamed bytes read
- * @bytes_written: streamed bytes written
- * @windows: windows run (latt_run_windows() reads it meanwhile)
- * @tsc_start: TSC as its samples or streaming began
- * @tsc_end: TSC as they ended
  *
  * Written by that kthread only, read once the run has stopped.
  */
@@ -118,21 +111,11 @@ struct latt_thread {
 	atomic64_t done;
 	struct task_struct *task;
 	u32 idx;
-	u32 cpu;
-	u32 role;
-	int error;
-	u64 part_offset, part_bytes;
-
-	struct latt_acct acct;
+	struct latt_thread_rec rec;	/* what it records (core.h) */
 	u64 *series;
-
-	u64 count;
-	u64 overhead_min, overhead_max, overhead_end;
+	u64 overhead_min, overhead_max;
 	u64 timer_step;
 	int dax_id;
-	u64 accesses, bytes_read, bytes_written;
-	u64 windows;
-	u64 tsc_start, tsc_end;
 } ____cacheline_aligned_in_smp;	/* one thread's writes, one CPU's lines */
 
 /**

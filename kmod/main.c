@@ -372,9 +372,9 @@ static int latt_copy_outliers(struct latt_run *run,
 	*n = 0;
 	for (i = 0; i < run->nr_threads && *n < len; i++) {
 		t = &run->threads[i];
-		k = min(len - *n, t->acct.nr_outliers);
-		if (copy_to_user(dst + *n, t->acct.outliers,
-				 array_size(k, sizeof(*t->acct.outliers))))
+		k = min(len - *n, t->rec.acct.nr_outliers);
+		if (copy_to_user(dst + *n, t->rec.acct.outliers,
+				 array_size(k, sizeof(*t->rec.acct.outliers))))
 			return -EFAULT;
 		*n += k;
 	}
@@ -405,26 +405,6 @@ static struct latt_run *latt_get_stopped(u32 *state)
 	return run;
 }
 
-static void latt_fill_stats(const struct latt_thread *t,
-			    struct latt_thread_stats *st)
-{
-	memset(st, 0, sizeof(*st));
-	st->cpu = t->cpu;
-	st->node = cpu_to_node(t->cpu);
-	st->role = t->role;
-	st->error = t->error == -EINTR ? 0 : t->error;
-	st->part_offset = t->part_offset;
-	st->part_bytes = t->part_bytes;
-	latt_acct_thread_stats(&t->acct, t->count, st);
-	st->overhead_end = t->overhead_end;
-	st->accesses = t->accesses;
-	st->bytes_read = t->bytes_read;
-	st->bytes_written = t->bytes_written;
-	st->tsc_start = t->tsc_start;
-	st->tsc_end = t->tsc_end;
-	st->windows = t->windows;
-}
-
 /* Copy each thread's record, histogram and series the caller has room for */
 static int latt_copy_threads(struct latt_run *run, struct latt_threads *a)
 {
@@ -440,12 +420,13 @@ static int latt_copy_threads(struct latt_run *run, struct latt_threads *a)
 
 	for (i = 0; i < n; i++) {
 		t = &run->threads[i];
-		latt_fill_stats(t, &st);
+		memset(&st, 0, sizeof(st));	/* reserved[] too */
+		latt_thread_stats_of(&t->rec, cpu_to_node(t->rec.cpu), &st);
 		if (sp && copy_to_user(sp + i, &st, sizeof(st)))
 			return -EFAULT;
 		hist = hp + (size_t)i * LATT_HIST_BUCKETS;
-		if (hp && (t->acct.hist ?
-			   copy_to_user(hist, t->acct.hist, hbytes) :
+		if (hp && (t->rec.acct.hist ?
+			   copy_to_user(hist, t->rec.acct.hist, hbytes) :
 			   clear_user(hist, hbytes)))
 			return -EFAULT;
 		if (bp && bins && t->series &&

@@ -90,7 +90,7 @@ static int latt_cmp_u64(const void *a, const void *b)
 /* The thread's CPU went offline and the scheduler moved it. */
 static inline bool latt_moved(const struct latt_thread *t)
 {
-	return unlikely(smp_processor_id() != t->cpu);
+	return unlikely(smp_processor_id() != t->rec.cpu);
 }
 
 /*
@@ -176,7 +176,7 @@ static int latt_warmup(struct latt_thread *t)
 static int latt_calibrate(struct latt_thread *t, u64 *med, u64 *lo, u64 *hi)
 {
 	struct latt_run *run = t->run;
-	char *base = latt_region_addr(&run->region, t->part_offset);
+	char *base = latt_region_addr(&run->region, t->rec.part_offset);
 	char *pos = base;
 	const struct latt_step s = {
 		.fn = run->fn,
@@ -214,8 +214,8 @@ static int latt_calibrate(struct latt_thread *t, u64 *med, u64 *lo, u64 *hi)
 static void latt_window_done(struct latt_thread *t, u64 cycles, bool nmi,
 			     u32 first_outlier)
 {
-	latt_acct_window(&t->acct, cycles, nmi, first_outlier);
-	WRITE_ONCE(t->windows, t->windows + 1);
+	latt_acct_window(&t->rec.acct, cycles, nmi, first_outlier);
+	WRITE_ONCE(t->rec.windows, t->rec.windows + 1);
 }
 
 /* A window's length; 0 if the TSC went backwards (a VM's can) */
@@ -235,7 +235,7 @@ static int latt_ceiling(struct latt_thread *t, u64 cycles)
 	if (likely(cycles <= run->ceiling_cycles))
 		return 0;
 	pr_warn_ratelimited("CPU %u: interrupts were off for %llu us, beyond the ceiling of %llu us (10 x window_us, at least %u us): the run stops; a smaller --size, or a larger --window-us\n",
-			    t->cpu, div_u64(cycles * 1000, tsc_khz),
+			    t->rec.cpu, div_u64(cycles * 1000, tsc_khz),
 			    div_u64(run->ceiling_cycles * 1000, tsc_khz),
 			    LATT_CEILING_MIN_US);
 	return -ETIME;
@@ -270,7 +270,7 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 		.base = run->region.map,
 		.pos = run->region.addr[0],
 		.mask = (run->cfg.region - 1) & ~7ULL,
-		.part = t->part_offset,
+		.part = t->rec.part_offset,
 		.size = run->cfg.size,
 		.chain = run->cfg.chain,
 		/* PMEM chase: offsets, masked (see latt_sample_chase_off()) */
@@ -283,19 +283,19 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 	unsigned long fl;
 	u32 first;
 
-	t->acct.tsc0 = run->tsc_go;
+	t->rec.acct.tsc0 = run->tsc_go;
 	while (done < total) {
-		first = t->acct.nr_outliers;
+		first = t->rec.acct.nr_outliers;
 		if (latt_window_open(t, &fl, &nmi))
 			return -ENODEV;
 		w0 = latt_rdtsc();
-		now = latt_sample_window(&s, pat, &t->acct, &done, total, w0,
-					 run->window_cycles, t->windows,
+		now = latt_sample_window(&s, pat, &t->rec.acct, &done, total, w0,
+					 run->window_cycles, t->rec.windows,
 					 latt_region_at, latt_rdtsc);
 		nmi_seen = latt_window_close(t, fl, nmi);
 		len = latt_window_len(w0, now);
 
-		t->count = done - t->acct.backwards;
+		t->rec.count = done - t->rec.acct.backwards;
 		atomic64_set(&t->done, done);
 		latt_window_done(t, len, nmi_seen, first);
 		if (latt_ceiling(t, len))
@@ -337,7 +337,7 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 	int ret;
 
 	latt_stream_init(&s, c, run->stream_fn, run->read_fn, run->write_fn,
-			 &run->region, t->part_offset);
+			 &run->region, t->rec.part_offset);
 	for (;;) {
 		if (latt_window_open(t, &fl, &nmi))
 			return -ENODEV;
@@ -350,16 +350,16 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 			mb();
 		nmi_seen = latt_window_close(t, fl, nmi);
 
-		t->accesses = s.accesses;
-		t->bytes_read = s.rd;
-		t->bytes_written = s.wr;
+		t->rec.accesses = s.accesses;
+		t->rec.bytes_read = s.rd;
+		t->rec.bytes_written = s.wr;
 		if (t->series) {
 			bin = div64_u64(now - run->tsc_go, run->series_cycles);
 			t->series[min_t(u64, bin, run->series_len - 1)] +=
 				s.rd - rd + s.wr - wr;
 		}
 		latt_window_done(t, latt_window_len(w0, now), nmi_seen,
-				 t->acct.nr_outliers);
+				 t->rec.acct.nr_outliers);
 		ret = latt_ceiling(t, latt_window_len(w0, now));
 		if (ret)
 			return ret;
@@ -408,7 +408,7 @@ static int latt_thread_pattern_of(struct latt_thread *t,
 				  struct latt_pattern *pat)
 {
 	return latt_thread_pattern(pat, &t->run->cfg, t->idx,
-				   t->run->nr_threads, t->part_bytes,
+				   t->run->nr_threads, t->rec.part_bytes,
 				   t->run->region.chunk_shift);
 }
 
@@ -428,19 +428,19 @@ static void latt_run_finish(struct latt_run *run, bool interrupted)
 	run->tsc_start = run->tsc_go;
 	for (i = 0; i < run->nr_threads; i++) {
 		t = &run->threads[i];
-		if (t->error == -EINTR)
+		if (t->rec.error == -EINTR)
 			interrupted = true;
-		latt_acct_merge(&run->merged, &t->acct);
-		run->count += t->count;
-		run->bytes_read += t->bytes_read;
-		run->bytes_written += t->bytes_written;
-		run->windows += t->windows;
-		run->tsc_end = max(run->tsc_end, t->tsc_end);
+		latt_acct_merge(&run->merged, &t->rec.acct);
+		run->count += t->rec.count;
+		run->bytes_read += t->rec.bytes_read;
+		run->bytes_written += t->rec.bytes_written;
+		run->windows += t->rec.windows;
+		run->tsc_end = max(run->tsc_end, t->rec.tsc_end);
 	}
-	run->overhead = run->threads[0].acct.overhead;
+	run->overhead = run->threads[0].rec.acct.overhead;
 	run->overhead_min = run->threads[0].overhead_min;
 	run->overhead_max = run->threads[0].overhead_max;
-	run->overhead_end = run->threads[0].overhead_end;
+	run->overhead_end = run->threads[0].rec.overhead_end;
 	/* marked unstable, the TSC stays so: by the run's end, then */
 	run->tsc_unstable = check_tsc_unstable();
 	run->timer_step = run->threads[0].timer_step;
@@ -466,7 +466,7 @@ static int latt_thread(void *data)
 	ret = latt_thread_pattern_of(t, &pat);
 	if (WARN_ON_ONCE(ret))	/* checked at START */
 		goto out;
-	if (t->role == LATT_ROLE_LATENCY) {
+	if (t->rec.role == LATT_ROLE_LATENCY) {
 		if (run->cfg.pattern == LATT_PAT_CHASE && !run->chain_reused) {
 			ret = latt_chase_build(run, &pat);
 			if (ret)
@@ -474,7 +474,7 @@ static int latt_thread(void *data)
 		}
 		ret = latt_warmup(t);
 		if (!ret)
-			ret = latt_calibrate(t, &t->acct.overhead,
+			ret = latt_calibrate(t, &t->rec.acct.overhead,
 					     &t->overhead_min,
 					     &t->overhead_max);
 		if (ret)
@@ -483,32 +483,32 @@ static int latt_thread(void *data)
 	ret = latt_wait_go(t);
 	if (ret)
 		goto out;
-	t->tsc_start = rdtsc();
-	if (t->role == LATT_ROLE_LATENCY)
+	t->rec.tsc_start = rdtsc();
+	if (t->rec.role == LATT_ROLE_LATENCY)
 		ret = latt_measure(t, &pat);
 	else
 		ret = latt_stream(t, &pat);
-	t->tsc_end = rdtsc();
-	if (t->role == LATT_ROLE_LATENCY && run->cfg.mode == LATT_MODE_LOADED)
+	t->rec.tsc_end = rdtsc();
+	if (t->rec.role == LATT_ROLE_LATENCY && run->cfg.mode == LATT_MODE_LOADED)
 		WRITE_ONCE(run->latency_done, true);	/* traffic stops */
 	/*
 	 * The same calibration after the samples, to show a drift; stopped
 	 * or with the region gone meanwhile, it is unknown (0), and the
 	 * samples stand.
 	 */
-	if (!ret && t->role == LATT_ROLE_LATENCY &&
-	    latt_calibrate(t, &t->overhead_end, NULL, NULL))
-		t->overhead_end = 0;
+	if (!ret && t->rec.role == LATT_ROLE_LATENCY &&
+	    latt_calibrate(t, &t->rec.overhead_end, NULL, NULL))
+		t->rec.overhead_end = 0;
 out:
-	if (!t->tsc_end)
-		t->tsc_end = rdtsc();
-	t->error = ret;
+	if (!t->rec.tsc_end)
+		t->rec.tsc_end = rdtsc();
+	t->rec.error = ret;
 	if (ret && ret != -EINTR) {
 		/* the first failure is the run's; it stops the others */
 		cmpxchg(&run->error, 0, ret);
 		latt_halt(run);
 	}
-	if (t->role == LATT_ROLE_LATENCY && run->cfg.mode == LATT_MODE_LOADED)
+	if (t->rec.role == LATT_ROLE_LATENCY && run->cfg.mode == LATT_MODE_LOADED)
 		WRITE_ONCE(run->latency_done, true);
 	if (atomic_dec_and_test(&run->live))
 		latt_run_finish(run, false);
@@ -525,36 +525,36 @@ static int latt_thread_init(struct latt_run *run, u32 i, u32 nlat)
 
 	t->run = run;
 	t->idx = i;
-	t->cpu = run->cpus[i];
-	latt_acct_init(&t->acct);
-	t->acct.cpu = t->cpu;
-	t->acct.threshold = c->threshold;
-	t->role = latt_thread_role(c, i);
-	t->part_bytes = c->region;
+	t->rec.cpu = run->cpus[i];
+	latt_acct_init(&t->rec.acct);
+	t->rec.acct.cpu = t->rec.cpu;
+	t->rec.acct.threshold = c->threshold;
+	t->rec.role = latt_thread_role(c, i);
+	t->rec.part_bytes = c->region;
 	if (c->flags & LATT_CFG_SPLIT) {
 		if (latt_split_part(c->region, run->nr_threads, c->size, &part))
 			return -EINVAL;
-		t->part_bytes = part;
-		t->part_offset = part * i;
+		t->rec.part_bytes = part;
+		t->rec.part_offset = part * i;
 	}
-	if (t->role == LATT_ROLE_STREAM) {
+	if (t->rec.role == LATT_ROLE_STREAM) {
 		if (c->mode != LATT_MODE_BANDWIDTH)
 			return 0;
 		t->series = vzalloc_node(array_size(run->series_len,
 						    sizeof(u64)), node);
 		return t->series ? 0 : -ENOMEM;
 	}
-	t->acct.hist = vzalloc_node(array_size(LATT_HIST_BUCKETS,
+	t->rec.acct.hist = vzalloc_node(array_size(LATT_HIST_BUCKETS,
 					       sizeof(u64)), node);
-	if (!t->acct.hist)
+	if (!t->rec.acct.hist)
 		return -ENOMEM;
-	t->acct.max_outliers = latt_thread_outliers(c->max_outliers, nlat, i);
-	if (c->threshold && t->acct.max_outliers) {
-		t->acct.outliers =
-			vmalloc_node(array_size(t->acct.max_outliers,
-						sizeof(*t->acct.outliers)),
+	t->rec.acct.max_outliers = latt_thread_outliers(c->max_outliers, nlat, i);
+	if (c->threshold && t->rec.acct.max_outliers) {
+		t->rec.acct.outliers =
+			vmalloc_node(array_size(t->rec.acct.max_outliers,
+						sizeof(*t->rec.acct.outliers)),
 				     node);
-		if (!t->acct.outliers)
+		if (!t->rec.acct.outliers)
 			return -ENOMEM;
 	}
 	return 0;
@@ -706,7 +706,7 @@ u64 latt_run_windows(struct latt_run *run)
 	u32 i;
 
 	for (i = 0; run->threads && i < run->nr_threads; i++)
-		n += READ_ONCE(run->threads[i].windows);
+		n += READ_ONCE(run->threads[i].rec.windows);
 	return n;
 }
 
@@ -749,8 +749,8 @@ void latt_run_put(struct latt_run *run)
 	latt_run_stop(run);
 	latt_region_free(&run->region);		/* kept, and never taken */
 	for (i = 0; run->threads && i < run->nr_threads; i++) {
-		vfree(run->threads[i].acct.hist);
-		vfree(run->threads[i].acct.outliers);
+		vfree(run->threads[i].rec.acct.hist);
+		vfree(run->threads[i].rec.acct.outliers);
 		vfree(run->threads[i].series);
 	}
 	kvfree(run->threads);

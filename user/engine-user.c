@@ -331,18 +331,13 @@ static int pick(struct latt_config *c, const struct latt_info *in,
 struct user_thr {
 	struct user_run *u;
 	pthread_t tid;
-	__u32 idx, cpu, node, role;
-	int error;
-	__u64 part_offset, part_bytes;
-	struct latt_acct acct;	/* its samples (core.h) */
+	__u32 idx, node;
+	struct latt_thread_rec rec;	/* what it records (core.h); windows
+					 * atomic */
 	__u64 *hist;		/* its histogram, on its node */
 	__u64 *series;		/* bandwidth: bytes per bin, on its node */
-	__u64 count;
-	__u64 overhead_min, overhead_max, overhead_end;
-	__u64 accesses, bytes_read, bytes_written;
-	__u64 tsc_start, tsc_end;
+	__u64 overhead_min, overhead_max;
 	__u64 done;		/* atomic: samples taken */
-	__u64 windows;		/* atomic */
 } __attribute__((aligned(64)));	/* one thread's writes, its own lines */
 
 /* What the measuring threads share with the one that waits for them. */
@@ -462,9 +457,9 @@ static inline char *step_addr(void *base, __u64 off)
 /* The window's end: its length, counted; the thread's progress. */
 static void window_done(struct user_thr *t, __u64 cycles, __u64 done)
 {
-	latt_acct_window(&t->acct, cycles, 0, 0);
+	latt_acct_window(&t->rec.acct, cycles, 0, 0);
 	__atomic_store_n(&t->done, done, __ATOMIC_RELEASE);
-	__atomic_store_n(&t->windows, t->windows + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->rec.windows, t->rec.windows + 1, __ATOMIC_RELEASE);
 }
 
 /* The module's latt_measure(), windows for bookkeeping only. */
@@ -480,7 +475,7 @@ static int sample_all(struct user_thr *t, struct latt_pattern *pat)
 		.base = u->base,
 		.pos = u->base,
 		.mask = (u->cfg.region - 1) & ~7ULL,
-		.part = t->part_offset,
+		.part = t->rec.part_offset,
 		.size = u->cfg.size,
 		.chain = u->cfg.chain,
 		.mode = latt_step_mode(&u->cfg, u->chase_off),
@@ -488,13 +483,13 @@ static int sample_all(struct user_thr *t, struct latt_pattern *pat)
 	};
 	__u64 done = 0, w0, now;
 
-	t->acct.tsc0 = load64(&u->tsc_go);
+	t->rec.acct.tsc0 = load64(&u->tsc_go);
 	while (done < total) {
 		w0 = latt_rdtsc();
-		now = latt_sample_window(&s, pat, &t->acct, &done, total, w0,
-					 u->window_cycles, t->windows,
+		now = latt_sample_window(&s, pat, &t->rec.acct, &done, total, w0,
+					 u->window_cycles, t->rec.windows,
 					 step_addr, latt_rdtsc);
-		t->count = done - t->acct.backwards;
+		t->rec.count = done - t->rec.acct.backwards;
 		window_done(t, now - w0, done);
 		if (stopping(u))
 			return done < total ? -EINTR : 0;
@@ -520,7 +515,7 @@ static int stream(struct user_thr *t, struct latt_pattern *pat)
 	__u64 w0, now, rd, wr, bin;
 
 	latt_stream_init(&s, c, u->streams.op_fn, u->streams.read_fn,
-			 u->streams.write_fn, u->base, t->part_offset);
+			 u->streams.write_fn, u->base, t->rec.part_offset);
 	for (;;) {
 		w0 = latt_rdtsc();
 		rd = s.rd;
@@ -529,9 +524,9 @@ static int stream(struct user_thr *t, struct latt_pattern *pat)
 					 c->delay, step_addr, latt_rdtsc);
 		if (s.wr != wr)
 			__builtin_ia32_mfence();
-		t->accesses = s.accesses;
-		t->bytes_read = s.rd;
-		t->bytes_written = s.wr;
+		t->rec.accesses = s.accesses;
+		t->rec.bytes_read = s.rd;
+		t->rec.bytes_written = s.wr;
 		if (t->series) {
 			bin = (now - go) / u->series_cycles;
 			t->series[bin < u->series_len ? bin :
@@ -596,7 +591,7 @@ static int bus_error(const struct user_run *u, const struct map_fault *f)
 static int thr_body(struct user_thr *t, struct latt_pattern *pat)
 {
 	struct user_run *u = t->u;
-	const bool lat = t->role == LATT_ROLE_LATENCY;
+	const bool lat = t->rec.role == LATT_ROLE_LATENCY;
 	int ret;
 
 	if (lat) {
@@ -606,7 +601,7 @@ static int thr_body(struct user_thr *t, struct latt_pattern *pat)
 				return ret;
 		}
 		warmup(u);
-		ret = calibrate(t, &t->acct.overhead, &t->overhead_min,
+		ret = calibrate(t, &t->rec.acct.overhead, &t->overhead_min,
 				&t->overhead_max);
 		if (ret)
 			return ret;
@@ -614,14 +609,14 @@ static int thr_body(struct user_thr *t, struct latt_pattern *pat)
 	ret = wait_go(t);
 	if (ret)
 		return ret;
-	t->tsc_start = latt_rdtsc();
+	t->rec.tsc_start = latt_rdtsc();
 	ret = lat ? sample_all(t, pat) : stream(t, pat);
-	t->tsc_end = latt_rdtsc();
+	t->rec.tsc_end = latt_rdtsc();
 	if (lat && u->cfg.mode == LATT_MODE_LOADED)	/* traffic stops */
 		__atomic_store_n(&u->latency_done, 1, __ATOMIC_RELEASE);
 	/* the same calibration after the samples, to show a drift */
-	if (!ret && lat && calibrate(t, &t->overhead_end, NULL, NULL))
-		t->overhead_end = 0;
+	if (!ret && lat && calibrate(t, &t->rec.overhead_end, NULL, NULL))
+		t->rec.overhead_end = 0;
 	return ret;
 }
 
@@ -658,11 +653,11 @@ static int thr_buffers(struct user_thr *t)
 {
 	struct user_run *u = t->u;
 
-	if (t->role == LATT_ROLE_LATENCY) {
+	if (t->rec.role == LATT_ROLE_LATENCY) {
 		t->hist = calloc(LATT_HIST_BUCKETS, sizeof(*t->hist));
 		if (!t->hist)
 			return -ENOMEM;
-		t->acct.hist = t->hist;
+		t->rec.acct.hist = t->hist;
 	} else if (u->cfg.mode == LATT_MODE_BANDWIDTH) {
 		t->series = calloc(u->series_len, sizeof(*t->series));
 		if (!t->series)
@@ -680,23 +675,23 @@ static void *user_thread(void *arg)
 	int ret;
 
 	CPU_ZERO(&set);
-	CPU_SET(t->cpu, &set);
+	CPU_SET(t->rec.cpu, &set);
 	ret = -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	if (ret)
 		log_err("%s: thread %u: cannot run on CPU %u: %s (a cgroup's cpuset may not allow it: /proc/self/status, Cpus_allowed_list)",
-			u->spec, t->idx, t->cpu, strerror(-ret));
+			u->spec, t->idx, t->rec.cpu, strerror(-ret));
 	if (!ret)
 		ret = thr_buffers(t);
 	if (!ret)
 		ret = latt_thread_pattern(&pat, &u->cfg, t->idx, u->nr_threads,
-					  t->part_bytes, LATT_CHUNK_SHIFT);
+					  t->rec.part_bytes, LATT_CHUNK_SHIFT);
 	if (!ret)
 		ret = bus_guard(t, &pat);
-	if (!t->tsc_end)
-		t->tsc_end = latt_rdtsc();
-	if (t->role == LATT_ROLE_LATENCY && u->cfg.mode == LATT_MODE_LOADED)
+	if (!t->rec.tsc_end)
+		t->rec.tsc_end = latt_rdtsc();
+	if (t->rec.role == LATT_ROLE_LATENCY && u->cfg.mode == LATT_MODE_LOADED)
 		__atomic_store_n(&u->latency_done, 1, __ATOMIC_RELEASE);
-	t->error = ret;
+	t->rec.error = ret;
 	if (ret && ret != -EINTR) {
 		/* the first failure is the run's; it stops the others */
 		int zero = 0;
@@ -971,7 +966,7 @@ static bool wait_thread(struct user_run *u, const struct run_hooks *h)
 			memset(&st, 0, sizeof(st));
 			st.state = LATT_STATE_RUNNING;
 			for (i = 0; i < u->nr_threads; i++)
-				st.windows += load64(&u->thr[i].windows);
+				st.windows += load64(&u->thr[i].rec.windows);
 			if (u->cfg.mode == LATT_MODE_BANDWIDTH) {
 				go = load64(&u->tsc_go);
 				now = latt_rdtsc();
@@ -1032,22 +1027,22 @@ static int threads_init(struct user_run *u, const struct latt_config *c,
 
 		t->u = u;
 		t->idx = i;
-		t->cpu = cpus && c->nr_threads > 1 ? cpus[i] : c->cpu;
-		node = numa_available() < 0 ? 0 : numa_node_of_cpu((int)t->cpu);
+		t->rec.cpu = cpus && c->nr_threads > 1 ? cpus[i] : c->cpu;
+		node = numa_available() < 0 ? 0 : numa_node_of_cpu((int)t->rec.cpu);
 		t->node = node < 0 ? 0 : (__u32)node;
-		t->role = latt_thread_role(c, i);
-		t->part_bytes = part;
-		t->part_offset = c->flags & LATT_CFG_SPLIT ? part * i : 0;
-		latt_acct_init(&t->acct);
-		t->acct.cpu = t->cpu;
-		t->acct.threshold = c->threshold;
-		if (t->role != LATT_ROLE_LATENCY)
+		t->rec.role = latt_thread_role(c, i);
+		t->rec.part_bytes = part;
+		t->rec.part_offset = c->flags & LATT_CFG_SPLIT ? part * i : 0;
+		latt_acct_init(&t->rec.acct);
+		t->rec.acct.cpu = t->rec.cpu;
+		t->rec.acct.threshold = c->threshold;
+		if (t->rec.role != LATT_ROLE_LATENCY)
 			continue;
-		t->acct.max_outliers = latt_thread_outliers(nout, u->nlat, i);
-		t->acct.outliers = outliers ? outliers + at : NULL;
+		t->rec.acct.max_outliers = latt_thread_outliers(nout, u->nlat, i);
+		t->rec.acct.outliers = outliers ? outliers + at : NULL;
 		if (!outliers)
-			t->acct.max_outliers = 0;
-		at += t->acct.max_outliers;
+			t->rec.acct.max_outliers = 0;
+		at += t->rec.acct.max_outliers;
 	}
 	return 0;
 }
@@ -1095,21 +1090,21 @@ static int threads_merge(struct user_run *u, struct run_report *r)
 	for (i = 0; i < n; i++) {
 		struct user_thr *t = &u->thr[i];
 
-		if (t->error == -EINTR)
+		if (t->rec.error == -EINTR)
 			interrupted = true;
 		/* the records close up, thread after thread, as RESULT's */
-		if (t->acct.nr_outliers && r->outliers &&
-		    t->acct.outliers != r->outliers + at)
-			memmove(r->outliers + at, t->acct.outliers,
-				t->acct.nr_outliers * sizeof(*r->outliers));
-		at += t->acct.nr_outliers;
-		latt_acct_merge(&all, &t->acct);
-		r->res.count += t->count;
-		r->res.bytes_read += t->bytes_read;
-		r->res.bytes_written += t->bytes_written;
-		r->res.windows += t->windows;
-		if (t->tsc_end > r->res.tsc_end)
-			r->res.tsc_end = t->tsc_end;
+		if (t->rec.acct.nr_outliers && r->outliers &&
+		    t->rec.acct.outliers != r->outliers + at)
+			memmove(r->outliers + at, t->rec.acct.outliers,
+				t->rec.acct.nr_outliers * sizeof(*r->outliers));
+		at += t->rec.acct.nr_outliers;
+		latt_acct_merge(&all, &t->rec.acct);
+		r->res.count += t->rec.count;
+		r->res.bytes_read += t->rec.bytes_read;
+		r->res.bytes_written += t->rec.bytes_written;
+		r->res.windows += t->rec.windows;
+		if (t->rec.tsc_end > r->res.tsc_end)
+			r->res.tsc_end = t->rec.tsc_end;
 	}
 	if (!u->tsc_go)		/* stopped before the start */
 		r->res.tsc_start = r->res.tsc_end;
@@ -1119,10 +1114,10 @@ static int threads_merge(struct user_run *u, struct run_report *r)
 	/* nmi_windows 0: no window here looks for NMIs */
 	latt_acct_result(&all, r->res.count, &r->res);
 	r->res.outlier_len = all.nr_outliers;
-	r->res.overhead = u->thr[0].acct.overhead;
+	r->res.overhead = u->thr[0].rec.acct.overhead;
 	r->res.overhead_min = u->thr[0].overhead_min;
 	r->res.overhead_max = u->thr[0].overhead_max;
-	r->res.overhead_end = u->thr[0].overhead_end;
+	r->res.overhead_end = u->thr[0].rec.overhead_end;
 	r->res.timer_step = u->timer_step;
 
 	threads_free(tr);
@@ -1144,21 +1139,7 @@ static int threads_merge(struct user_run *u, struct run_report *r)
 		const struct user_thr *t = &u->thr[i];
 		struct latt_thread_stats *st = &tr->st[i];
 
-		/* the module's latt_fill_stats() */
-		st->cpu = t->cpu;
-		st->node = t->node;
-		st->role = t->role;
-		st->error = t->error == -EINTR ? 0 : t->error;
-		st->part_offset = t->part_offset;
-		st->part_bytes = t->part_bytes;
-		latt_acct_thread_stats(&t->acct, t->count, st);
-		st->overhead_end = t->overhead_end;
-		st->accesses = t->accesses;
-		st->bytes_read = t->bytes_read;
-		st->bytes_written = t->bytes_written;
-		st->tsc_start = t->tsc_start;
-		st->tsc_end = t->tsc_end;
-		st->windows = t->windows;
+		latt_thread_stats_of(&t->rec, t->node, st);	/* calloc'ed */
 		if (t->hist)
 			memcpy(tr->hist + (size_t)i * LATT_HIST_BUCKETS,
 			       t->hist, LATT_HIST_BUCKETS * sizeof(*t->hist));

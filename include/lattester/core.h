@@ -391,6 +391,42 @@ static inline void latt_acct_merge(struct latt_acct *to,
 		to->window_cycles_max = from->window_cycles_max;
 }
 
+#define LATT_EINTR	4	/* -EINTR: a thread stopped (as rules.h's EINVAL) */
+#ifdef EINTR
+_Static_assert(LATT_EINTR == EINTR, "LATT_EINTR is EINTR");
+#endif
+
+/**
+ * struct latt_thread_rec - what a thread of either engine records of its
+ *	run: what LATT_IOC_THREADS reports of it (latt_thread_stats_of()),
+ *	what the run adds up
+ * @acct: its samples' record
+ * @count: the samples it counted, less the backwards ones
+ * @overhead_end: the calibration again, after the samples
+ * @accesses: a streaming thread's whole accesses
+ * @bytes_read: a streaming thread's bytes read
+ * @bytes_written: a streaming thread's bytes written
+ * @tsc_start: when its samples or its streaming began
+ * @tsc_end: when they ended
+ * @windows: the windows it ran (read while it runs: each engine writes it
+ *	with its own store-release)
+ * @part_offset: where its part of the region begins
+ * @part_bytes: its part's length
+ * @cpu: the CPU it is bound to
+ * @role: LATT_ROLE_*
+ * @error: how it ended: 0, or a negative errno (-EINTR: stopped)
+ */
+struct latt_thread_rec {
+	struct latt_acct acct;
+	__u64 count, overhead_end;
+	__u64 accesses, bytes_read, bytes_written;
+	__u64 tsc_start, tsc_end;
+	__u64 windows;
+	__u64 part_offset, part_bytes;
+	__u32 cpu, role;
+	int error;
+};
+
 /**
  * latt_acct_result() - a run's figures from its merged record, as
  *	LATT_IOC_RESULT reports them
@@ -435,6 +471,34 @@ static inline void latt_acct_thread_stats(const struct latt_acct *a,
 	st->nmi_windows = a->nmi_windows;
 	st->window_cycles_max = a->window_cycles_max;
 	st->outliers = a->outliers_seen;
+}
+
+/**
+ * latt_thread_stats_of() - a thread's entry of LATT_IOC_THREADS
+ * @t: the thread's record
+ * @node: the NUMA node of its CPU
+ * @st: the entry, every field but reserved[] filled
+ *
+ * A thread that was stopped reports no error: the run's state says so.
+ */
+static inline void latt_thread_stats_of(const struct latt_thread_rec *t,
+					__u32 node,
+					struct latt_thread_stats *st)
+{
+	st->cpu = t->cpu;
+	st->node = node;
+	st->role = t->role;
+	st->error = t->error == -LATT_EINTR ? 0 : t->error;
+	st->part_offset = t->part_offset;
+	st->part_bytes = t->part_bytes;
+	latt_acct_thread_stats(&t->acct, t->count, st);
+	st->overhead_end = t->overhead_end;
+	st->accesses = t->accesses;
+	st->bytes_read = t->bytes_read;
+	st->bytes_written = t->bytes_written;
+	st->tsc_start = t->tsc_start;
+	st->tsc_end = t->tsc_end;
+	st->windows = t->windows;
 }
 
 /**

@@ -910,6 +910,31 @@ static void test_reports(void)
 	      st.outliers == a.outliers_seen && st.windows == ~0ULL &&
 	      st.cpu == ~0U,
 	      "latt_acct_thread_stats(): the thread's figures, and nothing of the engine's");
+	{
+		struct latt_thread_rec t = {
+			.acct = a, .count = 5000 - a.backwards,
+			.overhead_end = 41, .accesses = 7, .bytes_read = 640,
+			.bytes_written = 128, .tsc_start = 100, .tsc_end = 900,
+			.windows = 50, .part_offset = 4096, .part_bytes = 8192,
+			.cpu = 3, .role = LATT_ROLE_STREAM, .error = -5,
+		};
+
+		memset(&st, 0, sizeof(st));
+		latt_thread_stats_of(&t, 1, &st);
+		check(st.cpu == 3 && st.node == 1 &&
+		      st.role == LATT_ROLE_STREAM && st.error == -5 &&
+		      st.part_offset == 4096 && st.part_bytes == 8192 &&
+		      st.count == t.count && st.min == a.min &&
+		      st.overhead_end == 41 && st.accesses == 7 &&
+		      st.bytes_read == 640 && st.bytes_written == 128 &&
+		      st.tsc_start == 100 && st.tsc_end == 900 &&
+		      st.windows == 50 && st.nmi_windows == 1 &&
+		      !st.reserved[0],
+		      "latt_thread_stats_of(): a thread's entry of LATT_IOC_THREADS");
+		t.error = -LATT_EINTR;
+		latt_thread_stats_of(&t, 1, &st);
+		check(!st.error, "latt_thread_stats_of(): a stopped thread reports no error");
+	}
 	latt_acct_init(&a);
 	latt_acct_result(&a, 0, &r);
 	latt_acct_thread_stats(&a, 0, &st);
