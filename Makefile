@@ -3,6 +3,9 @@
 #
 #   make            build kmod/lattester.ko and user/lattester-ctl
 #   make check      install what is missing, build, run every test
+#   make check-quick   the inner loop: the host unit tests, then the
+#                   default VM suite on the newest generic kernel (about
+#                   eight minutes on 2 CPUs; nothing installed)
 #   make demo       build, boot a VM with emulated pmem, run a measurement
 #   make check-debug   the VM suites on a debug kernel (KASAN, lockdep,
 #                   DEBUG_ATOMIC_SLEEP, UBSAN) built once from Debian's
@@ -51,7 +54,7 @@ DKMS_SRC = $(DESTDIR)/usr/src/lattester-$(VERSION)
 
 .PHONY: all module user check unit build-check vm demo deps clean sparse \
 	install uninstall dkms-install dkms-uninstall kernelrelease-of-kdir \
-	check-debug bench
+	check-debug check-quick bench
 
 all: module user
 
@@ -80,6 +83,11 @@ vm: user
 check: deps
 	$(MAKE) all
 	./tests/run-all
+
+check-quick: all
+	./tests/unit/run
+	LATT_KERNELS="$$(./tools/vm/kernels | grep -v -e '-rt-' | tail -n 1)" \
+		./tests/vm/run --cases tests/vm/cases
 
 check-debug: deps
 	$(MAKE) all
