@@ -4,8 +4,8 @@
 #   make            build kmod/lattester.ko and user/lattester-ctl
 #   make check      install what is missing, build, run every test
 #   make check-quick   the inner loop: the host unit tests, then the
-#                   default VM suite on the newest generic kernel (about
-#                   eight minutes on 2 CPUs; nothing installed)
+#                   default VM suite on the newest generic kernel (nothing
+#                   installed: run make check once first)
 #   make demo       build, boot a VM with emulated pmem, run a measurement
 #   make check-debug   the VM suites on a debug kernel (KASAN, lockdep,
 #                   DEBUG_ATOMIC_SLEEP, UBSAN) built once from Debian's
