@@ -95,7 +95,8 @@ check-debug: deps
 	kver=$$(cat $$tree/include/config/kernel.release) && \
 	echo "check-debug: $$kver from $$tree" && \
 	LATT_KERNEL_TREE=$$tree LATT_KERNELS=$$kver LATT_VM_JOBS=1 \
-	LATT_VM_TIMEOUT=$${LATT_VM_TIMEOUT:-900} ./tests/vm/run
+	LATT_CASE_TIMEOUT=$${LATT_CASE_TIMEOUT:-900} \
+	LATT_VM_TIMEOUT=$${LATT_VM_TIMEOUT:-2400} ./tests/vm/run
 
 # BENCH_* in the environment or on the command line reach bench.py
 bench: user build/bench/tsc-step build/bench/stream-ref
