@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test-core - host unit tests of what the module and the tool share: ABI
- * sizes, the histogram's bounded error, the PRNG, the address patterns and
- * the chase cycle (chase.h).
+ * sizes, the histogram's bounded error, the PRNG, the address patterns (and
+ * that they cover their range evenly) and the chase cycle (chase.h).
  * No root, no module.  Seeds are fixed, so a failure reproduces.
  */
 #include <math.h>
@@ -255,6 +255,110 @@ static int pattern_ok(struct latt_pattern *p, __u64 limit, int n)
 	return 1;
 }
 
+/* the slot of byte offset @off of @p (the inverse of latt_pattern_slot()) */
+static __u64 slot_of(const struct latt_pattern *p, __u64 off)
+{
+	const __u64 chunk = 1ULL << p->chunk_shift;
+
+	return (off >> p->chunk_shift) * p->per_chunk +
+	       (off & (chunk - 1)) / p->size;
+}
+
+/*
+ * A chi-square bound for @dof degrees of freedom that a fair draw exceeds
+ * with a probability below 10^-4 (Wilson-Hilferty, z = 3.72).
+ */
+static double chi2_limit(double dof)
+{
+	double a = 2.0 / (9.0 * dof), t = 1.0 - a + 3.72 * sqrt(a);
+
+	return dof * t * t * t;
+}
+
+/*
+ * Draw @n offsets of @p, count them per slot of the first @slots, and
+ * return the chi-square statistic against equal counts; *@missed: slots
+ * never drawn, *@outside: draws at a slot >= @slots or off a slot's start.
+ */
+static double slot_chi2(struct latt_pattern *p, __u64 slots, __u64 n,
+			__u64 *missed, __u64 *outside)
+{
+	__u32 *count = calloc(slots, sizeof(*count));
+	double chi = 0, e = (double)n / (double)slots, d;
+	__u64 i, s, off;
+
+	*missed = 0;
+	*outside = 0;
+	for (i = 0; i < n; i++) {
+		off = latt_pattern_next(p);
+		s = slot_of(p, off);
+		if (s >= slots || latt_pattern_slot(p, s) != off) {
+			(*outside)++;
+			continue;
+		}
+		count[s]++;
+	}
+	for (s = 0; s < slots; s++) {
+		d = count[s] - e;
+		chi += d * d / e;
+		*missed += !count[s];
+	}
+	free(count);
+	return chi;
+}
+
+/*
+ * What a user relies on from the address patterns: rand and hotspot draw
+ * every slot of their range equally often (a latency over "the region" is
+ * one over all of it, not over a part that happens to be cached), seq
+ * visits each slot once a pass, in order.  A region of 13 MiB, three whole
+ * 4 MiB chunks and a part one, so that the slots of a chunk's tail and of
+ * the last part chunk count too; slot sizes that leave a remainder in a
+ * chunk (192 B) and that don't.
+ */
+static void test_pattern_coverage(void)
+{
+	const __u64 region = 13ULL << 20;
+	static const __u64 sizes[] = { 192, 4096, 192 << 10 };
+	struct latt_pattern p;
+	__u64 missed, outside, i, n, slots, k;
+	double chi;
+	int ok;
+
+	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		latt_pattern_init(&p, LATT_PAT_RAND, sizes[k], 0, region, 11);
+		slots = p.nslots;
+		n = slots * 200;
+		chi = slot_chi2(&p, slots, n, &missed, &outside);
+		check(!missed && !outside && chi < chi2_limit(slots - 1),
+		      "coverage: rand, %llu B, 13 MiB: all %llu slots drawn, "
+		      "evenly (chi2 %.0f < %.0f), none outside",
+		      (unsigned long long)sizes[k], (unsigned long long)slots,
+		      chi, chi2_limit(slots - 1));
+	}
+	/* a slot count just above a power of two: where a folded mask skews */
+	latt_pattern_init(&p, LATT_PAT_RAND, 64, 0, (1025ULL << 6), 12);
+	chi = slot_chi2(&p, p.nslots, p.nslots * 400, &missed, &outside);
+	check(p.nslots == 1025 && !missed && !outside &&
+	      chi < chi2_limit(p.nslots - 1),
+	      "coverage: rand over 1025 slots: evenly (chi2 %.0f < %.0f)", chi,
+	      chi2_limit(p.nslots - 1));
+
+	latt_pattern_init(&p, LATT_PAT_HOTSPOT, 256, 64 << 10, region, 13);
+	chi = slot_chi2(&p, p.hot_slots, p.hot_slots * 400, &missed, &outside);
+	check(p.hot_slots == 256 && !missed && !outside &&
+	      chi < chi2_limit(p.hot_slots - 1),
+	      "coverage: hotspot 64 KiB of 13 MiB, 256 B: its 256 slots "
+	      "evenly (chi2 %.0f < %.0f), nothing outside it", chi,
+	      chi2_limit(p.hot_slots - 1));
+
+	latt_pattern_init(&p, LATT_PAT_SEQ, 192, 0, region, 1);
+	for (ok = 1, i = 0; i < 2 * p.nslots; i++)
+		ok &= slot_of(&p, latt_pattern_next(&p)) == i % p.nslots;
+	check(ok, "coverage: seq, 192 B, 13 MiB: each of %llu slots once a "
+	      "pass, in order, two passes", (unsigned long long)p.nslots);
+}
+
 /* 2 MiB chunks, what a fragmented node gives the module (ABI 2.1) */
 static void test_patterns_2m(void)
 {
@@ -504,6 +608,7 @@ int main(void)
 	test_hist_percentiles();
 	test_prng();
 	test_patterns();
+	test_pattern_coverage();
 	test_chase();
 	return tap_done("core");
 }
