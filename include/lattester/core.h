@@ -569,10 +569,12 @@ static inline __u32 latt_thread_outliers(__u32 max, __u32 nlat, __u32 i)
  * @part_bytes: the bytes of its part (the region without LATT_CFG_SPLIT)
  * @shift: log2 of the region's chunks (latt_pattern_init_in())
  *
- * Each thread has a seed of its own.  The streams of a chase run go
- * sequentially, without its TLB-locality block (its stride): only thread
- * 0 chases.  Threads that share the region sequentially start spread
- * over it.
+ * Each thread has a stream of its own (latt_prng_derive(): thread 0 draws
+ * what a single-thread run with the seed draws, no thread replays
+ * another's).  The streams of a chase run go sequentially, without its
+ * TLB-locality block (its stride): only thread 0 chases.  Threads that
+ * share the region with seq or stride start spread over it, thread i at
+ * i/n of it (a line's start).
  *
  * Return: 0, or -EINVAL (-22) as latt_pattern_init_in().
  */
@@ -590,12 +592,14 @@ static inline int latt_thread_pattern(struct latt_pattern *pat,
 		stride = 0;
 	}
 	ret = latt_pattern_init_in(pat, kind, c->size, stride, part_bytes,
-				   c->seed + idx * 0x9e3779b97f4a7c15ULL,
-				   shift);
+				   latt_prng_derive(c->seed, idx), shift);
 	if (ret)
 		return ret;
-	if (!(c->flags & LATT_CFG_SPLIT) && idx && n)
+	if (!(c->flags & LATT_CFG_SPLIT) && idx && n) {
 		pat->i = pat->nslots * idx / n;
+		if (pat->kind == LATT_PAT_STRIDE)
+			pat->pos = (pat->span / n * idx) & ~(__u64)(LATT_LINE - 1);
+	}
 	return 0;
 }
 

@@ -741,12 +741,108 @@ static void test_stream_window(struct layout *l)
 
 /* ---- what several threads share ---- */
 
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+#define NSTREAMS	8
+#define STREAM_N	100000
+
+/*
+ * What a user of a shared-region run relies on: its threads access
+ * different lines, as independent threads would.  Eight threads over
+ * 16 GiB (far more lines than their 8 x 10^5 accesses) must touch >= 99 %
+ * of the distinct lines that independent uniform draws would (all of
+ * them for stride) with rand, a 1 GiB hotspot and stride 4 KiB, and no
+ * thread's stream may be another's shifted by fewer than 64 draws (a
+ * stream that replays another is a copy that hits the lines the first
+ * just opened).  Thread 0 draws what a single-thread run draws.
+ */
+static void test_thread_streams(void)
+{
+	static const struct { __u32 kind; __u64 stride; const char *name; }
+	pats[] = {
+		{ LATT_PAT_RAND, 0, "rand" },
+		{ LATT_PAT_HOTSPOT, 1ULL << 30, "hotspot:1G" },
+		{ LATT_PAT_STRIDE, 4096, "stride:4096" },
+	};
+	const __u64 region = 16ULL << 30;
+	__u64 *lines = malloc(NSTREAMS * STREAM_N * sizeof(*lines));
+	__u64 *all = malloc(NSTREAMS * STREAM_N * sizeof(*all));
+	struct latt_pattern p, one;
+	struct latt_config c;
+	__u64 i, k, distinct, worst;
+	double n, l, expect;
+	unsigned int a, b, d, k2;
+	int same;
+
+	for (k2 = 0; k2 < sizeof(pats) / sizeof(pats[0]); k2++) {
+		memset(&c, 0, sizeof(c));
+		c.mode = LATT_MODE_LATENCY;
+		c.pattern = pats[k2].kind;
+		c.stride = pats[k2].stride;
+		c.size = 64;
+		c.seed = 1234;
+		for (a = 0; a < NSTREAMS; a++) {
+			latt_thread_pattern(&p, &c, a, NSTREAMS, region,
+					    LATT_CHUNK_SHIFT);
+			for (i = 0; i < STREAM_N; i++)
+				lines[a * STREAM_N + i] =
+					latt_pattern_next(&p) >> 6;
+		}
+		memcpy(all, lines, NSTREAMS * STREAM_N * sizeof(*all));
+		qsort(all, NSTREAMS * STREAM_N, sizeof(*all), cmp_u64);
+		for (distinct = 1, i = 1; i < NSTREAMS * STREAM_N; i++)
+			distinct += all[i] != all[i - 1];
+		/* the most draws two streams share at one shift below 64 */
+		worst = 0;
+		for (a = 0; a < NSTREAMS; a++)
+			for (b = 0; b < NSTREAMS; b++)
+				for (d = a < b ? 0 : 1; a != b && d < 64; d++) {
+					for (k = 0, i = 0; i < 1000; i++)
+						k += lines[a * STREAM_N + i] ==
+						     lines[b * STREAM_N + i + d];
+					if (k > worst)
+						worst = k;
+				}
+		/*
+		 * Independent uniform draws of N of L lines give
+		 * L (1 - e^(-N/L)) distinct ones: N - N^2/2L + N^3/6L^2 ...
+		 * (stride's are distinct by construction: L = the region's)
+		 */
+		n = (double)NSTREAMS * STREAM_N;
+		l = (double)(c.stride && c.pattern == LATT_PAT_HOTSPOT ?
+			     c.stride : region) / 64;
+		expect = n - n * n / (2 * l) + n * n * n / (6 * l * l);
+		check(distinct >= 0.99 * expect && worst < 10,
+		      "threads: %s, %u threads x %u over 16 GiB: %llu distinct "
+		      "lines (>= 99%% of %.0f, independent draws'), at most "
+		      "%llu of 1000 draws alike at a shift below 64 (< 10)",
+		      pats[k2].name, NSTREAMS, STREAM_N,
+		      (unsigned long long)distinct, expect,
+		      (unsigned long long)worst);
+		latt_thread_pattern(&p, &c, 0, NSTREAMS, region,
+				    LATT_CHUNK_SHIFT);
+		latt_pattern_init(&one, c.pattern, c.size, c.stride, region,
+				  c.seed);
+		for (same = 1, i = 0; i < 1000; i++)
+			same &= latt_pattern_next(&p) == latt_pattern_next(&one);
+		check(same, "threads: %s, thread 0 draws what one thread "
+		      "seeded alike draws", pats[k2].name);
+	}
+	free(lines);
+	free(all);
+}
+
 static void test_threads(void)
 {
 	static __u64 h_all[LATT_HIST_BUCKETS], h_a[LATT_HIST_BUCKETS],
 		     h_b[LATT_HIST_BUCKETS], h_m[LATT_HIST_BUCKETS];
 	struct latt_acct all = { 0 }, a = { 0 }, b = { 0 }, m = { 0 };
-	struct latt_pattern p0, p1;
+	struct latt_pattern p1;
 	struct latt_config c;
 	__u64 part = 0, bin, i, cyc;
 	__u32 len, n, sum;
@@ -792,16 +888,10 @@ static void test_threads(void)
 	check(ok && !latt_thread_outliers(5, 0, 0),
 	      "outlier records shared out: 100 in all, within one of each other, over 1..7 threads");
 
-	/* each thread's pattern: its own seed; a chase's streams go seq */
-	c.pattern = LATT_PAT_RAND;
+	/* where seq threads start; a chase's streams go seq (the streams'
+	 * independence: test_thread_streams()) */
 	c.size = 64;
 	c.seed = 42;
-	latt_thread_pattern(&p0, &c, 0, 2, REGION, LATT_CHUNK_SHIFT);
-	latt_thread_pattern(&p1, &c, 1, 2, REGION, LATT_CHUNK_SHIFT);
-	for (ok = 0, i = 0; i < 64; i++)
-		ok += latt_pattern_next(&p0) != latt_pattern_next(&p1);
-	check(ok > 32, "rand: two threads draw different offsets (%d of 64)",
-	      ok);
 	c.pattern = LATT_PAT_SEQ;
 	latt_thread_pattern(&p1, &c, 1, 2, REGION, LATT_CHUNK_SHIFT);
 	check(latt_pattern_next(&p1) == REGION / 2,
@@ -1026,6 +1116,7 @@ int main(void)
 	test_stream_window(&lf);
 	test_reports();
 	test_threads();
+	test_thread_streams();
 	layout_free(&lf);
 	layout_free(&lc);
 	return tap_done("loop");
