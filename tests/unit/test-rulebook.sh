@@ -60,8 +60,10 @@ calls latt_split_part kmod/main.c user/threads.c user/engine-user.c
 report $? "the split is latt_split_part()'s, for both engines and the CLI's check"
 calls latt_thread_role kmod/run.c user/engine-user.c
 report $? "both engines give their threads roles with latt_thread_role()"
-only '0x9e3779b97f4a7c15' include/lattester/core.h include/lattester/prng.h
-report $? "each thread's seed is made in core.h alone"
+only 'latt_prng_derive' include/lattester/core.h include/lattester/prng.h
+report $? "each thread's seed is made in core.h alone (latt_prng_derive())"
+only '0x9e3779b97f4a7c15' include/lattester/prng.h
+report $? "SplitMix64's increment is prng.h's alone"
 only '\(4ULL << 20\)|LATT_MAX_SERIES - 1' include/lattester/core.h
 report $? "no engine spells the chunk or the series' bins out again"
 only 'latt_samples\[|latt_chases(_off)?\[' include/lattester/pick.h \
