@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # memmap=256M!1G gives a legacy e820 pmem range: nd_e820 shows it as one
 # namespace with /dev/pmem0 (ndctl calls it fsdax, "map":"mem": no pfn info
-# block, the data starts at the namespace's start).  list sees it; every op x pattern runs on it
-# (stores and chase with --force); 10-e820.check reads the JSON.
+# block, the data starts at the namespace's start).  list sees it; each op
+# runs on it once, the patterns in turn, and chase (stores and chase with
+# --force; cases-pmem/30 runs the whole cross on an fsdax namespace);
+# 10-e820.check reads the JSON.
 . /tests/lib/pmem.sh
 set -u
 wait_dev /dev/pmem0 || { echo "FAIL: no /dev/pmem0 (is nd_e820 loaded?)"; exit 1; }
@@ -15,7 +17,7 @@ cat "$OUT/ndctl-RN.json"
 ns=$(jfield dev "$(ndctl list -N)")
 echo "e820 namespace: $ns"
 echo "E820_NS=$ns" >"$OUT/pmem.env"
-ops_patterns e820 /dev/pmem0 --region 16M
+ops_each e820 /dev/pmem0 --region 16M
 run_json "e820-default@load@rand" --target /dev/pmem0
 run_json "e820-byname@load@seq" --target "$ns" --pattern seq --region 4M
 refused 1 "/dev/pmem0: store-clwb would overwrite 16 MiB of $ns \(fsdax, region[0-9]+\); add --force" \

@@ -5,6 +5,6 @@
 # result's LATT_RES_TIMER_RDTSC.  Fewer calls than cases/60-fuzz.
 set -u
 . /tests/lib/fuzz.sh
-fuzz --calls 20000
+fuzz --calls "$(calls 25000)"
 fuzz_dmesg
 exit $rc

@@ -1,15 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Every op x pattern on an fsdax block device, a device-DAX device and a raw
-# namespace (by name), from CPU 0 while the NVDIMM is on node 1; stores and
-# chase with --force.  Plus the defaults (whole range), --offset and a
+# Every op x pattern on an fsdax block device, and each op once (the
+# patterns in turn) and chase on a device-DAX device and a raw namespace
+# (by name): the op and pattern code is the same on every target, the
+# mapping is the target's.  From CPU 0 while the NVDIMM is on node 1;
+# stores and chase with --force.  Plus the defaults (whole range), --offset and a
 # load without --force.  30-ops-patterns.check reads the JSON.  (No devdax
 # where the kernel has no device-DAX: see 10-namespaces.)
 . /tests/lib/pmem.sh
 set -u
 ops_patterns fsdax "$FSDAX_DEV" --region 16M
-[ -n "$DEVDAX_NS" ] && ops_patterns devdax "$DEVDAX_DEV" --region 16M
-ops_patterns raw "$RAW_NS" --region 16M
+[ -n "$DEVDAX_NS" ] && ops_each devdax "$DEVDAX_DEV" --region 16M
+ops_each raw "$RAW_NS" --region 16M
 # default region: the whole usable range (rounded down to 4 MiB)
 run_json "fsdax-default@load@rand" --target "$FSDAX_DEV"
 [ -n "$DEVDAX_NS" ] && run_json "devdax-default@load@rand" --target "$DEVDAX_DEV"

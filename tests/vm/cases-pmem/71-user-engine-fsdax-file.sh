@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # --engine user on files of ext4 mounted with -o dax on the DAXFS fsdax
 # namespace (10-namespaces), mapped with MAP_SYNC:
-#   - every op x pattern on a 16 MiB file of random data (stores and chase
-#     with --force), --offset, the default region, chase with --chain 8;
+#   - each op once on a 16 MiB file of random data, the patterns in turn,
+#     and chase (stores and chase with --force), --offset, the default
+#     region, chase with --chain 8;
 #   - refused, with the file's checksum unchanged: stores and chase without
 #     --force; loads leave it unchanged too;
 #   - refused: a file smaller than --region, --offset beyond it, a sparse
@@ -27,7 +28,7 @@ if ! mount -t ext4 -o dax "$dev" "$mnt"; then
 	exit 77
 fi
 grep " $mnt " /proc/self/mountinfo
-sum() { sha256sum "$1" | cut -d' ' -f1; }
+sum() { md5sum "$1" | cut -d' ' -f1; }
 
 dd if=/dev/urandom of="$mnt/data" bs=1M count=16 2>/dev/null
 dd if=/dev/urandom of="$mnt/keep" bs=1M count=8 2>/dev/null
@@ -56,7 +57,7 @@ k1=$(sum "$mnt/keep")
 	fail "$mnt/keep changed: $k0 -> $k1"
 
 # every op x pattern, then the checksum sees the writes
-ops_patterns ufile "$mnt/data" --region 8M $U
+ops_each ufile "$mnt/data" --region 8M $U
 run_json "ufile-offset@store-clwb@rand" --target "$mnt/data" --offset 8M \
 	--region 4M --op store-clwb --force $U
 run_json "ufile-default@load@rand" --target "$mnt/data" $U

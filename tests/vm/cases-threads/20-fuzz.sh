@@ -8,7 +8,7 @@
 # guest's dmesg; this case also looks at what was logged during it.
 set -u
 . /tests/lib/fuzz.sh
-set -- --calls 30000
+set -- --calls "$(calls 30000)"
 [ -e /sys/devices/system/cpu/cpu3/online ] && set -- "$@" --offline-cpu 3
 fuzz "$@"
 fuzz_dmesg

@@ -4,6 +4,8 @@
 # two ops, bandwidth over sizes, loaded latency over a --delay list, and a
 # --resume that runs nothing again.  30-sweep.check reads the files and
 # draws them with plot bw-threads, bw-size and loaded on the host.
+# vm-kernels: 6.12.*+deb12-amd64
+# vm-kernels-why: a sweep is lattester-ctl's loop over the thread runs that 10-threads and 20-cli make on every kernel
 set -u
 fail() { echo "FAIL: $*"; exit 1; }
 bw="--mode bandwidth --threads 1..4 --op load,nt-store --size 4K \

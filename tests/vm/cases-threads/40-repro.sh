@@ -7,6 +7,8 @@
 # -C CPU lists, the --force guard on the NVDIMM, and reruns that resume
 # with nothing to do.  The data go to $OUT; 40-repro.check reads the CSVs
 # and draws them on the host.
+# vm-kernels: 6.12.*+deb12-amd64
+# vm-kernels-why: the experiment scripts: lattester-ctl's, the same on every kernel
 set -u
 . /tests/lib/pmem.sh	# wait_dev
 fail() { echo "FAIL: $*"; exit 1; }	# stop at the first, unlike pmem.sh

@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Clear errors, never a crash: each bad input gives its exit status and a
 # message naming the problem.
+# vm-kernels: 6.12.*+deb12-amd64
+# vm-kernels-why: lattester-ctl's own refusals: the same on every kernel
 set -u
 rc=0
 expect() {	# status, message-regex, lattester-ctl args...

@@ -9,6 +9,8 @@
 # for root); every attribute still reads, whole and byte by byte.
 # window_us is left at 500, max_chunk_kib at 4096.
 # Each write is one write(2) by dd, whose error message gives the errno.
+# vm-kernels: 6.12.*+deb12-amd64
+# vm-kernels-why: the module's own sysfs attributes: the same code on every kernel
 set -u
 D=/sys/class/misc/lattester
 T=/tmp/sysfs-garbage

@@ -8,6 +8,8 @@
 # refused (no multiple of nothing is a threshold): under TCG an access of
 # one or two lines can time at one step (26 cycles, seen on the RT
 # kernel), so the grid's accesses are 4 and 8 KiB.
+# vm-kernels: 6.12.*+deb12-amd64
+# vm-kernels-why: a sweep is lattester-ctl's loop over runs that the other cases make on every kernel
 set -u
 fail() { echo "FAIL: $*"; exit 1; }
 

@@ -4,6 +4,8 @@
 # summary (71-outliers-file.check); the threshold as cycles, as a time and
 # as a multiple of the median (with its calibration pass); the SMI count
 # either read or said to be unavailable.
+# vm-kernels: 6.12.*+deb12-amd64
+# vm-kernels-why: lattester-ctl's outlier files: the same on every kernel
 set -eu
 common="--quiet --samples 3000 --region 16M --max-outliers 100000"
 # shellcheck disable=SC2086

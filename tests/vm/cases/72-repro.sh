@@ -3,6 +3,8 @@
 # The experiment scripts (tools/repro-*) end to end with tiny sample
 # counts: the numbers mean nothing under emulation, the pipeline does.
 # Their data files go to $OUT; the host draws them (72-repro.check).
+# vm-kernels: 6.12.*+deb12-amd64
+# vm-kernels-why: the experiment scripts: lattester-ctl's, the same on every kernel
 set -eu
 repro-basic-latency -n 300 -o "$OUT/basic" --no-plot -- --region 16M
 repro-size -n 50 -s 64..16Kx4 -o "$OUT/size" --no-plot -- --region 16M

@@ -77,6 +77,32 @@ ops_patterns() {
 		--force "$@"
 }
 
+# ops_each STEM TARGET ARGS...: each op once, the patterns in turn (seq,
+# rand, stride:4096, hotspot:65536, seq, rand, stride:4096), and chase;
+# files STEM@OP@PATTERN.json as ops_patterns'.  What another target kind
+# adds to one kind's whole cross: the ops and patterns are the same code
+# on every target (and the host's unit tests cover the cross), the
+# mapping and the store guard are the target's.
+ops_each() {
+	local stem=$1 tgt=$2 op pat force i=0
+	shift 2
+	for op in load nt-load store store-clwb store-clflushopt store-clflush nt-store; do
+		force=
+		case $op in store* | nt-store) force=--force ;; esac
+		case $((i % 4)) in
+		0) pat=seq ;;
+		1) pat=rand ;;
+		2) pat=stride:4096 ;;
+		3) pat=hotspot:65536 ;;
+		esac
+		i=$((i + 1))
+		run_json "$stem@$op@$(echo "$pat" | tr : -)" --target "$tgt" \
+			--op "$op" --pattern "$pat" $force "$@"
+	done
+	run_json "$stem@load@chase" --target "$tgt" --op load --pattern chase \
+		--force "$@"
+}
+
 # bg_run OUT ARGS...: lattester-ctl run ARGS in the background, its output
 # in OUT, its pid in $bg_pid; returns once it says it started (its memory
 # is mapped and faulted in), false if it doesn't within 10 s
