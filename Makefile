@@ -7,9 +7,12 @@
 #                   default VM suite on the newest generic kernel (nothing
 #                   installed: run make check once first)
 #   make demo       build, boot a VM with emulated pmem, run a measurement
-#   make check-debug   the VM suites on a debug kernel (KASAN, lockdep,
-#                   DEBUG_ATOMIC_SLEEP, UBSAN) built once from Debian's
-#                   linux-source-6.1 (tools/debug-kernel, ~30 min, cached)
+#   make check-debug   every VM suite and case on a debug kernel (KASAN,
+#                   lockdep, DEBUG_ATOMIC_SLEEP, UBSAN, kmemleak, fault
+#                   injection) built once from Debian's linux-source-6.1
+#                   (tools/debug-kernel, ~8 min from cold, cached)
+#   make check-debug-quick   the cases of tests/vm/debug-quick.list on it
+#                   (what CI runs)
 #   make sparse     the module under sparse (make check does this too)
 #   make bench      the tool measures itself (not part of make check): timer
 #                   overhead and step, efficiency, chase vs single loads,
@@ -54,7 +57,7 @@ DKMS_SRC = $(DESTDIR)/usr/src/lattester-$(VERSION)
 
 .PHONY: all module user check unit build-check vm demo deps clean sparse \
 	install uninstall dkms-install dkms-uninstall kernelrelease-of-kdir \
-	check-debug check-quick bench
+	check-debug check-debug-quick check-quick bench
 
 all: module user
 
@@ -89,14 +92,16 @@ check-quick: all
 	LATT_KERNELS="$$(./tools/vm/kernels | grep -v -e '-rt-' | tail -n 1)" \
 		./tests/vm/run --cases tests/vm/cases
 
-check-debug: deps
+# check-debug-quick: the cases of tests/vm/debug-quick.list alone
+check-debug check-debug-quick: deps
 	$(MAKE) all
 	@tree=$$(./tools/debug-kernel) && \
 	kver=$$(cat $$tree/include/config/kernel.release) && \
-	echo "check-debug: $$kver from $$tree" && \
-	LATT_KERNEL_TREE=$$tree LATT_KERNELS=$$kver LATT_VM_JOBS=1 \
+	echo "$@: $$kver from $$tree" && \
+	LATT_KERNEL_TREE=$$tree LATT_KERNELS=$$kver \
 	LATT_CASE_TIMEOUT=$${LATT_CASE_TIMEOUT:-900} \
-	LATT_VM_TIMEOUT=$${LATT_VM_TIMEOUT:-2400} ./tests/vm/run
+	LATT_VM_TIMEOUT=$${LATT_VM_TIMEOUT:-2400} ./tests/vm/run \
+		$(if $(filter check-debug-quick,$@),--case-list tests/vm/debug-quick.list)
 
 # BENCH_* in the environment or on the command line reach bench.py
 bench: user build/bench/tsc-step build/bench/stream-ref
