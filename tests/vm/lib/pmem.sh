@@ -59,36 +59,43 @@ refused() {
 	fi
 }
 
-# ops_patterns STEM TARGET ARGS...: every op x pattern (seq, rand,
-# stride:4096, hotspot:65536, and chase for load) on TARGET, stores and chase
-# with --force; files STEM@OP@PATTERN.json
+OPS="load nt-load store store-clwb store-clflushopt store-clflush nt-store"
+PATTERNS="seq rand stride:4096 hotspot:65536"
+
+# op_json STEM TARGET OP PATTERN ARGS...: run_json of OP with PATTERN on
+# TARGET into STEM@OP@PATTERN.json (":" as "-"), stores and chase with
+# --force
+op_json() {
+	local stem=$1 tgt=$2 op=$3 pat=$4 force=
+	shift 4
+	case $op@$pat in store* | nt-store@* | *@chase) force=--force ;; esac
+	run_json "$stem@$op@$(echo "$pat" | tr : -)" --target "$tgt" \
+		--op "$op" --pattern "$pat" $force "$@"
+}
+
+# ops_patterns STEM TARGET ARGS...: every op x pattern ($OPS x $PATTERNS,
+# and chase for load) on TARGET
 ops_patterns() {
-	local stem=$1 tgt=$2 op pat force
+	local stem=$1 tgt=$2 op pat
 	shift 2
-	for op in load nt-load store store-clwb store-clflushopt store-clflush nt-store; do
-		force=
-		case $op in store* | nt-store) force=--force ;; esac
-		for pat in seq rand stride:4096 hotspot:65536; do
-			run_json "$stem@$op@$(echo "$pat" | tr : -)" --target "$tgt" \
-				--op "$op" --pattern "$pat" $force "$@"
+	for op in $OPS; do
+		for pat in $PATTERNS; do
+			op_json "$stem" "$tgt" "$op" "$pat" "$@"
 		done
 	done
-	run_json "$stem@load@chase" --target "$tgt" --op load --pattern chase \
-		--force "$@"
+	op_json "$stem" "$tgt" load chase "$@"
 }
 
 # ops_each STEM TARGET ARGS...: each op once, the patterns in turn (seq,
 # rand, stride:4096, hotspot:65536, seq, rand, stride:4096), and chase;
-# files STEM@OP@PATTERN.json as ops_patterns'.  What another target kind
-# adds to one kind's whole cross: the ops and patterns are the same code
-# on every target (and the host's unit tests cover the cross), the
-# mapping and the store guard are the target's.
+# files as ops_patterns'.  What another target kind adds to one kind's
+# whole cross: the ops and patterns are the same code on every target
+# (and the host's unit tests cover the cross), the mapping and the store
+# guard are the target's.
 ops_each() {
-	local stem=$1 tgt=$2 op pat force i=0
+	local stem=$1 tgt=$2 op pat i=0
 	shift 2
-	for op in load nt-load store store-clwb store-clflushopt store-clflush nt-store; do
-		force=
-		case $op in store* | nt-store) force=--force ;; esac
+	for op in $OPS; do
 		case $((i % 4)) in
 		0) pat=seq ;;
 		1) pat=rand ;;
@@ -96,11 +103,9 @@ ops_each() {
 		3) pat=hotspot:65536 ;;
 		esac
 		i=$((i + 1))
-		run_json "$stem@$op@$(echo "$pat" | tr : -)" --target "$tgt" \
-			--op "$op" --pattern "$pat" $force "$@"
+		op_json "$stem" "$tgt" "$op" "$pat" "$@"
 	done
-	run_json "$stem@load@chase" --target "$tgt" --op load --pattern chase \
-		--force "$@"
+	op_json "$stem" "$tgt" load chase "$@"
 }
 
 # bg_run OUT ARGS...: lattester-ctl run ARGS in the background, its output
