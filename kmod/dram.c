@@ -213,16 +213,20 @@ static struct latt_chase_node *latt_node(void *ctx, u64 slot)
  * latt_chase_build() - link every slot into the run's cycle
  * @run: the run, whose region is linked
  * @pat: its pattern (slots, TLB-locality block, and the seeded PRNG)
+ * @mc_off: out: where a poisoned node lies (-EHWPOISON)
  *
  * include/lattester/chase.h builds it in place, as the user engine does:
  * one random cycle (Sattolo), or block by block.  Addresses on DRAM,
  * offsets on PMEM, which other processes may write meanwhile.  Every 64Ki
  * steps it lets others run.
  *
+ * Its reads of the nodes are machine-check safe (chase.h's latt_chase_rd()).
+ *
  * Return: 0; -EINTR when the run is stopped, -ENODEV when its device went
- * away.
+ * away, -EHWPOISON when a read consumed poison, at *@mc_off of the region.
  */
-int latt_chase_build(struct latt_run *run, struct latt_pattern *pat)
+int latt_chase_build(struct latt_run *run, struct latt_pattern *pat,
+		     u64 *mc_off)
 {
 	struct latt_chase ch;
 
@@ -242,6 +246,10 @@ int latt_chase_build(struct latt_run *run, struct latt_pattern *pat)
 		more = latt_chase_step(&ch, 1 << 16);
 		if (dax)
 			dax_read_unlock(id);
+		if (unlikely(ch.mc)) {
+			*mc_off = latt_region_offset(&run->region, ch.mc);
+			return -EHWPOISON;
+		}
 		cond_resched();
 		if (kthread_should_stop() || READ_ONCE(run->halt))
 			return -EINTR;

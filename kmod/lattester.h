@@ -38,13 +38,6 @@ struct dax_device;
  */
 #define LATT_CEILING_MIN_US	1000000
 
-/* The access a sample times, the traffic a thread streams (access.h). */
-typedef __u64 (*latt_sample_fn)(char *addr, __u64 size);
-typedef void (*latt_stream_fn)(char *addr, __u64 size);
-typedef __u64 (*latt_chase_fn)(char **pos, __u32 chain);
-typedef __u64 (*latt_chase_off_fn)(char *base, __u64 mask, __u64 *pos,
-				   __u32 chain);
-
 /**
  * struct latt_region - the target's memory, seen as chunks of
  *	1 << @chunk_shift bytes (LATT_CHUNK, or 2 MiB on a fragmented node)
@@ -250,7 +243,25 @@ static inline char *latt_region_addr(const struct latt_region *r, u64 off)
 	return r->addr[off >> r->chunk_shift] +
 	       (off & ((1ULL << r->chunk_shift) - 1));
 }
-int latt_chase_build(struct latt_run *run, struct latt_pattern *pat);
+
+/*
+ * The offset in the region of a kernel address of it: latt_region_addr()
+ * backwards, LATT_MC_UNKNOWN when @p lies outside.  Only for a poisoned
+ * pointer-chase node (core.h's latt_step.off_of): a walk of the chunks.
+ */
+static inline u64 latt_region_offset(void *region, const char *p)
+{
+	const struct latt_region *r = region;
+	const u64 chunk = 1ULL << r->chunk_shift;
+	u64 i;
+
+	for (i = 0; i < r->nchunks; i++)
+		if (p >= r->addr[i] && p < r->addr[i] + chunk)
+			return (i << r->chunk_shift) + (p - r->addr[i]);
+	return LATT_MC_UNKNOWN;
+}
+int latt_chase_build(struct latt_run *run, struct latt_pattern *pat,
+		     u64 *mc_off);
 
 /* pmem.c */
 int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd,

@@ -592,6 +592,11 @@ static long latt_ioctl(struct file *file, unsigned int cmd, unsigned long a)
 			 */
 			st.error = st.state == LATT_STATE_FAILED ?
 				   READ_ONCE(latt_cur->error) : 0;
+			/* merged before FAILED was published */
+			if (st.error == -EHWPOISON)
+				st.poison_offset = latt_cur->merged.mc ?
+					latt_cur->merged.mc_off :
+					LATT_POISON_UNKNOWN;
 			latt_run_progress(latt_cur, &st.samples_done,
 					  &st.samples_total);
 			st.windows = latt_run_windows(latt_cur);

@@ -14,9 +14,36 @@
 #include <linux/errno.h>
 #include <asm/cpufeature.h>
 #include <asm/tsc.h>
+#include <asm/msr.h>
+#include <asm/mce.h>
+#include <asm/processor.h>
 #include "lattester.h"
 #include <lattester/samples.h>
 #include <lattester/pick.h>
+
+/*
+ * Whether the CPU reports a consumed poison as a machine check the kernel
+ * may recover from: Intel's software error recovery (MCG_CAP.SER_P, SDM
+ * Vol. 3B, 16.3.1.1), AMD's SUCCOR (CPUID 0x80000007 EBX[1], "uncorrectable
+ * error containment and recovery").  The kernel's severity grading
+ * (mce/severity.c) panics on either vendor without them, fixup or not.
+ */
+static bool latt_mc_recoverable(void)
+{
+	u64 cap;
+
+	if (!boot_cpu_has(X86_FEATURE_MCE) || !boot_cpu_has(X86_FEATURE_MCA))
+		return false;
+	switch (boot_cpu_data.x86_vendor) {
+	case X86_VENDOR_INTEL:
+		return !rdmsrl_safe(MSR_IA32_MCG_CAP, &cap) &&
+		       (cap & MCG_SER_P);
+	case X86_VENDOR_AMD:
+	case X86_VENDOR_HYGON:
+		return boot_cpu_has(X86_FEATURE_SUCCOR);
+	}
+	return false;
+}
 
 /**
  * latt_features() - the LATT_FEAT_* bits
@@ -55,6 +82,10 @@ u64 latt_features(void)
 		f |= LATT_FEAT_MOVDIR64B;
 	if (!check_tsc_unstable())
 		f |= LATT_FEAT_TSC_STABLE;
+	/* access.h: every load of a target has its fixup (ABI 2.3) */
+	f |= LATT_FEAT_MC_SAFE;
+	if (latt_mc_recoverable())
+		f |= LATT_FEAT_MC_RECOVER;
 	return f;
 }
 

@@ -41,6 +41,8 @@
 #include <linux/topology.h>
 #include <linux/wait_bit.h>
 #include <linux/dax.h>
+#include <linux/io.h>
+#include <linux/mm.h>
 #include <asm/fpu/api.h>
 #include <asm/msr.h>
 #include <asm/tsc.h>
@@ -210,6 +212,35 @@ static int latt_calibrate(struct latt_thread *t, u64 *med, u64 *lo, u64 *hi)
 	return 0;
 }
 
+/*
+ * A load of @t consumed poison at @off of the region (LATT_MC_UNKNOWN: a
+ * place that can't be told): the kernel's #MC handler found the load's
+ * exception-table entry (access.h, LATT_MC_AT()) and resumed at its fixup.
+ * The thread's record keeps the place, the run fails with -EHWPOISON.
+ */
+static int latt_poisoned(struct latt_thread *t, u64 off)
+{
+	struct latt_run *run = t->run;
+	const struct latt_region *r = &run->region;
+	u64 phys = 0;
+
+	t->rec.acct.mc = 1;
+	t->rec.acct.mc_off = off;
+	if (off == LATT_MC_UNKNOWN) {
+		pr_err_ratelimited("CPU %u: a load of the region consumed poison (a machine check, recovered), at a place not known: the run stops\n",
+				   t->rec.cpu);
+		return -EHWPOISON;
+	}
+	if (r->map)
+		phys = run->cfg.phys_addr + off;
+	else if (r->chunks && (off >> r->chunk_shift) < r->nchunks)
+		phys = page_to_phys(r->chunks[off >> r->chunk_shift]) +
+		       (off & ((1ULL << r->chunk_shift) - 1));
+	pr_err_ratelimited("CPU %u: a load at byte %llu of the region (physical address %#llx) consumed poison (a machine check, recovered): the run stops\n",
+			   t->rec.cpu, off, phys);
+	return -EHWPOISON;
+}
+
 /* End of a window: its length and its NMIs, on the thread's record. */
 static void latt_window_done(struct latt_thread *t, u64 cycles, bool nmi,
 			     u32 first_outlier)
@@ -256,7 +287,8 @@ static inline char *latt_region_at(void *region, u64 off)
  * @pat: its address generator, seeded
  *
  * Return: 0 when all were taken, -EINTR when stopped before, -ETIME when a
- * window ran past the ceiling (one sample longer than ten windows).
+ * window ran past the ceiling (one sample longer than ten windows),
+ * -EHWPOISON when a load consumed poison (latt_poisoned()).
  */
 static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 {
@@ -267,6 +299,7 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 		.chase = run->chase,
 		.chase_off = run->chase_off,
 		.ctx = &run->region,
+		.off_of = latt_region_offset,
 		.base = run->region.map,
 		.pos = run->region.addr[0],
 		.mask = (run->cfg.region - 1) & ~7ULL,
@@ -298,6 +331,8 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 		t->rec.count = done - t->rec.acct.backwards;
 		atomic64_set(&t->done, done);
 		latt_window_done(t, len, nmi_seen, first);
+		if (unlikely(t->rec.acct.mc))
+			return latt_poisoned(t, t->rec.acct.mc_off);
 		if (latt_ceiling(t, len))
 			return -ETIME;
 		cond_resched();
@@ -321,7 +356,7 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
  * A window never runs more than one piece past its end.
  *
  * Return: 0 when the run's end came, -EINTR when stopped before, -ETIME
- * past the ceiling.
+ * past the ceiling, -EHWPOISON when a load consumed poison.
  */
 static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 {
@@ -360,6 +395,8 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 		}
 		latt_window_done(t, latt_window_len(w0, now), nmi_seen,
 				 t->rec.acct.nr_outliers);
+		if (unlikely(s.mc))
+			return latt_poisoned(t, s.mc_off);
 		ret = latt_ceiling(t, latt_window_len(w0, now));
 		if (ret)
 			return ret;
@@ -461,6 +498,7 @@ static int latt_thread(void *data)
 	struct latt_thread *t = data;
 	struct latt_run *run = t->run;
 	struct latt_pattern pat;
+	u64 off;
 	int ret;
 
 	ret = latt_thread_pattern_of(t, &pat);
@@ -468,7 +506,9 @@ static int latt_thread(void *data)
 		goto out;
 	if (t->rec.role == LATT_ROLE_LATENCY) {
 		if (run->cfg.pattern == LATT_PAT_CHASE && !run->chain_reused) {
-			ret = latt_chase_build(run, &pat);
+			ret = latt_chase_build(run, &pat, &off);
+			if (ret == -EHWPOISON)
+				ret = latt_poisoned(t, off);
 			if (ret)
 				goto out;
 		}

@@ -573,14 +573,20 @@ static int wait_go(struct user_thr *t)
 	return 0;
 }
 
-/* Say why the run's memory raised SIGBUS (@f); the run's error. */
-static int bus_error(const struct user_run *u, const struct map_fault *f)
+/*
+ * Say why the run's memory raised SIGBUS (@f) in thread @t; the run's
+ * error.  Poison is -EHWPOISON, its line kept in the thread's record as
+ * the module's fixup keeps it (runner.c says it, for both engines).
+ */
+static int bus_error(struct user_thr *t, const struct map_fault *f)
 {
+	const struct user_run *u = t->u;
 	unsigned long long at = (unsigned long long)(f->addr - u->base);
 
 	if (f->code == BUS_MCEERR_AR || f->code == BUS_MCEERR_AO) {
-		log_err("%s: a media error (poisoned memory) at byte %llu of the region: the run stops", u->spec, at);
-		return -EIO;
+		t->rec.acct.mc = 1;
+		t->rec.acct.mc_off = at & ~(LATT_LINE - 1);
+		return -EHWPOISON;
 	}
 	log_err("%s: SIGBUS at byte %llu of the region: the memory is gone (the file truncated, or the device disabled): the run stops",
 		u->spec, at);
@@ -645,7 +651,7 @@ static int bus_guard(struct user_thr *t, struct latt_pattern *pat)
 	struct map_fault f;
 	int ret = map_guard(body_fn, &a, &f);
 
-	return f.hit ? bus_error(t->u, &f) : ret;
+	return f.hit ? bus_error(t, &f) : ret;
 }
 
 /* Its buffers, on its node: first touched by the thread, on its CPU. */
@@ -1111,6 +1117,8 @@ static int threads_merge(struct user_run *u, struct run_report *r)
 	r->res.state = u->error ? LATT_STATE_FAILED :
 		       interrupted ? LATT_STATE_ABORTED : LATT_STATE_DONE;
 	r->res.error = u->error;
+	r->poison_offset = u->error == -EHWPOISON && all.mc ? all.mc_off :
+			   LATT_POISON_UNKNOWN;
 	/* nmi_windows 0: no window here looks for NMIs */
 	latt_acct_result(&all, r->res.count, &r->res);
 	r->res.outlier_len = all.nr_outliers;

@@ -83,6 +83,8 @@ static const struct latt_name feature_names[] = {
 	{ "reuse",	16,	0 },
 	{ "dax_map",	17,	0 },
 	{ "movdir64b",	18,	0 },
+	{ "mc_safe",	19,	0 },
+	{ "mc_recover",	20,	0 },
 	END
 };
 

@@ -43,6 +43,8 @@
 	  "pmem, device-DAX, files: allow store ops and chase, which overwrite the target's data"), \
 	OPT_ROW("skip-badblocks", OPT_SKIP_BADBLOCKS, NULL, \
 	  "pmem, device-DAX, files: instead of refusing a region that holds a known bad block, measure the largest stretch from --offset on that holds none (--region bytes at its start, or all of it)"), \
+	OPT_ROW("allow-unchecked", OPT_ALLOW_UNCHECKED, NULL, \
+	  "pmem, device-DAX: measure with the module a target whose known bad blocks can't be checked (CXL, soft-reserved memory) where a load of poison would be a kernel panic (a CPU without recoverable machine checks, a module without machine-check fixups); without it such a run is refused"), \
 	OPT_ROW("seed", OPT_SEED, "S", \
 	  "address generator seed (default: " STR(RUN_DEFAULT_SEED) ")"), \
 	OPT_ROW("chain", OPT_CHAIN, "K", \

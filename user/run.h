@@ -73,6 +73,7 @@ enum run_opt_id {
 	OPT_TLB_LOCALITY,
 	OPT_HIST_FORMAT,
 	OPT_SKIP_BADBLOCKS,
+	OPT_ALLOW_UNCHECKED,
 	OPT_RUN_LAST,		/* sweep's own options follow */
 };
 
@@ -104,6 +105,8 @@ struct run_target {
 	__u64 offset;
 	struct run_skip skip;	/* --skip-badblocks */
 	struct cxl_inv_resolved cxl;
+	char unchecked[192];	/* why its known bad blocks went unchecked
+				 * (no list), or "" */
 };
 
 /**
@@ -128,6 +131,7 @@ struct run_opts {
 	bool hugepages;		/* --hugepages (user engine) */
 	bool timer_rdtscp;	/* --timer rdtscp: never the fallback */
 	bool skip_badblocks;	/* --skip-badblocks (pmem) */
+	bool allow_unchecked;	/* --allow-unchecked (pmem) */
 	__u64 tlb_locality;	/* --tlb-locality: chase's stride */
 	struct thread_opts th;	/* --threads, --cpus, --mode, ... */
 	struct target_spec spec;
@@ -159,6 +163,9 @@ struct run_report {
 	struct timespec start, end;	/* CLOCK_REALTIME around the run */
 	bool interrupted;		/* SIGINT/SIGTERM aborted it */
 	bool user_engine;		/* measured by --engine user */
+	__u64 poison_offset;		/* -EHWPOISON: the poisoned line's
+					 * byte of the region (ABI 2.3's
+					 * latt_status.poison_offset) */
 	bool region_reused;		/* the point's first run took the
 					 * region an earlier point left
 					 * (struct run_keep) */

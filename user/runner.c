@@ -177,6 +177,7 @@ int run_set_option(struct run_opts *o, int id, const char *v)
 				return parse_offset(v, &o->tgt.offset);
 	case OPT_FORCE:		o->force = true; return 0;
 	case OPT_SKIP_BADBLOCKS: o->skip_badblocks = true; return 0;
+	case OPT_ALLOW_UNCHECKED: o->allow_unchecked = true; return 0;
 	case OPT_SEED:		return parse_u64(v, &c->seed);
 	case OPT_CHAIN:		return parse_u32(v, &c->chain);
 	case OPT_THRESHOLD:	return parse_threshold(v, &o->thr);
@@ -287,6 +288,10 @@ const char *run_args_problem(const struct run_opts *o)
 	}
 	if (o->skip_badblocks && !is_pmem(o)) {
 		snprintf(buf, sizeof(buf), "--skip-badblocks is for pmem and device-DAX targets, not %s (DRAM's bad pages are the kernel's to retire)", o->target);
+		return buf;
+	}
+	if (o->allow_unchecked && !is_pmem(o)) {
+		snprintf(buf, sizeof(buf), "--allow-unchecked is for pmem and device-DAX targets, not %s", o->target);
 		return buf;
 	}
 	why = threads_args_problem(o);
@@ -692,8 +697,8 @@ static int refuse_badblocks(const struct run_opts *o, const char *what,
 
 	bb_hint(hint, sizeof(hint), t);
 	if (bl->state == PMEM_BB_NOLIST) {
-		log_warn("%s: known bad blocks not checked: %s", o->target,
-			 bl->why);
+		log_warn("%s: known bad blocks not checked: %s; a load of poisoned memory stops the run (EHWPOISON)",
+			 o->target, bl->why);
 		return 0;
 	}
 	if (bl->state == PMEM_BB_UNLOCATED) {
@@ -742,6 +747,7 @@ static int check_pmem(struct run_opts *o)
 	int rc;
 
 	memset(&o->tgt.skip, 0, sizeof(o->tgt.skip));
+	o->tgt.unchecked[0] = '\0';
 	if (resolve_pmem(o))
 		return 1;
 	describe_pmem(what, sizeof(what), t);
@@ -764,6 +770,9 @@ static int check_pmem(struct run_opts *o)
 	     (o->user_engine && t->file[0] && map_check_dax_file(o->target, t)) ||
 	     refuse_badblocks(o, what, &bl) ||
 	     refuse_writes(o, what);
+	if (!rc && bl.state == PMEM_BB_NOLIST)	/* check_module() asks more */
+		snprintf(o->tgt.unchecked, sizeof(o->tgt.unchecked), "%s",
+			 bl.why);
 	if (!rc && skipped)
 		say_skipped(o, what, &bl, from);
 	else if (!rc && o->skip_badblocks)
@@ -859,6 +868,41 @@ static int check_host(struct run_opts *o, const struct run_keep *k)
 	return clamp_region(o, (unsigned int)node, k);
 }
 
+/*
+ * A target whose known bad blocks could not be checked (no list: CXL,
+ * soft-reserved memory) runs in the module only where a poisoned load is
+ * survived: a module whose loads have machine-check fixups (ABI 2.3,
+ * LATT_FEAT_MC_SAFE) on a CPU that reports recoverable machine checks
+ * (LATT_FEAT_MC_RECOVER).  Anywhere else it would be a kernel panic.  The
+ * user engine survives it anyway: a SIGBUS.
+ */
+static int refuse_unchecked(const struct run_opts *o,
+			    const struct latt_info *in)
+{
+	const char *why;
+
+	if (!o->tgt.unchecked[0])
+		return 0;
+	if (o->allow_unchecked) {
+		if (!(in->features & LATT_FEAT_MC_SAFE) ||
+		    !(in->features & LATT_FEAT_MC_RECOVER))
+			log_warn("%s: --allow-unchecked: a load of poisoned memory in it would be a kernel panic (%s)",
+				 o->target, !(in->features & LATT_FEAT_MC_SAFE) ?
+				 "a module without machine-check fixups" :
+				 "a CPU without recoverable machine checks");
+		return 0;
+	}
+	if (!(in->features & LATT_FEAT_MC_SAFE))
+		why = "this lattester module (ABI before 2.3) has no machine-check fixups on its loads";
+	else if (!(in->features & LATT_FEAT_MC_RECOVER))
+		why = "this CPU reports no machine checks the kernel can recover from (Intel MCG_CAP.SER_P, AMD SUCCOR)";
+	else
+		return 0;
+	log_err("%s: its known bad blocks can't be checked (%s), and %s: a load of poisoned memory would be a kernel panic: refusing; --engine user measures it (a poisoned load is a SIGBUS there, and the run stops), or --allow-unchecked if the memory is known to be sound",
+		o->target, o->tgt.unchecked, why);
+	return 1;
+}
+
 static int check_module(const struct run_opts *o, const struct latt_info *in)
 {
 	const struct latt_config *c = &o->cfg;
@@ -896,6 +940,8 @@ static int check_module(const struct run_opts *o, const struct latt_info *in)
 			in->abi_version & 0xffff);
 		return 1;
 	}
+	if (refuse_unchecked(o, in))
+		return 1;
 	if (threads_used(c) && !(in->features & LATT_FEAT_THREADS)) {
 		log_err("this lattester module (ABI %u.%u) runs one thread in latency mode: --threads, --cpus, --mode and --split need the module's 'threads' feature",
 			in->abi_version >> 16, in->abi_version & 0xffff);
@@ -969,10 +1015,11 @@ static int check_rules(const struct run_opts *o, const struct latt_info *in)
  * what the samples left take at the rate so far, so that the poll after
  * the end comes soon after it: the doubling alone oversleeps the end of a
  * run by up to its length, the longest part of a sweep's point that
- * reuses its region.  *aborted says whether this side aborted it.
+ * reuses its region.  *aborted says whether this side aborted it; *last is
+ * the last STATUS (a poisoned load's place, ABI 2.3).
  */
 static int wait_run(struct latt_dev *d, const struct run_hooks *h,
-		    bool *aborted)
+		    bool *aborted, struct latt_status *last)
 {
 	long us = POLL_FIRST_US, nap;
 	struct timespec poll, t0, now;
@@ -1010,6 +1057,7 @@ static int wait_run(struct latt_dev *d, const struct run_hooks *h,
 		nanosleep(&poll, NULL);
 		us = us * 2 > POLL_MS * 1000L ? POLL_MS * 1000L : us * 2;
 	}
+	*last = st;
 	return rc;
 }
 
@@ -1197,6 +1245,7 @@ static int measure(struct latt_dev *d, const struct run_opts *o,
 {
 	__u32 nout = r->outliers && c->threshold ? c->max_outliers : 0;
 	struct latt_config run = *c;
+	struct latt_status st;
 	bool aborted;
 	int rc;
 
@@ -1214,11 +1263,13 @@ static int measure(struct latt_dev *d, const struct run_opts *o,
 		return report_start_error(o, c, rc);
 	log_info("%s: started, seed 0x%llx, threshold %llu cycles", o->target,
 		 (unsigned long long)c->seed, (unsigned long long)c->threshold);
-	rc = wait_run(d, h, &aborted);
+	rc = wait_run(d, h, &aborted, &st);
 	if (rc) {
 		log_err("%s: status failed: %s", o->target, strerror(-rc));
 		return 1;
 	}
+	r->poison_offset = st.error == -EHWPOISON ? st.poison_offset :
+			   LATT_POISON_UNKNOWN;
 	rc = latt_dev_result(d, &r->res, r->hist, LATT_HIST_BUCKETS,
 			     r->outliers, nout);
 	clock_gettime(CLOCK_REALTIME, &r->end);
@@ -1494,6 +1545,30 @@ int run_measure(struct run_opts *o, struct run_report *r,
 	return rc;
 }
 
+/*
+ * A run that a poisoned load ended, in both engines' words: the module's
+ * fixup (a machine check the kernel recovered from) or the user engine's
+ * SIGBUS (BUS_MCEERR_AR) both stop it at the line, offset r->poison_offset
+ * of the region.
+ */
+static void report_poison(const struct run_opts *o,
+			  const struct run_report *r)
+{
+	char at[64], b[64], tgt[96] = "";
+
+	if (r->poison_offset == LATT_POISON_UNKNOWN) {
+		log_err("%s: run failed: poisoned memory (a media error) in the region, at a place not known: 'ndctl list --media-errors' lists the known ones; see dmesg", o->target);
+		return;
+	}
+	fmt_at(at, sizeof(at), r->poison_offset);
+	if (o->tgt.offset) {
+		fmt_at(b, sizeof(b), r->poison_offset + o->tgt.offset);
+		snprintf(tgt, sizeof(tgt), " (byte %s of the target)", b);
+	}
+	log_err("%s: run failed: a load at byte %s of the region%s consumed poisoned memory (a media error: a machine check, recovered): nothing more was measured; 'ndctl list --media-errors' lists the known bad blocks, or measure beside it with --offset and --region",
+		o->target, at, tgt);
+}
+
 /** run_exit_status() - the exit status a fetched result earns */
 int run_exit_status(const struct run_opts *o, const struct run_report *r)
 {
@@ -1510,6 +1585,10 @@ int run_exit_status(const struct run_opts *o, const struct run_report *r)
 	case LATT_STATE_DONE:
 		return 0;
 	case LATT_STATE_FAILED:
+		if (s->error == -EHWPOISON) {
+			report_poison(o, r);
+			return 1;
+		}
 		log_err("%s: run failed: %s%s", o->target, strerror(-s->error),
 			s->error == -ETIME ? " (interrupts stayed off past the module's ceiling, 10 windows and at least 1 s: see dmesg; a smaller --size or a larger --window-us)" : "");
 		return 1;

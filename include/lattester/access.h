@@ -52,12 +52,88 @@
 #include "../uapi/lattester.h"
 
 #ifdef __KERNEL__
+#include <asm/asm.h>
 #define LATT_NOINLINE	noinline
 #define LATT_VCLOBBER
 #else
 #define LATT_NOINLINE	__attribute__((noinline))
 #define LATT_VCLOBBER	, "xmm0"
 #endif
+
+/*
+ * Machine-check-safe loads.  A load that consumes poison (a media error of
+ * persistent memory, an uncorrected DRAM error) raises a machine check
+ * (SRAR, "data load": SDM Vol. 3B, 16.6 and 16.10.3; AMD: MCA with SUCCOR,
+ * APM Vol. 2, 9.3).  From kernel mode the kernel survives it only when
+ * the faulting instruction has an exception-table entry of an MCE-safe
+ * type: the #MC handler then calls the error recoverable
+ * (arch/x86/kernel/cpu/mce/severity.c, error_context(): EX_TYPE_*_MCE_SAFE
+ * -> IN_KERNEL_RECOV) and resumes at the entry's fixup; any other
+ * kernel-mode consumption is a panic.  So in the module every load the
+ * module makes of a target (the loads of the access templates, the
+ * streams, --warm, both chase loops, the chase build's reads of its
+ * nodes) is a numbered label "1:" with such an entry, and its fixup makes
+ * the sample report the poison (latt_mc_code()) instead of a time.  In
+ * userspace the entries are empty: a poisoned load there is a SIGBUS, the
+ * user engine's (user/map.c).  Stores, clwb, clflushopt and clflush
+ * consume no poison (a poisoned line is written or flushed as it is), so
+ * they have no entry.
+ */
+#ifdef __KERNEL__
+#define LATT_MC_AT(from, to) \
+	_ASM_EXTABLE_TYPE(from, to, EX_TYPE_DEFAULT_MCE_SAFE)
+#else
+#define LATT_MC_AT(from, to)	""
+#endif
+
+/*
+ * What a sample function returns when one of its loads consumed poison:
+ * bit 63 set and bits 62-52 clear, the byte of the block whose line it was
+ * in the low bits (0 for a chase: the caller knows the node).  A backwards
+ * sample (latt_backwards()) is negative too, but only by less than 2^52
+ * cycles (weeks of TSC), so the two never meet.
+ */
+#define LATT_MC_FLAG	(1ULL << 63)
+
+/** latt_mc_code() - the sample's answer to poison at byte @at of its block */
+static inline __u64 latt_mc_code(__u64 at)
+{
+	return LATT_MC_FLAG | (at & ((1ULL << 52) - 1));
+}
+
+/** latt_mc() - whether a sample function's @cycles say "poison" */
+static inline int latt_mc(__u64 cycles)
+{
+	return (cycles >> 52) == (LATT_MC_FLAG >> 52);
+}
+
+/** latt_mc_at() - the byte of its block a poison answer names */
+static inline __u64 latt_mc_at(__u64 cycles)
+{
+	return cycles & ((1ULL << 52) - 1);
+}
+
+/**
+ * latt_mc_read() - one machine-check-safe 8-byte load (the chase build's)
+ * @p: the word
+ * @v: out: its value
+ *
+ * Return: 0, or -1 when the load consumed poison (@v then 0).
+ */
+static inline int latt_mc_read(const void *p, __u64 *v)
+{
+	__u64 x = 0;
+	int bad = 1;
+
+	__asm__ __volatile__("1:\tmovq (%[p]), %[x]\n\t"
+			     "xorl %[bad], %[bad]\n"
+			     "2:\n\t"
+			     LATT_MC_AT(1b, 2b)
+			     : [x] "+r"(x), [bad] "+r"(bad) : [p] "r"(p)
+			     : "memory");
+	*v = bad ? 0 : x;
+	return bad ? -1 : 0;
+}
 
 /* The access a sample times; returns TSC cycles between the two reads. */
 typedef __u64 (*latt_sample_fn)(char *addr, __u64 size);
@@ -166,13 +242,15 @@ static inline int latt_backwards(__u64 cycles)
 #define X2(i)	i(0) i(32)
 #define X1(i)	i(0)
 
-#define LD8(o)	"movq " #o "(%0), %%rax\n\t"
-#define LD16(o)	"movdqa " #o "(%0), %%xmm0\n\t"
-#define LD32(o)	"vmovdqa " #o "(%0), %%ymm0\n\t"
-#define LD64(o)	"vmovdqa64 " #o "(%0), %%zmm0\n\t"
-#define NL16(o)	"movntdqa " #o "(%0), %%xmm0\n\t"
-#define NL32(o)	"vmovntdqa " #o "(%0), %%ymm0\n\t"
-#define NL64(o)	"vmovntdqa " #o "(%0), %%zmm0\n\t"
+/* each load its label and its machine-check fixup (%l[mc]: the caller's) */
+#define MC_LD	LATT_MC_AT(1b, %l[mc])
+#define LD8(o)	"1:\tmovq " #o "(%0), %%rax\n\t" MC_LD
+#define LD16(o)	"1:\tmovdqa " #o "(%0), %%xmm0\n\t" MC_LD
+#define LD32(o)	"1:\tvmovdqa " #o "(%0), %%ymm0\n\t" MC_LD
+#define LD64(o)	"1:\tvmovdqa64 " #o "(%0), %%zmm0\n\t" MC_LD
+#define NL16(o)	"1:\tmovntdqa " #o "(%0), %%xmm0\n\t" MC_LD
+#define NL32(o)	"1:\tvmovntdqa " #o "(%0), %%ymm0\n\t" MC_LD
+#define NL64(o)	"1:\tvmovntdqa " #o "(%0), %%zmm0\n\t" MC_LD
 #define ST8(o)	"movq %1, " #o "(%0)\n\t"
 #define ST16(o)	"movdqa %%xmm0, " #o "(%0)\n\t"
 #define ST32(o)	"vmovdqa %%ymm0, " #o "(%0)\n\t"
@@ -225,6 +303,27 @@ static inline int latt_backwards(__u64 cycles)
  * register, nothing to clear, the data comes from memory (DATA_direct).
  */
 #define LINE_movdir64b_direct	"movdir64b (%1), %0\n\t"
+
+/*
+ * One line's asm statement, by op: a load op's is an asm goto whose loads
+ * may leave for the function's "mc" label (their fixup, in the module);
+ * the other ops load nothing and are plain asm, so that "mc" is not
+ * reached and the compiler drops it.  @p is the line, @d the store data.
+ */
+#define LATT_ASM_MC(text, p, d)						\
+	__asm__ goto(text : : "r"(p), "r"(d)				\
+		     : "rax", "memory" LATT_VCLOBBER : mc)
+#define LATT_ASM_PLAIN(text, p, d)					\
+	__asm__ __volatile__(text : : "r"(p), "r"(d)			\
+			     : "rax", "memory" LATT_VCLOBBER)
+#define ASM_load		LATT_ASM_MC
+#define ASM_ntload		LATT_ASM_MC
+#define ASM_store		LATT_ASM_PLAIN
+#define ASM_clwb		LATT_ASM_PLAIN
+#define ASM_clflushopt		LATT_ASM_PLAIN
+#define ASM_clflush		LATT_ASM_PLAIN
+#define ASM_ntstore		LATT_ASM_PLAIN
+#define ASM_movdir64b		LATT_ASM_PLAIN
 
 /*
  * The fences, inside the timed region after the last line, before t1:
@@ -311,13 +410,14 @@ SAMPLE_NAME(op, w, f, t)(char *addr, __u64 size)			\
 	t0 = LATT_TS_##t();						\
 	__asm__ __volatile__("lfence" : : : "memory");			\
 	for (p = addr; p < end; p += LATT_LINE)				\
-		__asm__ __volatile__(LINE_##op##_##w				\
-			     : : "r"(p), "r"(DATA_##w)			\
-			     : "rax", "memory" LATT_VCLOBBER);		\
+		ASM_##op(LINE_##op##_##w, p, DATA_##w);			\
 	__asm__ __volatile__(FENCE_##f : : : "memory");			\
 	t1 = LATT_TS_##t();						\
 	__asm__ __volatile__("lfence" : : : "memory");			\
 	return t1 - t0;							\
+mc: __attribute__((unused));						\
+	__asm__ __volatile__("lfence" : : : "memory");			\
+	return latt_mc_code((__u64)(p - addr));				\
 }
 
 /* Every (op, width) with every fence and timer. */
@@ -341,20 +441,24 @@ SAMPLE_NAME(op, w, f, t)(char *addr, __u64 size)			\
 #define STREAM_NAME(op, w)	latt_stream_##op##_##w
 
 #define LATT_STREAM(op, w)						\
-static LATT_NOINLINE __attribute__((unused)) void			\
+static LATT_NOINLINE __attribute__((unused)) __u64			\
 STREAM_NAME(op, w)(char *addr, __u64 size)				\
 {									\
 	char *p, *end = addr + size;					\
 									\
 	__asm__ __volatile__(CLEAR_##w : : : "memory" LATT_VCLOBBER);	\
 	for (p = addr; p < end; p += LATT_LINE)				\
-		__asm__ __volatile__(LINE_##op##_##w				\
-			     : : "r"(p), "r"(DATA_##w)			\
-			     : "rax", "memory" LATT_VCLOBBER);	\
+		ASM_##op(LINE_##op##_##w, p, DATA_##w);			\
+	return 0;							\
+mc: __attribute__((unused));						\
+	return latt_mc_code((__u64)(p - addr));				\
 }
 
-/* The traffic of one access (no timing); see LATT_STREAM(). */
-typedef void (*latt_stream_fn)(char *addr, __u64 size);
+/*
+ * The traffic of one access (no timing); see LATT_STREAM().  Returns 0,
+ * or latt_mc_code() when a load consumed poison.
+ */
+typedef __u64 (*latt_stream_fn)(char *addr, __u64 size);
 
 /**
  * latt_prep_flush() - put a block's lines out of every cache level
@@ -381,13 +485,18 @@ static inline void latt_prep_flush(char *addr, __u64 size, int opt)
  * latt_prep_warm() - bring a block's lines into the cache (--warm)
  * @addr: the block
  * @size: its bytes
+ *
+ * Return: 0, or latt_mc_code() when a load consumed poison.
  */
-static inline void latt_prep_warm(char *addr, __u64 size)
+static inline __u64 latt_prep_warm(char *addr, __u64 size)
 {
 	char *p, *end = addr + size;
 
 	for (p = addr; p < end; p += LATT_LINE)
-		__asm__ __volatile__("movq (%0), %%rax" : : "r"(p) : "rax", "memory");
+		__asm__ goto(LD8(0) : : "r"(p) : "rax", "memory" : mc);
+	return 0;
+mc:
+	return latt_mc_code((__u64)(p - addr));
 }
 
 /* A chase sample through pointers, and one through masked offsets. */
@@ -399,7 +508,9 @@ typedef __u64 (*latt_chase_off_fn)(char *base, __u64 mask, __u64 *pos,
  * latt_sample_chase_<timer>(pos, chain) - time @chain dependent loads from
  * *@pos.  Each node's first word holds the address of the next node; *@pos
  * is left at the first node not yet loaded, where the next sample starts.
- * No fence before t1: the timer waits for the loads.
+ * No fence before t1: the timer waits for the loads.  The loop is one
+ * load, a decrement and a branch; a load that consumed poison leaves it
+ * at its fixup (2:) with loads still to go, *@pos at the poisoned node.
  */
 #define LATT_CHASE(t)							\
 static LATT_NOINLINE __attribute__((unused)) __u64			\
@@ -407,17 +518,23 @@ latt_sample_chase_##t(char **pos, __u32 chain)				\
 {									\
 	char *p = *pos;							\
 	__u64 t0, t1;							\
-	__u32 i;							\
+	__u32 n = chain;						\
 									\
 	__asm__ __volatile__("mfence\n\tlfence" : : : "memory");	\
 	t0 = LATT_TS_##t();						\
 	__asm__ __volatile__("lfence" : : : "memory");			\
-	for (i = 0; i < chain; i++)					\
-		p = *(char *volatile *)p;				\
+	__asm__ __volatile__("test %[n], %[n]\n\t"			\
+			     "jz 2f\n"					\
+			     "1:\tmovq (%[p]), %[p]\n\t"		\
+			     "dec %[n]\n\t"				\
+			     "jnz 1b\n"					\
+			     "2:\n\t"					\
+			     LATT_MC_AT(1b, 2b)				\
+			     : [p] "+r"(p), [n] "+r"(n) : : "memory");	\
 	t1 = LATT_TS_##t();						\
 	__asm__ __volatile__("lfence" : : : "memory");			\
 	*pos = p;							\
-	return t1 - t0;							\
+	return n ? latt_mc_code(0) : t1 - t0;				\
 }
 
 /*
@@ -434,17 +551,25 @@ static LATT_NOINLINE __attribute__((unused)) __u64			\
 latt_sample_chase_off_##t(char *base, __u64 mask, __u64 *pos, __u32 chain) \
 {									\
 	__u64 off = *pos, t0, t1;					\
-	__u32 i;							\
+	__u32 n = chain;						\
 									\
 	__asm__ __volatile__("mfence\n\tlfence" : : : "memory");	\
 	t0 = LATT_TS_##t();						\
 	__asm__ __volatile__("lfence" : : : "memory");			\
-	for (i = 0; i < chain; i++)					\
-		off = *(volatile __u64 *)(base + off) & mask;		\
+	__asm__ __volatile__("test %[n], %[n]\n\t"			\
+			     "jz 2f\n"					\
+			     "1:\tmovq (%[b],%[o]), %[o]\n\t"		\
+			     "andq %[m], %[o]\n\t"			\
+			     "dec %[n]\n\t"				\
+			     "jnz 1b\n"					\
+			     "2:\n\t"					\
+			     LATT_MC_AT(1b, 2b)				\
+			     : [o] "+r"(off), [n] "+r"(n)		\
+			     : [b] "r"(base), [m] "r"(mask) : "memory");	\
 	t1 = LATT_TS_##t();						\
 	__asm__ __volatile__("lfence" : : : "memory");			\
 	*pos = off;							\
-	return t1 - t0;							\
+	return n ? latt_mc_code(0) : t1 - t0;				\
 }
 
 #endif /* _LATTESTER_ACCESS_H */

@@ -29,6 +29,7 @@
 #define _LATTESTER_CHASE_H
 
 #include "pattern.h"
+#include "access.h"
 
 /* A chase node: where the next one is, and where this one is. */
 struct latt_chase_node {
@@ -46,6 +47,8 @@ struct latt_chase_node {
  * @i: and how far in it
  * @b: the block being swapped (block phase)
  * @c: the block it is swapped with
+ * @mc: the node word whose read consumed poison, or NULL: the build stops
+ *	there (the engine's run fails with EHWPOISON)
  */
 struct latt_chase {
 	struct latt_pattern *pat;
@@ -54,6 +57,7 @@ struct latt_chase {
 	int offsets;
 	int phase;
 	__u64 i, b, c;
+	const void *mc;
 };
 
 static inline void latt_chase_init(struct latt_chase *ch,
@@ -70,23 +74,40 @@ static inline void latt_chase_init(struct latt_chase *ch,
 	ch->i = 0;
 	ch->b = 0;
 	ch->c = 0;
+	ch->mc = (void *)0;
 }
 
-static inline void latt_chase_swap_next(struct latt_chase_node *a,
+/*
+ * A word of a node, as the build reads it back from the target: machine-
+ * check safe in the module (access.h's latt_mc_read()).  A poisoned one
+ * reads 0 and stops the build at its step (@ch->mc).
+ */
+static inline __u64 latt_chase_rd(struct latt_chase *ch, const void *word)
+{
+	__u64 v;
+
+	if (latt_mc_read(word, &v) && !ch->mc)
+		ch->mc = word;
+	return v;
+}
+
+static inline void latt_chase_swap_next(struct latt_chase *ch,
+					struct latt_chase_node *a,
 					struct latt_chase_node *b)
 {
-	char *t = a->next;
+	__u64 t = latt_chase_rd(ch, &a->next);
 
-	a->next = b->next;
-	b->next = t;
+	a->next = (char *)(__UINTPTR_TYPE__)latt_chase_rd(ch, &b->next);
+	b->next = (char *)(__UINTPTR_TYPE__)t;
 }
 
-static inline void latt_chase_swap_off(struct latt_chase_node *a,
+static inline void latt_chase_swap_off(struct latt_chase *ch,
+				       struct latt_chase_node *a,
 				       struct latt_chase_node *b)
 {
-	__u64 t = a->offset;
+	__u64 t = latt_chase_rd(ch, &a->offset);
 
-	a->offset = b->offset;
+	a->offset = latt_chase_rd(ch, &b->offset);
 	b->offset = t;
 }
 
@@ -95,7 +116,7 @@ static inline void latt_chase_link(struct latt_chase *ch, __u64 i)
 {
 	const __u64 n = ch->pat->nslots;
 	struct latt_chase_node *a = ch->node(ch->ctx, i);
-	__u64 next = (__u64)(__UINTPTR_TYPE__)a->next;
+	__u64 next = latt_chase_rd(ch, &a->next);
 
 	if (next >= n)		/* read back from the target: see phase 3 */
 		next %= n;
@@ -128,7 +149,7 @@ static inline void latt_chase_block_step(struct latt_chase *ch)
 		if (!lo)	/* slot 0, where the walk starts, stays first */
 			lo = 1;
 		if (j > lo)
-			latt_chase_swap_off(ch->node(ch->ctx, j),
+			latt_chase_swap_off(ch, ch->node(ch->ctx, j),
 				ch->node(ch->ctx, lo +
 					 latt_prng_below(&p->prng, j - lo + 1)));
 		break;
@@ -139,7 +160,7 @@ static inline void latt_chase_block_step(struct latt_chase *ch)
 				1 + latt_prng_below(&p->prng, ch->b) : ch->b;
 		}
 		if (ch->b != ch->c)
-			latt_chase_swap_off(
+			latt_chase_swap_off(ch,
 				ch->node(ch->ctx, ch->b * k + ch->i % k),
 				ch->node(ch->ctx, ch->c * k + ch->i % k));
 		break;
@@ -151,10 +172,10 @@ static inline void latt_chase_block_step(struct latt_chase *ch)
 		 * never a write outside the region)
 		 */
 		j = ch->i;
-		lo = ch->node(ch->ctx, j)->offset;
+		lo = latt_chase_rd(ch, &ch->node(ch->ctx, j)->offset);
 		ch->node(ch->ctx, lo < n ? lo : lo % n)->next =
-			(char *)(__UINTPTR_TYPE__)
-			ch->node(ch->ctx, j + 1 < n ? j + 1 : 0)->offset;
+			(char *)(__UINTPTR_TYPE__)latt_chase_rd(ch,
+			&ch->node(ch->ctx, j + 1 < n ? j + 1 : 0)->offset);
 		break;
 	}
 }
@@ -175,7 +196,8 @@ static inline __u64 latt_chase_len(const struct latt_chase *ch, int phase)
  * @ch: the build
  * @budget: steps (about one node's loads and stores each)
  *
- * Return: 1 while there is more to do, 0 once the cycle is complete.
+ * Return: 1 while there is more to do, 0 once the cycle is complete or a
+ * read consumed poison (@ch->mc).
  */
 static inline int latt_chase_step(struct latt_chase *ch, __u64 budget)
 {
@@ -183,7 +205,7 @@ static inline int latt_chase_step(struct latt_chase *ch, __u64 budget)
 	const __u64 n = p->nslots;
 	struct latt_chase_node *a;
 
-	while (budget && ch->phase <= 4) {
+	while (budget && ch->phase <= 4 && !ch->mc) {
 		if (ch->i >= latt_chase_len(ch, ch->phase)) {
 			ch->i = 0;
 			ch->phase++;
@@ -203,7 +225,7 @@ static inline int latt_chase_step(struct latt_chase *ch, __u64 budget)
 			if (p->block_slots)
 				latt_chase_block_step(ch);
 			else	/* Sattolo: i = n - 1 .. 1 */
-				latt_chase_swap_next(
+				latt_chase_swap_next(ch,
 					ch->node(ch->ctx, n - 1 - ch->i),
 					ch->node(ch->ctx, latt_prng_below(
 						&p->prng, n - 1 - ch->i)));
@@ -219,7 +241,7 @@ static inline int latt_chase_step(struct latt_chase *ch, __u64 budget)
 		ch->i++;
 		budget--;
 	}
-	return ch->phase <= 4;
+	return ch->phase <= 4 && !ch->mc;
 }
 
 #endif /* _LATTESTER_CHASE_H */

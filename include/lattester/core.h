@@ -60,6 +60,9 @@ typedef __u64 (*latt_tsc_fn)(void);
  * @outliers_dropped: of those, not recorded: @outliers full
  * @nmi_windows: windows that saw an NMI
  * @window_cycles_max: the longest window, TSC cycles
+ * @mc: a load consumed poison (access.h, latt_mc()): the samples stopped
+ * @mc_off: the poisoned line's offset in the region, LATT_MC_UNKNOWN when
+ *	it can't be told
  */
 struct latt_acct {
 	__u64 *hist;
@@ -71,7 +74,12 @@ struct latt_acct {
 	__u64 hist_overflow, backwards;
 	__u64 outliers_seen, outliers_dropped;
 	__u64 nmi_windows, window_cycles_max;
+	int mc;
+	__u64 mc_off;
 };
+
+/* latt_acct.mc_off when the poisoned line's offset can't be told */
+#define LATT_MC_UNKNOWN		(~0ULL)
 
 /** latt_acct_init() - no sample yet: @a's counters zero, its minimum ~0 */
 static inline void latt_acct_init(struct latt_acct *a)
@@ -82,6 +90,8 @@ static inline void latt_acct_init(struct latt_acct *a)
 	a->outliers_seen = a->outliers_dropped = 0;
 	a->nmi_windows = a->window_cycles_max = 0;
 	a->nr_outliers = 0;
+	a->mc = 0;
+	a->mc_off = LATT_MC_UNKNOWN;
 }
 
 /**
@@ -161,6 +171,9 @@ static inline void latt_acct_window(struct latt_acct *a, __u64 cycles,
  * @chase: chase through pointers (DRAM)
  * @chase_off: chase through offsets (persistent memory, masked)
  * @ctx: the argument of latt_step()'s @addr
+ * @off_of: a pointer chase's node's offset in the region, called with @ctx
+ *	only when a load consumed poison (the node can't be read); NULL:
+ *	LATT_MC_UNKNOWN
  * @base: the region's first byte (@chase_off's base)
  * @pos: where the pointer chase stands
  * @opos: where the offset chase stands
@@ -177,6 +190,7 @@ struct latt_step {
 	latt_chase_fn chase;
 	latt_chase_off_fn chase_off;
 	void *ctx;
+	__u64 (*off_of)(void *ctx, const char *p);
 	char *base, *pos;
 	__u64 opos, mask, part, size;
 	__u32 chain;
@@ -238,7 +252,10 @@ static __always_inline __u64 latt_step_empty(const struct latt_step *s,
  * then inlines the lookup too, as it was before this loop was shared (no
  * indirect call, nothing ftrace could hook, inside the window).
  *
- * Return: the sample function's raw cycles.
+ * Return: the sample function's raw cycles; or, when one of its loads
+ * (or a --warm load) consumed poison, a latt_mc() answer, with @off the
+ * poisoned line's offset (LATT_MC_UNKNOWN for a pointer chase without
+ * @s->off_of).
  */
 static __always_inline __u64 latt_step(struct latt_step *s,
 				       struct latt_pattern *pat, __u64 *off,
@@ -250,21 +267,37 @@ static __always_inline __u64 latt_step(struct latt_step *s,
 	switch (s->mode) {
 	case LATT_STEP_CHASE_OFF:
 		*off = s->opos;
-		return s->chase_off(s->base, s->mask, &s->opos, s->chain);
+		cyc = s->chase_off(s->base, s->mask, &s->opos, s->chain);
+		if (__builtin_expect(latt_mc(cyc), 0))
+			*off = s->opos;		/* the node it stopped at */
+		return cyc;
 	case LATT_STEP_CHASE:
 		start = s->pos;
 		cyc = s->chase(&s->pos, s->chain);
+		if (__builtin_expect(latt_mc(cyc), 0)) {
+			*off = s->off_of ? s->off_of(s->ctx, s->pos) :
+			       LATT_MC_UNKNOWN;
+			return cyc;
+		}
 		/* read after timing: the node is cached now */
 		*off = ((struct latt_chase_node *)start)->offset;
 		return cyc;
 	}
 	*off = s->part + latt_pattern_next(pat);
 	line = addr(s->ctx, *off);
-	if (s->mode == LATT_STEP_WARM)
-		latt_prep_warm(line, s->size);
-	else
+	if (s->mode == LATT_STEP_WARM) {
+		cyc = latt_prep_warm(line, s->size);
+		if (__builtin_expect(latt_mc(cyc), 0)) {
+			*off += latt_mc_at(cyc);
+			return cyc;
+		}
+	} else {
 		latt_prep_flush(line, s->size, s->clflushopt);
-	return s->fn(line, s->size);
+	}
+	cyc = s->fn(line, s->size);
+	if (__builtin_expect(latt_mc(cyc), 0))
+		*off += latt_mc_at(cyc);
+	return cyc;
 }
 
 /**
@@ -283,6 +316,8 @@ static __always_inline __u64 latt_step(struct latt_step *s,
  *
  * At least one sample is taken.  The engine opens the window before (the
  * module turns interrupts off) and closes it after (latt_acct_window()).
+ * A sample whose load consumed poison is not counted: it sets @a->mc and
+ * @a->mc_off and ends the window, and the engine ends the run (EHWPOISON).
  *
  * Return: the TSC at the window's end.
  */
@@ -300,6 +335,12 @@ static __always_inline __u64 latt_sample_window(struct latt_step *s,
 
 	do {
 		cyc = latt_step(s, pat, &off, addr);
+		if (__builtin_expect(latt_mc(cyc), 0)) {
+			a->mc = 1;
+			a->mc_off = off;
+			now = tsc();
+			break;
+		}
 		latt_acct_sample(a, i, now, off, cyc, window);
 		i++;
 		now = tsc();
@@ -365,7 +406,7 @@ static inline void latt_calib_pick(const __u64 *v, __u64 *med, __u64 *lo,
  * Sums, extremes, counters and the number of outlier records; the records
  * themselves stay with each thread (RESULT hands them out thread by
  * thread).  The overhead and threshold are not merged: the run's overhead
- * is thread 0's.
+ * is thread 0's.  A poisoned load: the first thread's (in index order).
  */
 static inline void latt_acct_merge(struct latt_acct *to,
 				   const struct latt_acct *from)
@@ -389,6 +430,10 @@ static inline void latt_acct_merge(struct latt_acct *to,
 	to->nmi_windows += from->nmi_windows;
 	if (from->window_cycles_max > to->window_cycles_max)
 		to->window_cycles_max = from->window_cycles_max;
+	if (from->mc && !to->mc) {
+		to->mc = 1;
+		to->mc_off = from->mc_off;
+	}
 }
 
 #define LATT_EINTR	4	/* -EINTR: a thread stopped (as rules.h's EINVAL) */
@@ -632,6 +677,7 @@ static inline void latt_series_bins(__u64 window_cycles,
  * @fw: the @nb writes of a --mix, with its write op
  * @ctx: the argument of latt_stream_batch()'s @addr
  * @addr: the access under way
+ * @off: its offset in the region
  * @part: where the thread's part of the region starts
  * @size: bytes an access
  * @piece_max: bytes moved between two looks at the TSC, at most
@@ -646,15 +692,19 @@ static inline void latt_series_bins(__u64 window_cycles,
  * @accesses: whole accesses made
  * @rd: bytes read
  * @wr: bytes written
+ * @mc: a load consumed poison: the stream stopped
+ * @mc_off: the poisoned line's offset in the region
  */
 struct latt_stream {
 	latt_stream_fn fa, fw;
 	void *ctx;
 	char *addr;
-	__u64 part, size, piece_max, piece;
+	__u64 off, part, size, piece_max, piece;
 	__u32 na, nb, k, batch;
 	int a_writes, cur_w;
 	__u64 accesses, rd, wr;
+	int mc;
+	__u64 mc_off;
 };
 
 /**
@@ -703,6 +753,9 @@ static inline void latt_stream_init(struct latt_stream *s,
 	s->a_writes = bw && !mix && latt_rule_is_store(c->op);
 	s->cur_w = 0;
 	s->accesses = s->rd = s->wr = 0;
+	s->off = 0;
+	s->mc = 0;
+	s->mc_off = LATT_MC_UNKNOWN;
 }
 
 /**
@@ -716,19 +769,21 @@ static inline void latt_stream_init(struct latt_stream *s,
  * caller looks at the TSC at least every LATT_STREAM_BATCH_BYTES: an
  * access may go on in the next window.  Bytes are counted as they are
  * moved.  Writes are not fenced here: the caller fences once a window.
+ * A load that consumed poison stops the batch, its piece not counted, with
+ * @s->mc and @s->mc_off set.
  */
 static __always_inline void latt_stream_batch(struct latt_stream *s,
 					      struct latt_pattern *pat,
 					      char *(*addr)(void *ctx,
 							    __u64 off))
 {
-	__u64 len;
+	__u64 len, r;
 	__u32 n;
 
 	for (n = 0; n < s->batch; n++) {
 		if (!s->piece) {	/* a new access */
-			s->addr = addr(s->ctx, s->part +
-				       latt_pattern_next(pat));
+			s->off = s->part + latt_pattern_next(pat);
+			s->addr = addr(s->ctx, s->off);
 			s->cur_w = s->k >= s->na;
 			if (++s->k == s->na + s->nb)
 				s->k = 0;
@@ -736,9 +791,14 @@ static __always_inline void latt_stream_batch(struct latt_stream *s,
 		len = s->size - s->piece < s->piece_max ?
 		      s->size - s->piece : s->piece_max;
 		if (s->cur_w)
-			s->fw(s->addr + s->piece, len);
+			r = s->fw(s->addr + s->piece, len);
 		else
-			s->fa(s->addr + s->piece, len);
+			r = s->fa(s->addr + s->piece, len);
+		if (__builtin_expect(latt_mc(r), 0)) {
+			s->mc = 1;
+			s->mc_off = s->off + s->piece + latt_mc_at(r);
+			return;
+		}
 		if (s->cur_w || s->a_writes)
 			s->wr += len;
 		else
@@ -793,6 +853,7 @@ static __always_inline __u64 latt_spin(__u64 cycles, __u64 limit,
  *
  * At least one batch is made; no delay runs past the window's end.  The
  * stores are not fenced here: the engine fences once a window, after.
+ * A poisoned load (@s->mc) ends the window.
  *
  * Return: the TSC at the window's end.
  */
@@ -809,8 +870,9 @@ static __always_inline __u64 latt_stream_window(struct latt_stream *s,
 
 	do {
 		latt_stream_batch(s, pat, addr);
-		now = delay && !s->piece ? latt_spin(delay, lim, tsc) : tsc();
-	} while (now - w0 < window_cycles && now < end);
+		now = delay && !s->piece && !s->mc ?
+		      latt_spin(delay, lim, tsc) : tsc();
+	} while (now - w0 < window_cycles && now < end && !s->mc);
 	return now;
 }
 

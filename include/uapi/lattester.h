@@ -19,7 +19,7 @@
 #include <linux/ioctl.h>
 
 #define LATT_ABI_MAJOR		2
-#define LATT_ABI_MINOR		2
+#define LATT_ABI_MINOR		3
 #define LATT_ABI_VERSION	((LATT_ABI_MAJOR << 16) | LATT_ABI_MINOR)
 
 #define LATT_DEVICE_NAME	"lattester"
@@ -115,6 +115,20 @@
 						 * through .map_addr (2.1) */
 #define LATT_FEAT_MOVDIR64B	(1ULL << 18)	/* MOVDIR64B, and the module
 						 * has LATT_OP_MOVDIR64B (2.2) */
+#define LATT_FEAT_MC_SAFE	(1ULL << 19)	/* every load the module makes
+						 * of a target has a machine-
+						 * check fixup: a consumed
+						 * poison ends the run with
+						 * EHWPOISON and
+						 * latt_status.poison_offset
+						 * (2.3) */
+#define LATT_FEAT_MC_RECOVER	(1ULL << 20)	/* the CPU reports machine
+						 * checks the kernel can
+						 * recover from (Intel
+						 * MCG_CAP.SER_P, AMD SUCCOR):
+						 * without it a consumed
+						 * poison is fatal anyway
+						 * (2.3) */
 
 /* Limits */
 #define LATT_LINE		64ULL		/* bytes; sizes are multiples */
@@ -301,6 +315,10 @@ struct latt_config {
  * @samples_total: samples asked of all timing threads; bandwidth mode:
  *	duration_us
  * @windows: windows run so far, by every thread
+ * @poison_offset: ABI 2.3, a run that failed with -EHWPOISON: the byte
+ *	offset in the target of the line whose load consumed poison (the
+ *	first thread's to meet one), LATT_POISON_UNKNOWN when no load did
+ *	(a bad block listed meanwhile) or the place can't be told; 0 else
  * @reserved: zero
  */
 struct latt_status {
@@ -309,8 +327,11 @@ struct latt_status {
 	__u64 samples_done;
 	__u64 samples_total;
 	__u64 windows;
-	__u64 reserved[4];
+	__u64 poison_offset;
+	__u64 reserved[3];
 };
+
+#define LATT_POISON_UNKNOWN	(~0ULL)	/* latt_status.poison_offset */
 
 /* latt_outlier.flags */
 #define LATT_OUT_NMI		(1U << 0) /* an NMI arrived in its window */

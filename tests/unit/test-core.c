@@ -41,11 +41,18 @@ static void test_abi(void)
 	check(LATT_HIST_BUCKETS == 4352, "ABI: %u histogram buckets",
 	      LATT_HIST_BUCKETS);
 	/* ABI 2.2: an op and a feature bit added, nothing renumbered */
-	check(LATT_ABI_VERSION == 0x20002 && LATT_OP_NT_STORE == 7 &&
+	check(LATT_OP_NT_STORE == 7 &&
 	      LATT_OP_MOVDIR64B == 8 && LATT_OP_MAX == LATT_OP_MOVDIR64B &&
 	      LATT_FEAT_DAX_MAP == 1ULL << 17 &&
 	      LATT_FEAT_MOVDIR64B == 1ULL << 18,
 	      "ABI 2.2: LATT_OP_MOVDIR64B is op 8, LATT_FEAT_MOVDIR64B bit 18");
+	/* ABI 2.3: two feature bits, a STATUS field out of its reserved[] */
+	check(LATT_ABI_VERSION == 0x20003 &&
+	      LATT_FEAT_MC_SAFE == 1ULL << 19 &&
+	      LATT_FEAT_MC_RECOVER == 1ULL << 20 &&
+	      offsetof(struct latt_status, poison_offset) == 32 &&
+	      sizeof(struct latt_status) == LATT_STATUS_SIZE,
+	      "ABI 2.3: LATT_FEAT_MC_SAFE bit 19, MC_RECOVER bit 20, latt_status.poison_offset at 32");
 }
 
 static void test_hist_buckets(void)

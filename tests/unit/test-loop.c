@@ -388,16 +388,18 @@ static struct scall slog[SLOG_MAX];
 static unsigned int nslog;
 
 /* the line's first word is its offset: the call's place in the region */
-static void fake_sread(char *addr, __u64 len)
+static __u64 fake_sread(char *addr, __u64 len)
 {
 	if (nslog < SLOG_MAX)
 		slog[nslog++] = (struct scall){ *(__u64 *)addr, len, 0 };
+	return 0;
 }
 
-static void fake_swrite(char *addr, __u64 len)
+static __u64 fake_swrite(char *addr, __u64 len)
 {
 	if (nslog < SLOG_MAX)
 		slog[nslog++] = (struct scall){ *(__u64 *)addr, len, 1 };
+	return 0;
 }
 
 struct stream_rec {
@@ -670,11 +672,12 @@ static void test_calib_window(void)
 }
 
 /* a streaming access takes TICK cycles of the stand-in clock */
-static void tick_sread(char *addr, __u64 len)
+static __u64 tick_sread(char *addr, __u64 len)
 {
 	(void)addr;
 	(void)len;
 	calib_clock += TICK;
+	return 0;
 }
 
 /*
@@ -737,6 +740,100 @@ static void test_stream_window(struct layout *l)
 	now = latt_spin(50, ~0ULL, calib_tsc);
 	check(now == 51, "latt_spin(): waits its cycles (%llu)",
 	      (unsigned long long)now);
+}
+
+/* ---- a load that consumed poison (the module's machine-check fixup) ---- */
+
+#define MC_AT		1000ULL	/* the sample whose load is poisoned */
+#define MC_BYTE		192ULL	/* the poisoned line's byte in its block */
+static __u64 mc_calls, mc_line;
+
+/* a stand-in sample function: the MC_AT-th call answers "poison" */
+static __u64 mc_fn(char *addr, __u64 size)
+{
+	(void)size;
+	if (mc_calls++ == MC_AT) {
+		mc_line = *(__u64 *)addr + MC_BYTE;
+		return latt_mc_code(MC_BYTE);
+	}
+	fake_clock += TICK;
+	return 300;
+}
+
+/* a stand-in stream: the MC_AT-th piece answers "poison" */
+static __u64 mc_sread(char *addr, __u64 len)
+{
+	(void)len;
+	if (mc_calls++ == MC_AT) {
+		mc_line = *(__u64 *)addr + MC_BYTE;
+		return latt_mc_code(MC_BYTE);
+	}
+	return 0;
+}
+
+/*
+ * What a user relies on when a line is poisoned: the run stops at that
+ * sample, with the line's offset, and nothing after it (nor the poisoned
+ * sample itself) is counted as a time.  A "poison" answer is never a
+ * backwards sample: the two codes are told apart.
+ */
+static void test_poison(struct layout *l)
+{
+	static __u64 hist[LATT_HIST_BUCKETS];
+	struct latt_pattern pat;
+	struct latt_step st = {
+		.fn = mc_fn, .ctx = l, .size = 256, .mode = LATT_STEP_FLUSH,
+	};
+	struct latt_config c = { .mode = LATT_MODE_BANDWIDTH,
+				 .op = LATT_OP_LOAD, .size = 256 };
+	struct latt_stream ss;
+	struct latt_acct a;
+	__u64 done = 0, total = 0, b, rd_before;
+	int windows = 0;
+
+	check(latt_mc(latt_mc_code(0)) && latt_mc(latt_mc_code(4095)) &&
+	      latt_mc_at(latt_mc_code(4095)) == 4095 &&
+	      !latt_mc((__u64)-5) && !latt_mc((__u64)-(1LL << 40)) &&
+	      !latt_mc(300) && latt_backwards(latt_mc_code(0)),
+	      "latt_mc(): a poison answer is told from times and from backwards samples");
+	layout_fill(l);
+	latt_pattern_init(&pat, LATT_PAT_RAND, 256, 0, REGION, 7);
+	latt_acct_init(&a);
+	memset(hist, 0, sizeof(hist));
+	a.hist = hist;
+	mc_calls = 0;
+	fake_clock = 1000;
+	while (done < SAMPLES && !a.mc && windows < 1000) {
+		latt_sample_window(&st, &pat, &a, &done, SAMPLES, fake_tsc(),
+				   TICK * PER_WINDOW, windows, flat_addr,
+				   fake_tsc);
+		windows++;
+	}
+	for (b = 0; b < LATT_HIST_BUCKETS; b++)
+		total += hist[b];
+	check(a.mc && a.mc_off == mc_line && done == MC_AT &&
+	      total == MC_AT && !a.backwards && a.max == 300,
+	      "latency: a poisoned load stops the samples at it, with its line (mc %d, offset %llu of %llu, %llu samples, %llu counted)",
+	      a.mc, (unsigned long long)a.mc_off,
+	      (unsigned long long)mc_line, (unsigned long long)done,
+	      (unsigned long long)total);
+
+	latt_pattern_init(&pat, LATT_PAT_RAND, 256, 0, REGION, 7);
+	latt_stream_init(&ss, &c, mc_sread, mc_sread, mc_sread, l, 0);
+	mc_calls = 0;
+	calib_clock = 0;
+	calib_step = 1;
+	rd_before = 0;
+	for (windows = 0; !ss.mc && windows < 1000; windows++) {
+		rd_before = ss.rd;
+		latt_stream_window(&ss, &pat, calib_tsc(), 100, ~0ULL, 0,
+				   flat_addr, calib_tsc);
+	}
+	check(ss.mc && ss.mc_off == mc_line && ss.accesses == MC_AT &&
+	      ss.rd == MC_AT * 256 && ss.rd >= rd_before,
+	      "bandwidth: a poisoned load stops the stream, its line named, its bytes not counted (offset %llu of %llu, %llu accesses, %llu bytes)",
+	      (unsigned long long)ss.mc_off, (unsigned long long)mc_line,
+	      (unsigned long long)ss.accesses, (unsigned long long)ss.rd);
 }
 
 /* ---- what several threads share ---- */
@@ -1114,6 +1211,7 @@ int main(void)
 	test_empty();
 	test_calib_window();
 	test_stream_window(&lf);
+	test_poison(&lf);
 	test_reports();
 	test_threads();
 	test_thread_streams();
