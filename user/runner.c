@@ -881,7 +881,7 @@ static int refuse_unchecked(const struct run_opts *o,
 {
 	const char *why;
 
-	if (!o->tgt.unchecked[0])
+	if (!o->tgt.unchecked[0] || o->user_engine)
 		return 0;
 	if (o->allow_unchecked) {
 		if (!(in->features & LATT_FEAT_MC_SAFE) ||

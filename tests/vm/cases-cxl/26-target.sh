@@ -18,7 +18,7 @@ run_json "pmem-user@load@rand" --engine user --target "cxl:$PMEM_REGION" --regio
 run_json "pmem-offset@load@seq" --target "cxl:$PMEM_REGION" --offset 4M \
 	--region 4M --pattern seq
 if [ -n "${RAM_REGION:-}" ]; then
-	run_json "ram-kernel@load@rand" --target "cxl:$RAM_REGION" --region 4M
+	run_json "ram-kernel@load@rand" --target "cxl:$RAM_REGION" --region 4M $(unchecked_flag)
 	run_json "ram-user@load@rand" --engine user --target "cxl:$RAM_REGION" --region 4M
 fi
 

@@ -771,6 +771,7 @@ static void do_info(void)
 	    !(i.features & LATT_FEAT_TIMER_RDTSC) ||
 	    !(i.features & LATT_FEAT_REUSE) ||
 	    !(i.features & LATT_FEAT_DAX_MAP) ||
+	    !(i.features & LATT_FEAT_MC_SAFE) ||
 	    (i.features & ~FEAT_KNOWN) ||
 	    (i.features | LATT_FEAT_TSC_STABLE) !=
 	    (info.features | LATT_FEAT_TSC_STABLE) ||
@@ -814,6 +815,8 @@ static void do_status(void)
 	if (s.state > LATT_STATE_FAILED ||
 	    s.samples_done > s.samples_total ||
 	    !all_zero(s.reserved, ARRAY_SIZE(s.reserved)) ||
+	    /* ABI 2.3: a place only for a run that poison ended */
+	    (s.error != -EHWPOISON && s.poison_offset) ||
 	    (s.state != LATT_STATE_FAILED && s.error) ||
 	    (s.state == LATT_STATE_IDLE && (s.samples_total || s.windows)))
 		bad_output(NULL, "STATUS: state %u error %d done %llu of %llu",

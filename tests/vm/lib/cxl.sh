@@ -65,3 +65,11 @@ refused_both() {
 sysval() {
 	cat "$1" 2>/dev/null
 }
+
+# unchecked_flag: --allow-unchecked where the kernel engine refuses a
+# target with no poison list (a CPU without recoverable machine checks:
+# info lists no mc_recover, as under TCG's AuthenticAMD without SUCCOR)
+unchecked_flag() {
+	lattester-ctl info 2>/dev/null | grep -q mc_recover ||
+		echo --allow-unchecked
+}
