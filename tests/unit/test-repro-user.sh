@@ -6,7 +6,7 @@
 # user engine, on a CPU whose CPUID hides rdtscp (LATTESTER_HWCAPS=-rdtscp,
 # as some hypervisors do): every point is measured, timed with
 # "lfence; rdtsc", and the store ops (default fence, mfence) cost at
-# least a quarter of a flushed load of the same size and pattern.  Tiny sample counts, a 16 MiB region, no plots.  Then
+# least an eighth of a flushed load of the same size and pattern.  Tiny sample counts, a 16 MiB region, no plots.  Then
 # three scripts of many threads (repro-bandwidth-threads, -mix,
 # repro-loaded-latency) with the user engine's pinned threads: every point
 # done, bytes moved, a mix's bytes in its ratio, less traffic with a longer
@@ -24,9 +24,11 @@ CTL_TEST_PYTHON=1
 export LATTESTER_DEV=/nonexistent LATTESTER_CTL="$ctl" LATTESTER_HWCAPS=-rdtscp
 
 # rows CSV: "POINTS DONE LOW LOADS" of a sweep CSV; LOW: store-op rows whose
-# corrected p50 is below a quarter of the flushed load's at the same size
+# corrected p50 is below an eighth of the flushed load's at the same size
 # and pattern (a store the timestamp did not wait for reads ~0), rows
-# without such a load not counted
+# without such a load not counted.  Not a quarter: a 16 KiB nt-store of
+# flushed lines reads nothing and was seen at 781 cycles against a load's
+# 2211-2915 on this host, a ratio of 2.8-3.7, built from 39cea64 and after
 rows()
 {
 	python3 - "$1" <<'PY'
@@ -38,7 +40,7 @@ load = {(r["size"], r["pattern"]): float(r["cycles_p50"])
 low = sum(r["op"] in ("store", "store-clwb", "store-clflushopt",
                       "store-clflush", "nt-store") and
           (r["size"], r["pattern"]) in load and
-          float(r["cycles_p50"]) < load[(r["size"], r["pattern"])] / 4
+          float(r["cycles_p50"]) < load[(r["size"], r["pattern"])] / 8
           for r in rows)
 print(len(rows), done, low, len(load))
 PY
@@ -60,13 +62,13 @@ one()
 		"done ${rd:-none})"
 	[ "${rl:-0}" -eq 0 ] && return	# no loads to compare with
 	[ "${rz:-1}" -eq 0 ]
-	report $? "$script: no store op below a quarter of the flushed load" \
+	report $? "$script: no store op below an eighth of the flushed load" \
 		"(${rz:-?} rows)"
 }
 
 one repro-basic-latency basic-latency 36 -n 300 -- --engine user --region 16M
 one repro-size size 10 -n 100 -s 64..16Kx4 -- --engine user --region 16M
-# nt-store only: no loads for the quarter check to compare with
+# nt-store only: no loads for the eighth check to compare with
 one repro-tail-hotspot tail-hotspot 3 -n 2000 -H 4K..1Mx16 -- --engine user \
 	--region 16M
 # the CXL latency table, its CXL target named (this host has no
