@@ -883,21 +883,17 @@ static int refuse_unchecked(const struct run_opts *o,
 
 	if (!o->tgt.unchecked[0] || o->user_engine)
 		return 0;
-	if (o->allow_unchecked) {
-		if (!(in->features & LATT_FEAT_MC_SAFE) ||
-		    !(in->features & LATT_FEAT_MC_RECOVER))
-			log_warn("%s: --allow-unchecked: a load of poisoned memory in it would be a kernel panic (%s)",
-				 o->target, !(in->features & LATT_FEAT_MC_SAFE) ?
-				 "a module without machine-check fixups" :
-				 "a CPU without recoverable machine checks");
-		return 0;
-	}
 	if (!(in->features & LATT_FEAT_MC_SAFE))
 		why = "this lattester module (ABI before 2.3) has no machine-check fixups on its loads";
 	else if (!(in->features & LATT_FEAT_MC_RECOVER))
 		why = "this CPU reports no machine checks the kernel can recover from (Intel MCG_CAP.SER_P, AMD SUCCOR)";
 	else
 		return 0;
+	if (o->allow_unchecked) {
+		log_warn("%s: --allow-unchecked: a load of poisoned memory in it would be a kernel panic: %s",
+			 o->target, why);
+		return 0;
+	}
 	log_err("%s: its known bad blocks can't be checked (%s), and %s: a load of poisoned memory would be a kernel panic: refusing; --engine user measures it (a poisoned load is a SIGBUS there, and the run stops), or --allow-unchecked if the memory is known to be sound",
 		o->target, o->tgt.unchecked, why);
 	return 1;
