@@ -724,7 +724,7 @@ static int refuse_badblocks(const struct run_opts *o, const char *what,
 	if (n > 1)
 		snprintf(more, sizeof(more), " (and %u more run%s)", n - 1,
 			 n == 2 ? "" : "s");
-	log_err("%s: a known bad block (media error) at byte %s of %s, %s long%s, lies in the region (%s from --offset %llu)%s: refusing (a load of poisoned memory is a machine check: a kernel panic for the kernel engine, SIGBUS for the user engine); %s; or measure beside it: --skip-badblocks, or --offset and --region",
+	log_err("%s: a known bad block (media error) at byte %s of %s, %s long%s, lies in the region (%s from --offset %llu)%s: refusing (a load of poisoned memory is a machine check: it stops the run, and it is a kernel panic on a CPU that cannot recover from one, where info lists no mc_recover); %s; or measure beside it: --skip-badblocks, or --offset and --region",
 		o->target, b1, what, b2, phys, b3,
 		(unsigned long long)o->tgt.offset, more, hint);
 	return 1;
