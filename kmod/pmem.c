@@ -267,14 +267,21 @@ static int latt_raw_range(struct block_device *bdev, u64 phys, u64 size)
 #define latt_pin_locked(a, n, f, p)	pin_user_pages(a, n, f, p, NULL)
 #endif
 
-/* Is the caller's mapping at [@uaddr, +@size) one VMA of @claim's device? */
-static bool latt_dax_vma_ours(struct file *claim, u64 uaddr, u64 size)
+/*
+ * Is the caller's mapping at [@uaddr, +@size) one VMA of @claim's device?
+ * 0 if so; -EFAULT when nothing is mapped at @uaddr, -EINVAL when what is
+ * mapped there is something else, or too short (ioctl.md's table).
+ */
+static int latt_dax_vma_ours(struct file *claim, u64 uaddr, u64 size)
 {
 	struct vm_area_struct *vma = vma_lookup(current->mm, uaddr);
 
-	return vma && vma->vm_file && uaddr + size <= vma->vm_end &&
+	if (!vma)
+		return -EFAULT;
+	return vma->vm_file && uaddr + size <= vma->vm_end &&
 	       S_ISCHR(file_inode(vma->vm_file)->i_mode) &&
-	       file_inode(vma->vm_file)->i_rdev == file_inode(claim)->i_rdev;
+	       file_inode(vma->vm_file)->i_rdev == file_inode(claim)->i_rdev ?
+	       0 : -EINVAL;
 }
 
 /*
@@ -303,9 +310,9 @@ static int latt_dax_map_check(struct file *claim, u64 uaddr, u64 phys,
 		return -ENOMEM;
 	while (!ret && done < npages) {
 		mmap_read_lock(current->mm);
-		if (!latt_dax_vma_ours(claim, uaddr, size)) {
+		ret = latt_dax_vma_ours(claim, uaddr, size);
+		if (ret) {
 			mmap_read_unlock(current->mm);
-			ret = -EINVAL;
 			break;
 		}
 		got = latt_pin_locked(uaddr + (done << PAGE_SHIFT),

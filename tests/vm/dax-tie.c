@@ -10,8 +10,10 @@
  * The claimed device is mapped here, as lattester-ctl maps it; then START
  * is asked for ranges it does not map (another namespace, its own first
  * bytes shifted by a page, its namespace's metadata below it, an anonymous
- * mapping, no mapping at all), each of which must be EINVAL, and for its
- * own range, which must run.  Loads only: nothing is written.
+ * mapping, a mapping too short, no map_addr), each of which must be
+ * EINVAL; for a map_addr where nothing is mapped (page 1, a hole left by
+ * munmap()), which must be EFAULT (ioctl.md); and for its own range, which
+ * must run.  Loads only: nothing is written.
  */
 #include <inttypes.h>
 #include <sys/mman.h>
@@ -115,6 +117,17 @@ int main(int argc, char **argv)
 	rc = start(dev, start_phys, fd, (char *)map + size - (2 << 20));
 	check(rc == -EINVAL, "a mapping shorter than the region -> EINVAL "
 	      "(%d)", rc);
+
+	rc = start(dev, start_phys, fd, (void *)(uintptr_t)4096);
+	check(rc == -EFAULT, "map_addr 0x1000, nothing mapped -> EFAULT (%d)",
+	      rc);
+	if (munmap(anon, 4 << 20) == 0) {
+		rc = start(dev, start_phys, fd, anon);
+		check(rc == -EFAULT, "map_addr in a hole (unmapped) -> EFAULT "
+		      "(%d)", rc);
+	} else {
+		check(0, "munmap: %s", strerror(errno));
+	}
 
 	rc = start(dev, start_phys, fd, map);
 	check(rc == 0, "its own range, mapped -> runs (%d)", rc);

@@ -4,7 +4,8 @@
 # itself maps it.  The module is handed the devdax fd with another
 # namespace's range (the fsdax one, which a filesystem could be on), its own
 # range off by a page, its namespace's metadata, and mappings that are not
-# the device's: each EINVAL; its own range runs.  Then lattester-ctl's own
+# the device's: each EINVAL; a map_addr with nothing mapped there:
+# EFAULT; its own range runs.  Then lattester-ctl's own
 # run over the device, which passes the mapping for it.
 . /tests/lib/pmem.sh
 set -u
