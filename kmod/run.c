@@ -412,9 +412,16 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 	}
 }
 
+/* latt_spin_to()'s stop */
+static int latt_go_stop(void *run)
+{
+	return latt_should_stop(run);
+}
+
 /*
  * The start line: the last thread to arrive sets the common start, a little
- * ahead so that the sleepers wake in time; all then spin to it.
+ * ahead so that the sleepers wake in time; all then spin to it
+ * (latt_spin_to(): at most LATT_GO_SPIN_MAX_US, a stop heard).
  */
 static int latt_wait_go(struct latt_thread *t)
 {
@@ -435,8 +442,15 @@ static int latt_wait_go(struct latt_thread *t)
 	go = smp_load_acquire(&run->tsc_go);
 	if (!go)
 		return -EINTR;
-	while (rdtsc() < go)
-		cpu_relax();
+	switch (latt_spin_to(go, div_u64((u64)LATT_GO_SPIN_MAX_US * tsc_khz, 1000),
+			     latt_rdtsc, latt_go_stop, run)) {
+	case LATT_GO_STOP:
+		return -EINTR;
+	case LATT_GO_LATE:
+		pr_warn_ratelimited("CPU %u: the common start was still ahead after %u us of spinning: this CPU's TSC is behind the one that set it (the TSCs disagree): starting now\n",
+				    t->rec.cpu, LATT_GO_SPIN_MAX_US);
+		break;
+	}
 	return 0;
 }
 

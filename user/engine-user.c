@@ -542,12 +542,19 @@ static int stream(struct user_thr *t, struct latt_pattern *pat)
 	}
 }
 
+/* latt_spin_to()'s stop */
+static int go_stop(void *u)
+{
+	return stopping(u);
+}
+
 /*
  * The module's latt_wait_go(): the last thread to arrive sets the common
  * start a little ahead; the others nap until it is set (the thread that
  * builds a chase may take seconds: no CPU is burnt meanwhile), then all
- * spin to it, each on its own CPU.  -EINTR when the run is stopped, or
- * another thread failed, before.
+ * spin to it, each on its own CPU (latt_spin_to(): at most
+ * LATT_GO_SPIN_MAX_US).  -EINTR when the run is stopped, or another thread
+ * failed, before.
  */
 static int wait_go(struct user_thr *t)
 {
@@ -568,8 +575,15 @@ static int wait_go(struct user_thr *t)
 			return -EINTR;
 		nanosleep(&nap, NULL);
 	}
-	while (latt_rdtsc() < go)
-		__builtin_ia32_pause();
+	switch (latt_spin_to(go, (__u64)LATT_GO_SPIN_MAX_US * u->tsc_khz / 1000,
+			     latt_rdtsc, go_stop, u)) {
+	case LATT_GO_STOP:
+		return -EINTR;
+	case LATT_GO_LATE:
+		log_warn("CPU %u: the common start was still ahead after %u us of spinning: this CPU's TSC is behind the one that set it (the TSCs disagree): starting now",
+			 t->rec.cpu, LATT_GO_SPIN_MAX_US);
+		break;
+	}
 	return 0;
 }
 

@@ -39,6 +39,51 @@
 /* A TSC read of the windows' clock: latt_rdtsc(), or a test's stand-in. */
 typedef __u64 (*latt_tsc_fn)(void);
 
+/*
+ * The start line (the module's latt_wait_go(), the user engine's
+ * wait_go()): the last thread to arrive sets the common start @go from its
+ * own TSC, and each thread spins to it on its CPU's.  Where two CPUs' TSCs
+ * disagree by more than the start's margin, a thread whose TSC is behind
+ * would spin for as long as they disagree, deaf to a stop.  So no thread
+ * spins longer than LATT_GO_SPIN_MAX_US by its own TSC (then it starts,
+ * LATT_GO_LATE, and its engine says that the TSCs disagree), and each
+ * look at the TSC looks at the stop too.
+ */
+#define LATT_GO_SPIN_MAX_US	20000
+#define LATT_GO_NOW		0	/* @go reached */
+#define LATT_GO_LATE		1	/* the spin's limit reached first */
+#define LATT_GO_STOP		(-1)	/* @stop said so first */
+
+/**
+ * latt_spin_to() - spin to @go on this CPU's TSC
+ * @go: the common start
+ * @limit: the most TSC ticks to spin (LATT_GO_SPIN_MAX_US of them)
+ * @tsc: the TSC read (latt_rdtsc(), or a test's stand-in)
+ * @stop: true when the run is to stop
+ * @arg: for @stop
+ *
+ * Return: LATT_GO_NOW, LATT_GO_LATE or LATT_GO_STOP.  A TSC that steps
+ * back below the spin's first read counts as past the limit.
+ */
+static __always_inline int latt_spin_to(__u64 go, __u64 limit,
+					latt_tsc_fn tsc,
+					int (*stop)(void *), void *arg)
+{
+	const __u64 t0 = tsc();
+	__u64 now = t0;
+
+	for (;;) {
+		if (now >= go)
+			return LATT_GO_NOW;
+		if (stop(arg))
+			return LATT_GO_STOP;
+		if (now - t0 > limit)
+			return LATT_GO_LATE;
+		__asm__ __volatile__("pause" : : : "memory");
+		now = tsc();
+	}
+}
+
 /**
  * struct latt_acct - one thread's record of its samples
  * @hist: LATT_HIST_BUCKETS counters, zeroed by the caller

@@ -1130,6 +1130,74 @@ static void test_reports(void)
 	      (unsigned long long)a.min);
 }
 
+/*
+ * The start line's spin (latt_spin_to()) against a stand-in TSC: what a
+ * user relies on is that no thread spins without end when its CPU's TSC
+ * lags the one that set the start, that a stop is heard while it spins,
+ * and that otherwise it leaves at the start itself.
+ */
+static __u64 go_clock, go_step, go_reads, go_stop_at;
+static int go_back;	/* the clock steps back once, after its first read */
+
+static __u64 go_tsc(void)
+{
+	__u64 now = go_clock;
+
+	go_reads++;
+	if (go_reads > 1000000)		/* a spin without end: end it, fail */
+		go_clock = ~0ULL - go_step;
+	else if (go_back && go_reads == 2)
+		go_clock -= 2 * go_step;
+	else
+		go_clock += go_step;
+	return now;
+}
+
+static int go_stopped(void *arg)
+{
+	(void)arg;
+	return go_stop_at && go_reads >= go_stop_at;
+}
+
+static void test_spin_to(void)
+{
+	const __u64 limit = 100000;
+	int ret;
+
+	/* a TSC that lags by 10^12 ticks: out after the limit, not after 10^12 */
+	go_clock = 5000, go_step = 7, go_reads = 0, go_stop_at = 0, go_back = 0;
+	ret = latt_spin_to(5000 + 1000000000000ULL, limit, go_tsc, go_stopped, NULL);
+	check(ret == LATT_GO_LATE && go_reads <= limit / 7 + 3,
+	      "spin_to: a lagging TSC ends the spin at the limit (%d, %llu reads for %llu ticks)",
+	      ret, (unsigned long long)go_reads, (unsigned long long)limit);
+	/* a start within reach: left at the start, not before, not much after */
+	go_clock = 5000, go_reads = 0;
+	ret = latt_spin_to(5000 + 5000, limit, go_tsc, go_stopped, NULL);
+	check(ret == LATT_GO_NOW && go_clock - go_step >= 10000 &&
+	      go_clock - go_step < 10000 + go_step,
+	      "spin_to: leaves at the start (%d, TSC %llu for a start at 10000)",
+	      ret, (unsigned long long)(go_clock - go_step));
+	/* a start already past: no spin */
+	go_clock = 5000, go_reads = 0;
+	ret = latt_spin_to(10, limit, go_tsc, go_stopped, NULL);
+	check(ret == LATT_GO_NOW && go_reads == 1,
+	      "spin_to: a start already past is left at once (%d, %llu reads)",
+	      ret, (unsigned long long)go_reads);
+	/* a stop while it spins to a lagging start: heard at the next look */
+	go_clock = 5000, go_reads = 0, go_stop_at = 10;
+	ret = latt_spin_to(~0ULL, ~0ULL, go_tsc, go_stopped, NULL);
+	check(ret == LATT_GO_STOP && go_reads == 10,
+	      "spin_to: a stop is heard while spinning (%d after %llu reads)",
+	      ret, (unsigned long long)go_reads);
+	/* a TSC that steps back below the spin's first read: out at once */
+	go_clock = 5000, go_reads = 0, go_stop_at = 0, go_back = 1;
+	ret = latt_spin_to(1000000, limit, go_tsc, go_stopped, NULL);
+	check(ret == LATT_GO_LATE && go_reads <= 3,
+	      "spin_to: a TSC that steps back ends the spin (%d, %llu reads)",
+	      ret, (unsigned long long)go_reads);
+	go_back = 0;
+}
+
 int main(void)
 {
 	static struct record flat, chunked;
@@ -1215,6 +1283,7 @@ int main(void)
 	test_reports();
 	test_threads();
 	test_thread_streams();
+	test_spin_to();
 	layout_free(&lf);
 	layout_free(&lc);
 	return tap_done("loop");
