@@ -78,8 +78,13 @@ static inline __u64 latt_hist_percentile(const __u64 *h, __u64 count,
 		return 0;
 	if (ppm > 1000000)
 		ppm = 1000000;
-	/* ceil(ppm * count / 1e6) without overflow for count < 2^44 */
-	rank = (ppm * count + 999999) / 1000000;
+	/*
+	 * ceil(ppm * count / 10^6), exact for every count: with count =
+	 * q * 10^6 + r, it is ppm * q + ceil(ppm * r / 10^6), and neither
+	 * product can overflow (ppm * q <= count, ppm * r < 10^12).  The
+	 * plain product overflows from about 2^44 samples.
+	 */
+	rank = ppm * (count / 1000000) + (ppm * (count % 1000000) + 999999) / 1000000;
 	if (rank == 0)
 		rank = 1;
 	for (i = 0; i < LATT_HIST_BUCKETS; i++) {

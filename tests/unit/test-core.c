@@ -187,6 +187,58 @@ static void test_hist_percentiles(void)
 	free(h);
 }
 
+/*
+ * The nearest rank at counts the ABI allows (2^50 merged samples) and
+ * beyond: with the rank's sample at the top of a low bucket and the next
+ * in a high one, the percentile must name the low bucket, and one sample
+ * fewer there the high one.  An off-by-one rank, or a product that
+ * overflows (ppm * count, from about 2^44), names the wrong bucket.
+ */
+static void test_hist_rank_big(void)
+{
+	static const __u64 counts[] = { 1000000, 999999999999ULL,
+					1ULL << 44, 1ULL << 50,
+					(1ULL << 50) + 999999, 1ULL << 62,
+					~0ULL };
+	static const __u64 ppms[] = { 1, 500000, 990000, 999999, 1000000 };
+	__u64 *h = calloc(LATT_HIST_BUCKETS, sizeof(*h));
+	const __u32 a = 40, b = 300;
+	const __u64 va = latt_hist_lo(a), vb = latt_hist_lo(b);
+	size_t i, j;
+	int bad = 0;
+
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		for (j = 0; j < sizeof(ppms) / sizeof(ppms[0]); j++) {
+			__u64 n = counts[i], ppm = ppms[j], rank, g1, g2;
+			unsigned __int128 x = (unsigned __int128)ppm * n;
+
+			rank = (__u64)((x + 999999) / 1000000);
+			if (!rank)
+				rank = 1;
+			/* the rank's sample in a: the low bucket */
+			h[a] = rank;
+			h[b] = n - rank;
+			g1 = latt_hist_percentile(h, n, va, vb, ppm);
+			/* one fewer in a: the rank's sample is in b */
+			h[a] = rank - 1;
+			h[b] = n - rank + 1;
+			g2 = latt_hist_percentile(h, n, va, vb, ppm);
+			if (latt_hist_index(g1) != a ||
+			    (rank <= n && latt_hist_index(g2) != b)) {
+				printf("# count %llu ppm %llu rank %llu: %llu, %llu\n",
+				       (unsigned long long)n,
+				       (unsigned long long)ppm,
+				       (unsigned long long)rank,
+				       (unsigned long long)g1,
+				       (unsigned long long)g2);
+				bad++;
+			}
+		}
+	}
+	check(!bad, "hist: the nearest rank is exact up to 2^64 samples");
+	free(h);
+}
+
 static void test_prng(void)
 {
 	struct latt_prng a, b;
@@ -613,6 +665,7 @@ int main(void)
 	test_abi();
 	test_hist_buckets();
 	test_hist_percentiles();
+	test_hist_rank_big();
 	test_prng();
 	test_patterns();
 	test_pattern_coverage();
