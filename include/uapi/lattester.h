@@ -222,15 +222,19 @@ struct latt_info {
  * @max_outliers: outlier buffer, records
  * @window_us: interrupt-off window; 0 takes the module's default.
  * @width: LATT_WIDTH_AUTO or 8, 16, 32, 64
- * @flags: LATT_CFG_*.  LATT_CFG_REUSE (ABI 2.1): when the run ends, the
- *	module keeps its region (DRAM chunks, or the checked PMEM mapping
- *	and claim) on this open file; the next START on the same file with
- *	the flag and the same target, node, region, phys_addr, fd's device
- *	and map_addr takes it as it is (LATT_RES_REUSED; a DRAM chase chain
- *	too, when the previous run chased the same size, seed and
- *	TLB-locality block to its end: LATT_RES_CHAIN_REUSED), any other
- *	START frees it first.  A kept region is freed on close, on rmmod and
- *	under memory pressure.
+ * @flags: LATT_CFG_*.  LATT_CFG_REUSE (ABI 2.1): when the run ends, done
+ *	or aborted (not failed), the module keeps its region (DRAM chunks, or
+ *	the checked PMEM mapping and claim) on this open file.  The next START
+ *	on the same file with the flag and the same target, node, region,
+ *	phys_addr and map_addr, and for PMEM an @fd of the very open file the
+ *	region holds (the same struct file: that descriptor or a dup of it;
+ *	another open of the device does not match), takes it as it is where
+ *	the new run may use it (LATT_RES_REUSED); a DRAM chase chain too, when
+ *	the run started last before it was a chase of the same size, seed and
+ *	TLB-locality block that ended done (any other run between loses the
+ *	chain: LATT_RES_CHAIN_REUSED).  Any other START frees it first.  A
+ *	kept region is freed on close, on rmmod and under memory pressure
+ *	(Documentation/ioctl.md).
  * @pad: must be zero
  * @phys_addr: LATT_TARGET_PMEM (ABI 1.1): physical address of the first
  *	byte.  The range [phys_addr, phys_addr + region) must lie inside one
@@ -367,8 +371,9 @@ struct latt_outlier {
 					   * unstable by the run's end (1.3) */
 #define LATT_RES_REUSED		(1U << 4) /* the run took the region kept
 					   * by the previous one (2.1) */
-#define LATT_RES_CHAIN_REUSED	(1U << 5) /* ... and its chase chain as
-					   * built, unchanged (2.1) */
+#define LATT_RES_CHAIN_REUSED	(1U << 5) /* ... and the chase chain the
+					   * run right before built: a chase
+					   * of the same layout, done (2.1) */
 
 /**
  * struct latt_result - LATT_IOC_RESULT
@@ -409,8 +414,10 @@ struct latt_outlier {
  *	the sums leave them out)
  * @page_size: ABI 1.3: bytes of the page that maps the region's first byte
  *	in the module's mapping (direct map or memremap), 0 = unknown
- * @chunk_size: ABI 2.1: bytes of each physically contiguous block, 0 =
- *	unknown
+ * @chunk_size: ABI 2.1: bytes of the blocks no access crosses.  DRAM: its
+ *	physically contiguous chunks, LATT_CHUNK (4 MiB) or 2 MiB; PMEM:
+ *	always 4 MiB, counted from @config.phys_addr in its one mapping.
+ *	0 = unknown
  * @reserved: must be zero
  *
  * In: @hist_ptr/@hist_len (buckets of __u64 the buffer holds) and
