@@ -45,6 +45,28 @@ static bool latt_mc_recoverable(void)
 	return false;
 }
 
+/*
+ * Does LFENCE serialize (pick.h's latt_lfence_serializing())?  6.1's
+ * init_amd() sets X86_FEATURE_LFENCE_RDTSC on every AMD CPU with SSE2
+ * after it tried to set DE_CFG bit 1, whether the write took or not (a
+ * hypervisor may drop it), so the bit is read back here instead.
+ */
+static bool latt_lfence_serial(void)
+{
+	bool amd = boot_cpu_data.x86_vendor == X86_VENDOR_AMD ||
+		   boot_cpu_data.x86_vendor == X86_VENDOR_HYGON;
+	u64 de_cfg = 0;
+	u32 eax = 0;
+	int err = -EIO;
+
+	if (amd) {
+		if (boot_cpu_data.extended_cpuid_level >= 0x80000021)
+			eax = cpuid_eax(0x80000021);
+		err = rdmsrl_safe(MSR_AMD64_DE_CFG, &de_cfg);
+	}
+	return latt_lfence_serializing(amd, eax, !err, de_cfg);
+}
+
 /**
  * latt_features() - the LATT_FEAT_* bits
  *
@@ -86,6 +108,8 @@ u64 latt_features(void)
 	f |= LATT_FEAT_MC_SAFE;
 	if (latt_mc_recoverable())
 		f |= LATT_FEAT_MC_RECOVER;
+	if (latt_lfence_serial())
+		f |= LATT_FEAT_LFENCE_SERIAL;
 	return f;
 }
 

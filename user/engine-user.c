@@ -65,6 +65,7 @@
 #include "host.h"
 #include "log.h"
 #include "map.h"
+#include "msr.h"
 
 #define USER_HUGE		(2ULL << 20)
 #define USER_PAGE		4096ULL
@@ -117,6 +118,34 @@ static __u64 hwcaps_hidden(void)
 	return hide;
 }
 
+/*
+ * Does LFENCE serialize (pick.h's latt_lfence_serializing(), as the
+ * module's latt_lfence_serial())?  On AMD, CPUID Fn8000_0021 EAX[2], else
+ * DE_CFG bit 1 read through the msr driver where it can be (root; else
+ * not shown).
+ */
+static bool lfence_serial(void)
+{
+	unsigned int a, b, c, d, ext21 = 0;
+	__u64 de_cfg = 0;
+	bool amd;
+	int err = -1;
+
+	if (!__get_cpuid(0, &a, &b, &c, &d))
+		return false;
+	/* "AuthenticAMD", "HygonGenuine": EBX, EDX, ECX */
+	amd = (b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163) ||
+	      (b == 0x6f677948 && d == 0x6e65476e && c == 0x656e6975);
+	if (!amd)
+		return true;
+	if (__get_cpuid(0x80000000, &a, &b, &c, &d) && a >= 0x80000021 &&
+	    __get_cpuid(0x80000021, &a, &b, &c, &d))
+		ext21 = a;
+	if (!(ext21 & (1U << 2)))
+		err = msr_read(0, 0xc0011029, &de_cfg);	/* DE_CFG */
+	return latt_lfence_serializing(amd, ext21, !err, de_cfg);
+}
+
 /* The LATT_FEAT_* bits of this CPU, and the widths usable here. */
 static void user_cpu(__u64 *features, __u32 *widths)
 {
@@ -159,6 +188,8 @@ static void user_cpu(__u64 *features, __u32 *widths)
 		f |= LATT_FEAT_RDTSCP;
 	if (__get_cpuid(0x80000007, &a, &b, &c, &d) && (d & (1U << 8)))
 		f |= LATT_FEAT_CONSTANT_TSC | LATT_FEAT_NONSTOP_TSC;
+	if (lfence_serial())
+		f |= LATT_FEAT_LFENCE_SERIAL;
 	f &= ~hwcaps_hidden();
 
 	/* as the module's latt_widths(), plus the OS's state (XCR0) */
@@ -285,10 +316,14 @@ const char *engine_rules(const struct latt_config *c,
 	struct latt_config copy = *c;
 	struct latt_pick p = { 0 };
 	const char *why = NULL;
+	__u64 f = in->features;
 
+	/* a module before ABI 2.4 has no such rule, nor the bit */
+	if (in->abi_version < ((2U << 16) | 4))
+		f |= LATT_FEAT_LFENCE_SERIAL;
 	*lacks = NULL;
 	if (latt_config_rules(&copy, &why) ||
-	    latt_pick_sample(&copy, in->features, in->widths, &p, &why)) {
+	    latt_pick_sample(&copy, f, in->widths, &p, &why)) {
 		*lacks = p.lacks;
 		return why;
 	}

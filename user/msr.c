@@ -31,6 +31,28 @@ static bool cpu_is_intel(void)
 }
 
 /**
+ * msr_read() - read MSR @msr of @cpu into @val (/dev/cpu/N/msr: the msr
+ * driver and CAP_SYS_RAWIO)
+ *
+ * Returns 0, or a negative errno (-EIO: the CPU has no such MSR).
+ */
+int msr_read(unsigned int cpu, __u32 msr, __u64 *val)
+{
+	char path[64];
+	ssize_t n;
+	int fd, err;
+
+	snprintf(path, sizeof(path), "/dev/cpu/%u/msr", cpu);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = pread(fd, val, sizeof(*val), msr);
+	err = n < 0 ? errno : EIO;
+	close(fd);
+	return n == (ssize_t)sizeof(*val) ? 0 : -err;
+}
+
+/**
  * msr_smi_count() - read MSR_SMI_COUNT of @cpu into @val
  *
  * Returns 0, or a negative errno with the reason in @why.

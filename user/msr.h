@@ -24,6 +24,7 @@ struct smi_count {
 	char why[160];
 };
 
+int msr_read(unsigned int cpu, __u32 msr, __u64 *val);
 int msr_smi_count(unsigned int cpu, __u64 *val, char *why, size_t len);
 void smi_begin(struct smi_count *s, unsigned int cpu);
 void smi_end(struct smi_count *s);

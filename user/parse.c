@@ -85,6 +85,7 @@ static const struct latt_name feature_names[] = {
 	{ "movdir64b",	18,	0 },
 	{ "mc_safe",	19,	0 },
 	{ "mc_recover",	20,	0 },
+	{ "lfence_serial", 21,	0 },
 	END
 };
 

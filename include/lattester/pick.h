@@ -28,6 +28,35 @@ static inline int latt_pick_timer(const struct latt_config *c,
 }
 
 /**
+ * latt_lfence_serializing() - does LFENCE wait for every older instruction
+ *	to complete before any younger one starts?  The "lfence; rdtsc"
+ *	timer reads the TSC only after the access when it does.
+ * @amd: an AMD or Hygon CPU
+ * @ext21_eax: CPUID 0x80000021 EAX, 0 where the leaf is missing
+ * @de_cfg_read: @de_cfg could be read
+ * @de_cfg: MSR C001_1029h (DE_CFG)
+ *
+ * Intel: always (SDM Vol. 2A, LFENCE: it "does not execute until all prior
+ * instructions have completed locally, and no later instruction begins
+ * execution until LFENCE completes").  AMD: LFENCE is dispatch-serializing
+ * only where CPUID Fn8000_0021 EAX[2] (LFenceAlwaysSerializing) says so or
+ * DE_CFG bit 1 is set (APM Vol. 3, LFENCE; the kernel sets the bit at
+ * boot, which a hypervisor may ignore); without either it orders loads
+ * only, and rdtsc may read the TSC before the access completes.
+ *
+ * Return: 1 or 0.
+ */
+static inline int latt_lfence_serializing(int amd, __u32 ext21_eax,
+					  int de_cfg_read, __u64 de_cfg)
+{
+	if (!amd)
+		return 1;
+	if (ext21_eax & (1U << 2))
+		return 1;
+	return de_cfg_read && (de_cfg & (1ULL << 1));
+}
+
+/**
  * latt_op_lacks() - the instruction @op needs and the CPU lacks
  * @op: LATT_OP_*
  * @features: LATT_FEAT_* of the CPU
@@ -85,7 +114,8 @@ struct latt_pick {
  * to it.
  *
  * Return: 0; -EOPNOTSUPP when the CPU lacks the op's instruction or the
- * width (@p->lacks names it); -EINVAL for a width the op doesn't have or a
+ * width, or the run's timer is "lfence; rdtsc" and LFENCE does not
+ * serialize (@p->lacks names what is missing); -EINVAL for a width the op doesn't have or a
  * fence that doesn't apply (sfence after loads).
  */
 static inline int latt_pick_sample(struct latt_config *c, __u64 features,
@@ -107,6 +137,12 @@ static inline int latt_pick_sample(struct latt_config *c, __u64 features,
 	if (p->lacks)
 		return latt_rule(why, "--op needs an instruction",
 				 LATT_EOPNOTSUPP);
+	if (p->timer == LATT_TIMER_RDTSC &&
+	    !(features & LATT_FEAT_LFENCE_SERIAL)) {
+		p->lacks = "a serializing lfence (CPUID 0x80000021 EAX[2] or DE_CFG bit 1 on AMD)";
+		return latt_rule(why, "the timer lfence; rdtsc, which this run would use (no rdtscp, or --timer rdtsc), reads the TSC after the access only where LFENCE waits for it",
+				 LATT_EOPNOTSUPP);
+	}
 	if (c->fence == LATT_FENCE_DEFAULT)
 		c->fence = latt_default_fence(c->op);
 	if (!latt_rule_is_store(c->op) && c->fence == LATT_FENCE_SFENCE)

@@ -19,7 +19,7 @@
 #include <linux/ioctl.h>
 
 #define LATT_ABI_MAJOR		2
-#define LATT_ABI_MINOR		3
+#define LATT_ABI_MINOR		4
 #define LATT_ABI_VERSION	((LATT_ABI_MAJOR << 16) | LATT_ABI_MINOR)
 
 #define LATT_DEVICE_NAME	"lattester"
@@ -129,6 +129,15 @@
 						 * without it a consumed
 						 * poison is fatal anyway
 						 * (2.3) */
+#define LATT_FEAT_LFENCE_SERIAL	(1ULL << 21)	/* LFENCE waits for every
+						 * older instruction before
+						 * a younger one starts:
+						 * Intel always; AMD, Hygon
+						 * with CPUID 0x80000021
+						 * EAX[2] or DE_CFG bit 1.
+						 * "lfence; rdtsc" is
+						 * refused without it
+						 * (2.4) */
 
 /* Limits */
 #define LATT_LINE		64ULL		/* bytes; sizes are multiples */

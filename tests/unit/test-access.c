@@ -144,7 +144,7 @@ static struct latt_config base_cfg(void)
 			 LATT_FEAT_CLFLUSHOPT | LATT_FEAT_CLWB | \
 			 LATT_FEAT_SSE2 | LATT_FEAT_SSE4_1 | LATT_FEAT_AVX | \
 			 LATT_FEAT_AVX2 | LATT_FEAT_AVX512F | \
-			 LATT_FEAT_MOVDIR64B)
+			 LATT_FEAT_MOVDIR64B | LATT_FEAT_LFENCE_SERIAL)
 
 /*
  * latt_pick_sample(), which both engines call (kmod/ops.c latt_pick(),
@@ -202,6 +202,7 @@ static void test_rules(void)
 	struct latt_config c = base_cfg();
 	struct latt_pick p;
 	const char *why = NULL;
+	int rc;
 
 	check(!latt_config_rules(&c, &why) && c.chain == 1,
 	      "rules: a plain load passes, chain 0 becomes 1");
@@ -234,6 +235,34 @@ static void test_rules(void)
 	      p.timer == LATT_TIMER_RDTSC &&
 	      p.chase == latt_chases[LATT_TIMER_RDTSC],
 	      "rules: LATT_CFG_RDTSC times with lfence; rdtsc");
+	/* ... only where LFENCE serializes, asked for or picked */
+	p.lacks = NULL;
+	/* the result first: check()'s arguments have no order */
+	rc = latt_pick_sample(&c, ALL_FEATURES & ~LATT_FEAT_LFENCE_SERIAL,
+			      0xf << 3, &p, &why);
+	check(rc == -95 && p.lacks && strstr(p.lacks, "serializing lfence") &&
+	      strstr(why, "lfence; rdtsc"),
+	      "rules: LATT_CFG_RDTSC without a serializing LFENCE: EOPNOTSUPP (%s: %s)",
+	      why, p.lacks ? p.lacks : "-");
+	c = base_cfg();
+	p.lacks = NULL;
+	check(latt_pick_sample(&c, ALL_FEATURES & ~(LATT_FEAT_LFENCE_SERIAL |
+						    LATT_FEAT_RDTSCP),
+			       0xf << 3, &p, &why) == -95 && p.lacks &&
+	      strstr(p.lacks, "serializing lfence"),
+	      "rules: no rdtscp and no serializing LFENCE: EOPNOTSUPP");
+	check(!latt_pick_sample(&c, ALL_FEATURES & ~LATT_FEAT_LFENCE_SERIAL,
+				0xf << 3, &p, &why) &&
+	      p.timer == LATT_TIMER_RDTSCP,
+	      "rules: rdtscp needs no serializing LFENCE");
+	/* the evidence (pick.h): Intel always; AMD by CPUID or DE_CFG */
+	check(latt_lfence_serializing(0, 0, 0, 0) == 1 &&
+	      latt_lfence_serializing(1, 0, 0, 0) == 0 &&
+	      latt_lfence_serializing(1, 1U << 2, 0, 0) == 1 &&
+	      latt_lfence_serializing(1, ~(1U << 2), 1, ~2ULL) == 0 &&
+	      latt_lfence_serializing(1, 0, 1, 2) == 1 &&
+	      latt_lfence_serializing(1, 0, 0, 2) == 0,
+	      "lfence: Intel serializes; AMD only with CPUID 0x80000021 EAX[2] or a DE_CFG read with bit 1");
 	c = base_cfg();
 	c.op = LATT_OP_STORE_CLWB;
 	check(latt_pick_sample(&c, ALL_FEATURES & ~LATT_FEAT_CLWB, 0xf << 3,

@@ -47,12 +47,15 @@ static void test_abi(void)
 	      LATT_FEAT_MOVDIR64B == 1ULL << 18,
 	      "ABI 2.2: LATT_OP_MOVDIR64B is op 8, LATT_FEAT_MOVDIR64B bit 18");
 	/* ABI 2.3: two feature bits, a STATUS field out of its reserved[] */
-	check(LATT_ABI_VERSION == 0x20003 &&
-	      LATT_FEAT_MC_SAFE == 1ULL << 19 &&
+	check(LATT_FEAT_MC_SAFE == 1ULL << 19 &&
 	      LATT_FEAT_MC_RECOVER == 1ULL << 20 &&
 	      offsetof(struct latt_status, poison_offset) == 32 &&
 	      sizeof(struct latt_status) == LATT_STATUS_SIZE,
 	      "ABI 2.3: LATT_FEAT_MC_SAFE bit 19, MC_RECOVER bit 20, latt_status.poison_offset at 32");
+	/* ABI 2.4: a feature bit */
+	check(LATT_ABI_VERSION == 0x20004 &&
+	      LATT_FEAT_LFENCE_SERIAL == 1ULL << 21,
+	      "ABI 2.4: LATT_FEAT_LFENCE_SERIAL bit 21");
 }
 
 static void test_hist_buckets(void)

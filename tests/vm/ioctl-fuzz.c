@@ -99,7 +99,7 @@
 #define SAFE_DELAY	20000ULL	/* cycles after each streamed access */
 
 /* ABI 1.3: what the module may say */
-#define FEAT_KNOWN	((LATT_FEAT_MC_RECOVER << 1) - 1)	/* ABI 2.3 */
+#define FEAT_KNOWN	((LATT_FEAT_LFENCE_SERIAL << 1) - 1)	/* ABI 2.4 */
 #define RES_KNOWN	(LATT_RES_VECTOR | LATT_RES_DAX | \
 			 LATT_RES_TIMER_RDTSC | LATT_RES_TSC_UNSTABLE | \
 			 LATT_RES_REUSED | LATT_RES_CHAIN_REUSED)

@@ -74,7 +74,8 @@ static int model_op(__u32 op)
 
 /*
  * latt_pick_sample(): 0 or -errno.  The op's instructions first (chase's
- * too: its loads need clflush like any run), then the fence is resolved
+ * too: its loads need clflush like any run), then the timer ("lfence;
+ * rdtsc" needs a serializing LFENCE), then the fence is resolved
  * and checked, then the width.
  */
 static int model_sample(const struct latt_config *c0)
@@ -86,6 +87,10 @@ static int model_sample(const struct latt_config *c0)
 
 	if (ret)
 		return ret;
+	/* ABI 2.4: "lfence; rdtsc" only where LFENCE serializes */
+	if (((c->flags & LATT_CFG_RDTSC) || !(f & LATT_FEAT_RDTSCP)) &&
+	    !(f & LATT_FEAT_LFENCE_SERIAL))
+		return -EOPNOTSUPP;
 	if (c->fence == LATT_FENCE_DEFAULT)
 		c->fence = default_fence(c->op);
 	if (!is_store(c->op) && c->fence == LATT_FENCE_SFENCE)
