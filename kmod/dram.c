@@ -184,6 +184,7 @@ void latt_region_free(struct latt_region *r)
 {
 	u64 i;
 
+	latt_pmem_release(r);
 	if (r->chunks)
 		for (i = 0; i < r->nchunks; i++) {
 			__free_pages(r->chunks[i],

@@ -71,6 +71,9 @@ struct latt_region {
 	struct block_device *bdev;
 	struct dax_device *dax;
 	bool dax_checked;
+	u64 phys;
+	struct dev_pagemap **pgmaps;
+	u32 npgmaps;
 };
 
 struct latt_run;
@@ -267,7 +270,10 @@ int latt_chase_build(struct latt_run *run, struct latt_pattern *pat,
 int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd,
 		  u64 map_addr, bool writes, bool chase);
 bool latt_region_gone(const struct latt_region *r);
-int latt_pmem_recheck(const struct latt_region *r, u64 phys, u64 size);
+int latt_pmem_recheck(struct latt_region *r, u64 phys, u64 size,
+		      u64 map_addr, bool writes);
+int latt_pmem_hold(struct latt_region *r);
+void latt_pmem_release(struct latt_region *r);
 
 /* run.c */
 int latt_run_start(struct latt_run *run);

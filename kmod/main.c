@@ -325,7 +325,10 @@ static long latt_ioctl_start(struct file *file, void __user *arg)
 	/* what a kept pmem region may have got meanwhile: bad blocks */
 	if (reuse && run->cfg.target == LATT_TARGET_PMEM)
 		ret = latt_pmem_recheck(&kept, run->cfg.phys_addr,
-					run->cfg.region);
+					run->cfg.region, run->cfg.map_addr,
+					latt_op_is_store(run->cfg.op) ||
+					run->cfg.pattern == LATT_PAT_CHASE ||
+					run->cfg.mix_write);
 	if (reuse) {
 		run->region = kept;	/* freed with the run if refused */
 		run->reused = !ret;
@@ -343,6 +346,9 @@ static long latt_ioctl_start(struct file *file, void __user *arg)
 					run->cfg.node, run->cfg.size);
 
 	run->dax_checked = run->region.dax_checked;
+	/* the device can't let go of a PMEM range while the run has it */
+	if (!ret)
+		ret = latt_pmem_hold(&run->region);
 	/* per-thread buffers and up to LATT_MAX_THREADS kthreads: unlocked */
 	if (!ret)
 		ret = latt_run_start(run);

@@ -54,6 +54,7 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/io.h>
+#include <linux/memremap.h>
 #include <linux/ioport.h>
 #include <linux/module.h>
 #include <linux/pfn_t.h>
@@ -291,13 +292,16 @@ static int latt_dax_vma_ours(struct file *claim, u64 uaddr, u64 size)
  * that no other thread can put another device's mapping there between
  * the check of the VMA and the pin.  The pages are pinned only while
  * they are compared (the run pins the device per window:
- * dax_read_lock()).  -EINVAL when they are not those, -EFAULT when the
- * mapping is not there, -ENOMEM.
+ * dax_read_lock(), and its pagemaps for the run's life: latt_pmem_hold()).
+ * -EINVAL when they are not those (pages the mapping can't fault in
+ * included), -EFAULT when nothing is mapped at @uaddr, -ENOMEM.
  */
 static int latt_dax_map_check(struct file *claim, u64 uaddr, u64 phys,
 			      u64 size, bool writes)
 {
-	u64 npages = size >> PAGE_SHIFT, done = 0;
+	u64 npages = size >> PAGE_SHIFT, done = 0, bad = 0;
+	unsigned long bad_pfn = 0;
+	bool vma_bad = false;
 	struct page **pages;
 	long got, i;
 	int ret = 0;
@@ -313,19 +317,28 @@ static int latt_dax_map_check(struct file *claim, u64 uaddr, u64 phys,
 		ret = latt_dax_vma_ours(claim, uaddr, size);
 		if (ret) {
 			mmap_read_unlock(current->mm);
+			vma_bad = true;
 			break;
 		}
 		got = latt_pin_locked(uaddr + (done << PAGE_SHIFT),
 				      min_t(u64, npages - done, LATT_PIN_BATCH),
 				      writes ? FOLL_WRITE : 0, pages);
 		mmap_read_unlock(current->mm);
+		/*
+		 * the device's own mapping, but its pages can't be had: it
+		 * does not back the range (a device shrunk under the
+		 * mapping faults with SIGBUS)
+		 */
 		if (got <= 0) {
-			ret = got ? (int)got : -EFAULT;
+			ret = got == -EFAULT || !got ? -EINVAL : (int)got;
 			break;
 		}
-		for (i = 0; i < got; i++)
-			if (page_to_pfn(pages[i]) != PHYS_PFN(phys) + done + i)
+		for (i = 0; i < got && !ret; i++)
+			if (page_to_pfn(pages[i]) != PHYS_PFN(phys) + done + i) {
 				ret = -EINVAL;
+				bad = done + i;
+				bad_pfn = page_to_pfn(pages[i]);
+			}
 		unpin_user_pages(pages, got);
 		done += got;
 		if (fatal_signal_pending(current))
@@ -333,8 +346,13 @@ static int latt_dax_map_check(struct file *claim, u64 uaddr, u64 phys,
 		cond_resched();
 	}
 	kfree(pages);
-	if (ret == -EINVAL)
-		pr_warn("0x%llx: not what the claimed device-DAX maps there: refused\n", (unsigned long long)phys);
+	if (ret == -EINVAL && bad_pfn)
+		pr_warn("0x%llx: not what the claimed device-DAX maps there (its page %llu is at 0x%llx): refused\n",
+			(unsigned long long)phys, bad,
+			(unsigned long long)PFN_PHYS(bad_pfn));
+	else if (ret == -EINVAL && !vma_bad)
+		pr_warn("0x%llx: not what the claimed device-DAX maps there (its page %llu can't be had): refused\n",
+			(unsigned long long)phys, done);
 	return ret;
 }
 
@@ -372,6 +390,28 @@ static int latt_check_claim(struct file *f, struct latt_region *r)
 	return 0;
 }
 
+/*
+ * Map @r's checked range write-back (memremap()), and point its chunks
+ * there.  -ENOMEM; -EOPNOTSUPP when the page tables do not say write-back.
+ */
+static int latt_pmem_mapit(struct latt_region *r)
+{
+	u64 i;
+
+	r->map = memremap(r->phys, r->bytes, MEMREMAP_WB);
+	if (!r->map)
+		return -ENOMEM;
+	if (!pat_enabled())
+		pr_warn_once("PAT is off: the MTRRs could make a pmem mapping uncached unseen\n");
+	if (!latt_mapped_wb(r->map)) {
+		pr_warn("0x%llx: memremap() did not map it write-back: refused\n", (unsigned long long)r->phys);
+		return -EOPNOTSUPP;
+	}
+	for (i = 0; i < r->nchunks; i++)
+		r->addr[i] = (char *)r->map + (i << LATT_CHUNK_SHIFT);
+	return 0;
+}
+
 /**
  * latt_pmem_map() - check a PMEM target and map it
  * @r: the region to fill (zeroed by the caller)
@@ -396,7 +436,7 @@ static int latt_check_claim(struct file *f, struct latt_region *r)
 int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd,
 		  u64 map_addr, bool writes, bool chase)
 {
-	u64 dstart, dsize, i;
+	u64 dstart, dsize;
 	int ret;
 
 	if (!size || !PAGE_ALIGNED(phys) || phys + size < phys)
@@ -450,22 +490,16 @@ int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd,
 	r->chunk_shift = LATT_CHUNK_SHIFT;
 	r->nchunks = DIV_ROUND_UP(size, LATT_CHUNK);
 	r->addr = kvcalloc(r->nchunks, sizeof(*r->addr), GFP_KERNEL);
-	r->map = memremap(phys, size, MEMREMAP_WB);
-	if (!r->addr || !r->map) {
+	if (!r->addr) {
 		ret = -ENOMEM;
 		goto fail;
 	}
-	if (!pat_enabled())
-		pr_warn_once("PAT is off: the MTRRs could make a pmem mapping uncached unseen\n");
-	if (!latt_mapped_wb(r->map)) {
-		pr_warn("0x%llx: memremap() did not map it write-back: refused\n", (unsigned long long)phys);
-		ret = -EOPNOTSUPP;
-		goto fail;
-	}
-	for (i = 0; i < r->nchunks; i++)
-		r->addr[i] = (char *)r->map + (i << LATT_CHUNK_SHIFT);
 	r->bytes = size;
+	r->phys = phys;
 	r->node = NUMA_NO_NODE;
+	ret = latt_pmem_mapit(r);
+	if (ret)
+		goto fail;
 	return 0;
 
 fail:
@@ -478,20 +512,42 @@ fail:
  * @r: the region, as latt_pmem_map() made it
  * @phys: its first byte
  * @size: its bytes
+ * @map_addr: a device-DAX claim: where the caller maps @phys (the same
+ *	as when it was kept: latt_kept_matches())
+ * @writes: the new run overwrites the range
  *
  * Bad blocks found while it was kept (a scrub, a machine check taken
  * elsewhere) go on the disk's list; a run that took the kept mapping
- * without a look would load them.  Device-DAX has no list here
- * (lattester-ctl checks its region's, as for a new run).
+ * without a look would load them.  A device-DAX device is held by no run
+ * while its region is kept (latt_pmem_hold()): meanwhile it may have been
+ * unbound, shrunk or moved, bound again, and its old range given to
+ * another device or onlined as System RAM, while it is alive again.  So
+ * it gets the checks of a new claim: the range is still memory a claim
+ * may measure, none of it System RAM, and the caller's mapping of the
+ * device at @map_addr still holds exactly its pages; then it is mapped
+ * again (latt_pmem_release() unmapped it).  (Device-DAX has no bad block
+ * list here: lattester-ctl checks its region's, as for a new run.)
  *
  * Return: 0; -EHWPOISON for a known bad block in the range; -EINVAL or
- * an error of DAX when the disk's range can't be confirmed.
+ * an error of DAX when the disk's range can't be confirmed, or the
+ * device no longer maps the range; -EBUSY when it touches System RAM;
+ * -EFAULT when nothing is mapped at @map_addr.
  */
-int latt_pmem_recheck(const struct latt_region *r, u64 phys, u64 size)
+int latt_pmem_recheck(struct latt_region *r, u64 phys, u64 size,
+		      u64 map_addr, bool writes)
 {
 	u64 dstart, dsize;
 	int ret;
 
+	if (r->dax) {
+		if (!latt_pmem_iomem_ok(r, phys, size))
+			return -EINVAL;
+		if (latt_touches_ram(phys, size))
+			return -EBUSY;
+		ret = latt_dax_map_check(r->claim, map_addr, phys, size,
+					 writes);
+		return ret ? ret : r->map ? 0 : latt_pmem_mapit(r);
+	}
 	if (!r->bdev)
 		return 0;
 	if (!r->dax_checked)
@@ -503,6 +559,102 @@ int latt_pmem_recheck(const struct latt_region *r, u64 phys, u64 size)
 		return -EINVAL;
 	return latt_check_badblocks(r->bdev, (phys - dstart) >> SECTOR_SHIFT,
 				    DIV_ROUND_UP(size, SECTOR_SIZE));
+}
+
+/* the last pfn of @pg's range that holds @pfn; @pfn when none does */
+static unsigned long latt_pgmap_last(const struct dev_pagemap *pg,
+				     unsigned long pfn)
+{
+	int i;
+
+	for (i = 0; i < pg->nr_range; i++)
+		if (PHYS_PFN(pg->ranges[i].start) <= pfn &&
+		    pfn <= PHYS_PFN(pg->ranges[i].end))
+			return PHYS_PFN(pg->ranges[i].end);
+	return pfn;
+}
+
+/**
+ * latt_pmem_hold() - hold a PMEM run's range for as long as it runs
+ * @r: the region, checked (latt_pmem_map(), or latt_pmem_recheck())
+ *
+ * A reference on every dev_pagemap of the range (a device-DAX device's;
+ * an fsdax disk's, whose pages are ZONE_DEVICE too): memunmap_pages()
+ * waits for the last one, so the driver can't let go of the range -- be
+ * unbound, shrunk, its range given to another device or onlined as
+ * System RAM -- until the run does.  An unbind kills the DAX device first
+ * (kill_dax(), then synchronize_srcu() for the window in progress), which
+ * the run sees before its next window (latt_window_open(),
+ * latt_region_gone()): it stops, and latt_pmem_release() lets the unbind
+ * go on.  Taken at START after the checks, given back when the run ends,
+ * whether its region is kept or not: a kept region holds no device (an
+ * unbind need not wait for the file's close), and is checked again when
+ * taken.  A raw namespace has no pages, and nothing to hold here: its disk
+ * is held open O_EXCL, which its namespace's disable refuses.
+ *
+ * Return: 0; -ENODEV when a page of a device-DAX range has no live
+ * pagemap (the device is going away, or no longer has it); -ENOMEM.
+ */
+int latt_pmem_hold(struct latt_region *r)
+{
+	unsigned long pfn, last, end;
+	struct dev_pagemap *pg, **grown;
+	u32 cap = 0;
+
+	if (!r->map || (!r->dax && !r->dax_checked) || r->npgmaps)
+		return 0;
+	pfn = PHYS_PFN(r->phys);
+	last = PHYS_PFN(r->phys + r->bytes - 1);
+	while (pfn <= last) {
+		pg = get_dev_pagemap(pfn, NULL);
+		if (!pg) {
+			if (!r->dax)
+				break;	/* a disk without pages: its claim */
+			latt_pmem_release(r);
+			return -ENODEV;
+		}
+		if (r->npgmaps == cap) {
+			cap = cap ? 2 * cap : 4;
+			grown = krealloc_array(r->pgmaps, cap, sizeof(*grown),
+					       GFP_KERNEL);
+			if (!grown) {
+				put_dev_pagemap(pg);
+				latt_pmem_release(r);
+				return -ENOMEM;
+			}
+			r->pgmaps = grown;
+		}
+		r->pgmaps[r->npgmaps++] = pg;
+		end = latt_pgmap_last(pg, pfn);
+		pfn = end + 1;
+	}
+	return 0;
+}
+
+/**
+ * latt_pmem_release() - give back what latt_pmem_hold() took, at a run's
+ *	end
+ * @r: the region, kept or about to be freed
+ *
+ * A device-DAX region's mapping goes too: kept, it would outlive the
+ * device's hold on the range, which may then become another device's or
+ * System RAM (an alias of the page allocator's memory, and a memremap()
+ * whose memory type the kernel tracked for a range that has since changed
+ * hands).  latt_pmem_recheck() maps it again once the range is checked.
+ */
+void latt_pmem_release(struct latt_region *r)
+{
+	u32 i;
+
+	for (i = 0; i < r->npgmaps; i++)
+		put_dev_pagemap(r->pgmaps[i]);
+	kfree(r->pgmaps);
+	r->pgmaps = NULL;
+	r->npgmaps = 0;
+	if (r->dax && r->map) {
+		memunmap(r->map);
+		r->map = NULL;
+	}
 }
 
 /**

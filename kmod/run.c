@@ -501,6 +501,8 @@ static void latt_run_finish(struct latt_run *run, bool interrupted)
 	 */
 	if (!run->keep || run->error || run->region.movable)
 		latt_region_free(&run->region);
+	else
+		latt_pmem_release(&run->region);	/* kept: holds no device */
 	/* pairs with the acquire in latt_run_state(): figures first */
 	smp_wmb();
 	atomic_set(&run->state, run->error ? LATT_STATE_FAILED :
@@ -784,6 +786,8 @@ void latt_run_stop(struct latt_run *run)
 		latt_run_finish(run, true);
 	if (!run->keep || run->error || run->region.movable)
 		latt_region_free(&run->region);
+	else
+		latt_pmem_release(&run->region);
 	if (atomic_read(&run->state) == LATT_STATE_RUNNING)
 		atomic_set(&run->state, LATT_STATE_ABORTED);
 	mutex_unlock(&run->stop_lock);
