@@ -104,8 +104,8 @@ static int latt_chunks_alloc(struct latt_region *r, u64 bytes, int node,
 {
 	u64 i, n = DIV_ROUND_UP(bytes, 1ULL << shift);
 
-	r->chunks = kvcalloc(n, sizeof(*r->chunks), GFP_KERNEL);
-	r->addr = kvcalloc(n, sizeof(*r->addr), GFP_KERNEL);
+	r->chunks = kvcalloc(n, sizeof(*r->chunks), LATT_GFP);
+	r->addr = kvcalloc(n, sizeof(*r->addr), LATT_GFP);
 	if (!r->chunks || !r->addr)
 		return -ENOMEM;
 	r->node = node;

@@ -58,6 +58,14 @@ struct dax_device;
  * the kernel's direct map (@chunks).  PMEM: one memremap()ed range (@map),
  * cut into chunks for the same lookup, and the file that claims it.
  */
+/*
+ * The allocations a START's configuration sizes (histograms, outlier and
+ * series buffers, chunk tables, thread records): a failure is the caller's
+ * ENOMEM, with lattester-ctl's message, not a page allocation warning and
+ * its stack in the kernel log (tests/vm/cases-faults).
+ */
+#define LATT_GFP	(GFP_KERNEL | __GFP_NOWARN)
+
 struct latt_region {
 	struct page **chunks;
 	char **addr;

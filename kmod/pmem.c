@@ -489,7 +489,7 @@ int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd,
 
 	r->chunk_shift = LATT_CHUNK_SHIFT;
 	r->nchunks = DIV_ROUND_UP(size, LATT_CHUNK);
-	r->addr = kvcalloc(r->nchunks, sizeof(*r->addr), GFP_KERNEL);
+	r->addr = kvcalloc(r->nchunks, sizeof(*r->addr), LATT_GFP);
 	if (!r->addr) {
 		ret = -ENOMEM;
 		goto fail;

@@ -596,20 +596,20 @@ static int latt_thread_init(struct latt_run *run, u32 i, u32 nlat)
 	if (t->rec.role == LATT_ROLE_STREAM) {
 		if (c->mode != LATT_MODE_BANDWIDTH)
 			return 0;
-		t->series = vzalloc_node(array_size(run->series_len,
-						    sizeof(u64)), node);
+		t->series = kvzalloc_node(array_size(run->series_len,
+						     sizeof(u64)), LATT_GFP, node);
 		return t->series ? 0 : -ENOMEM;
 	}
-	t->rec.acct.hist = vzalloc_node(array_size(LATT_HIST_BUCKETS,
-					       sizeof(u64)), node);
+	t->rec.acct.hist = kvzalloc_node(array_size(LATT_HIST_BUCKETS,
+						sizeof(u64)), LATT_GFP, node);
 	if (!t->rec.acct.hist)
 		return -ENOMEM;
 	t->rec.acct.max_outliers = latt_thread_outliers(c->max_outliers, nlat, i);
 	if (c->threshold && t->rec.acct.max_outliers) {
 		t->rec.acct.outliers =
-			vmalloc_node(array_size(t->rec.acct.max_outliers,
-						sizeof(*t->rec.acct.outliers)),
-				     node);
+			kvmalloc_node(array_size(t->rec.acct.max_outliers,
+						 sizeof(*t->rec.acct.outliers)),
+				      LATT_GFP, node);
 		if (!t->rec.acct.outliers)
 			return -ENOMEM;
 	}
@@ -670,9 +670,10 @@ int latt_run_start(struct latt_run *run)
 	if (c->mode == LATT_MODE_BANDWIDTH)
 		latt_series_bins(run->window_cycles, run->duration_cycles,
 				 &run->series_cycles, &run->series_len);
-	run->hist = vzalloc(array_size(LATT_HIST_BUCKETS, sizeof(u64)));
+	run->hist = kvzalloc(array_size(LATT_HIST_BUCKETS, sizeof(u64)),
+			     LATT_GFP);
 	run->threads = kvcalloc(run->nr_threads, sizeof(*run->threads),
-				GFP_KERNEL);
+				LATT_GFP);
 	if (!run->hist || !run->threads)
 		return -ENOMEM;
 	for (i = 0; i < run->nr_threads; i++) {
@@ -807,12 +808,12 @@ void latt_run_put(struct latt_run *run)
 	latt_run_stop(run);
 	latt_region_free(&run->region);		/* kept, and never taken */
 	for (i = 0; run->threads && i < run->nr_threads; i++) {
-		vfree(run->threads[i].rec.acct.hist);
-		vfree(run->threads[i].rec.acct.outliers);
-		vfree(run->threads[i].series);
+		kvfree(run->threads[i].rec.acct.hist);
+		kvfree(run->threads[i].rec.acct.outliers);
+		kvfree(run->threads[i].series);
 	}
 	kvfree(run->threads);
 	kfree(run->cpus);
-	vfree(run->hist);
+	kvfree(run->hist);
 	kfree(run);
 }
