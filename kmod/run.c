@@ -643,6 +643,36 @@ static u64 latt_page_size(const void *addr)
 	return page_level_size(level);
 }
 
+/*
+ * The smallest page that maps any byte of @r in the kernel's page tables
+ * (a chunk's, or part of one's, 4 KiB where the direct map was split), 0
+ * if a byte is not mapped.  Looked up page by page of the mapping, never
+ * past a chunk's end (the next chunk may be mapped otherwise); done at the
+ * first 4 KiB page, none smaller.
+ */
+static u64 latt_region_page_size(const struct latt_region *r)
+{
+	u64 off = 0, min = 0, sz, step, cend;
+	const char *a;
+
+	while (off < r->bytes) {
+		a = latt_region_addr(r, off);
+		sz = latt_page_size(a);
+		if (!sz)
+			return 0;
+		if (!min || sz < min)
+			min = sz;
+		if (min <= PAGE_SIZE)
+			break;
+		step = sz - ((unsigned long)a & (sz - 1));
+		cend = (off | ((1ULL << r->chunk_shift) - 1)) + 1;
+		off = min_t(u64, off + step, cend);
+		if (!(off & ((1ULL << 30) - 1)))
+			cond_resched();
+	}
+	return min;
+}
+
 /**
  * latt_run_start() - allocate the results and start the kthreads
  * @run: a checked run with its region and its CPUs (@cpus, @nr_threads)
@@ -660,7 +690,7 @@ int latt_run_start(struct latt_run *run)
 	struct task_struct *task;
 	int ret;
 
-	run->page_size = latt_page_size(latt_region_addr(&run->region, 0));
+	run->page_size = latt_region_page_size(&run->region);
 	run->chunk_size = 1ULL << run->region.chunk_shift;
 	run->window_cycles = div_u64((u64)c->window_us * tsc_khz, 1000);
 	run->ceiling_cycles = max(10 * run->window_cycles,

@@ -421,7 +421,8 @@ struct latt_outlier {
  * @backwards: ABI 1.3: samples with t1 < t0 (the second timestamp below
  *	the first), counted here and nowhere else (@count, the histogram and
  *	the sums leave them out)
- * @page_size: ABI 1.3: bytes of the page that maps the region's first byte
+ * @page_size: ABI 1.3: bytes of the smallest page that maps a byte of
+ *	the region (ABI 2.4; before, of the page that maps its first byte)
  *	in the module's mapping (direct map or memremap), 0 = unknown
  * @chunk_size: ABI 2.1: bytes of the blocks no access crosses.  DRAM: its
  *	physically contiguous chunks, LATT_CHUNK (4 MiB) or 2 MiB; PMEM:
