@@ -20,8 +20,9 @@
  * On a long-running server the chunks take compaction (__GFP_RETRY_MAYFAIL,
  * which never calls the OOM killer), and a node whose memory is all
  * ZONE_MOVABLE -- CXL and hot-plugged memory onlined the default way --
- * is served from there (__GFP_HIGHMEM | __GFP_MOVABLE) when its other
- * zones can't: the chunks are no LRU pages and have no migration
+ * is served from there (__GFP_HIGHMEM | __GFP_MOVABLE): first, when it
+ * holds most of the node's free pages and stays above twice its high
+ * watermark, else when the other zones can't.  The chunks are no LRU pages and have no migration
  * callbacks, so nothing migrates them while the run holds them (offlining
  * that memory waits for the run's end).  A region beyond the node's free memory is refused
  * before anything is allocated.
@@ -50,45 +51,86 @@ static_assert(LATT_CHUNK_SHIFT - PAGE_SHIFT <= LATT_MAX_ORDER);
 
 unsigned int latt_max_chunk_kib = LATT_CHUNK >> 10;	/* sysfs */
 
-/* The node's free pages, and whether it has a ZONE_MOVABLE to serve from. */
-static u64 latt_node_free(int node, bool *movable)
+/* Where a node's chunks are taken from, in which order */
+enum latt_zones {
+	LATT_ZONES_KERNEL,		/* no ZONE_MOVABLE on the node */
+	LATT_ZONES_MOVABLE_AFTER,	/* the kernel's zones, then MOVABLE */
+	LATT_ZONES_MOVABLE_FIRST,	/* MOVABLE, then the kernel's zones */
+};
+
+/*
+ * The node's free pages, and the order to take chunks in: ZONE_MOVABLE
+ * first when it holds most of the node's free pages (a CXL or hot-plugged
+ * node onlined the default way, with a little ZONE_NORMAL beside), so that
+ * a run does not reclaim and compact the kernel's own zones for blocks
+ * the movable zone has free; and only while the movable zone stays above
+ * twice its high watermark (latt_movable_room()).
+ */
+static u64 latt_node_free(int node, enum latt_zones *zones)
 {
 	pg_data_t *pgdat = NODE_DATA(node);
+	u64 free = 0, mfree = 0, f;
 	struct zone *zone;
-	u64 free = 0;
 	int z;
 
-	*movable = false;
+	*zones = LATT_ZONES_KERNEL;
 	for (z = 0; z < MAX_NR_ZONES; z++) {
 		zone = &pgdat->node_zones[z];
 		if (!populated_zone(zone))
 			continue;
-		free += zone_page_state(zone, NR_FREE_PAGES);
-		if (zone_idx(zone) == ZONE_MOVABLE)
-			*movable = true;
+		f = zone_page_state(zone, NR_FREE_PAGES);
+		free += f;
+		if (zone_idx(zone) == ZONE_MOVABLE) {
+			*zones = LATT_ZONES_MOVABLE_AFTER;
+			mfree = f;
+		}
 	}
+	if (*zones != LATT_ZONES_KERNEL && 2 * mfree > free)
+		*zones = LATT_ZONES_MOVABLE_FIRST;
 	return free;
 }
 
+/* Can ZONE_MOVABLE of @node give a block of @order and stay above twice
+ * its high watermark? */
+static bool latt_movable_room(int node, u32 order)
+{
+	struct zone *zone = &NODE_DATA(node)->node_zones[ZONE_MOVABLE];
+
+	return populated_zone(zone) &&
+	       zone_page_state(zone, NR_FREE_PAGES) >=
+	       2 * high_wmark_pages(zone) + (1UL << order);
+}
+
 /*
- * One physically contiguous block of 1 << @shift bytes on @node;
- * *@from_movable is set when it came from ZONE_MOVABLE.
+ * One physically contiguous block of 1 << @shift bytes on @node, from the
+ * zones in the order @zones says; *@from_movable is set when it came from
+ * ZONE_MOVABLE.  Never from the reserves (__GFP_NOMEMALLOC), never the
+ * OOM killer (__GFP_RETRY_MAYFAIL).
  */
-static struct page *latt_chunk_alloc(int node, u32 shift, bool movable,
-				     bool *from_movable)
+static struct page *latt_chunk_alloc(int node, u32 shift,
+				     enum latt_zones zones, bool *from_movable)
 {
 	const gfp_t gfp = GFP_KERNEL | __GFP_THISNODE | __GFP_RETRY_MAYFAIL |
-			  __GFP_NOWARN;
-	struct page *p = alloc_pages_node(node, gfp, shift - PAGE_SHIFT);
-
+			  __GFP_NOWARN | __GFP_NOMEMALLOC;
 	/*
 	 * ZONE_MOVABLE takes __GFP_MOVABLE with __GFP_HIGHMEM (the GFP zone
 	 * table; without it MOVABLE means NORMAL); there is no highmem on
 	 * x86-64: the direct map still covers it
 	 */
-	if (!p && movable) {
-		p = alloc_pages_node(node, gfp | __GFP_HIGHMEM | __GFP_MOVABLE,
-				     shift - PAGE_SHIFT);
+	const gfp_t mgfp = gfp | __GFP_HIGHMEM | __GFP_MOVABLE;
+	const u32 order = shift - PAGE_SHIFT;
+	struct page *p = NULL;
+
+	if (zones == LATT_ZONES_MOVABLE_FIRST && latt_movable_room(node, order)) {
+		p = alloc_pages_node(node, mgfp, order);
+		if (p) {
+			*from_movable = true;
+			return p;
+		}
+	}
+	p = alloc_pages_node(node, gfp, order);
+	if (!p && zones != LATT_ZONES_KERNEL) {
+		p = alloc_pages_node(node, mgfp, order);
 		*from_movable |= !!p;
 	}
 	return p;
@@ -100,7 +142,7 @@ static struct page *latt_chunk_alloc(int node, u32 shift, bool movable,
  * for the caller to free), -EINTR when the caller is killed meanwhile.
  */
 static int latt_chunks_alloc(struct latt_region *r, u64 bytes, int node,
-			     u32 shift, bool movable)
+			     u32 shift, enum latt_zones zones)
 {
 	u64 i, n = DIV_ROUND_UP(bytes, 1ULL << shift);
 
@@ -112,7 +154,7 @@ static int latt_chunks_alloc(struct latt_region *r, u64 bytes, int node,
 	r->chunk_shift = shift;
 	r->bytes = n << shift;
 	for (i = 0; i < n; i++) {
-		r->chunks[i] = latt_chunk_alloc(node, shift, movable,
+		r->chunks[i] = latt_chunk_alloc(node, shift, zones,
 						&r->movable);
 		if (!r->chunks[i])
 			return -EAGAIN;
@@ -146,7 +188,7 @@ int latt_region_alloc(struct latt_region *r, u64 bytes, int node, u64 size)
 	u32 shift = READ_ONCE(latt_max_chunk_kib) == LATT_CHUNK >> 10 ?
 		    LATT_CHUNK_SHIFT : LATT_CHUNK_MIN_SHIFT;
 	u64 pages = round_up(bytes, LATT_CHUNK) >> PAGE_SHIFT;
-	bool movable;
+	enum latt_zones zones;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -154,13 +196,13 @@ int latt_region_alloc(struct latt_region *r, u64 bytes, int node, u64 size)
 	    !node_state(node, N_MEMORY))
 		return -EINVAL;
 	if (pages > node_present_pages(node) ||
-	    pages > latt_node_free(node, &movable))
+	    pages > latt_node_free(node, &zones))
 		return -ENOMEM;
 
 	for (;;) {
 		if (size > 1ULL << shift)
 			return -ENOMEM;		/* it needs 4 MiB blocks */
-		ret = latt_chunks_alloc(r, bytes, node, shift, movable);
+		ret = latt_chunks_alloc(r, bytes, node, shift, zones);
 		if (!ret)
 			return 0;
 		latt_region_free(r);
