@@ -32,27 +32,6 @@
 #include "../tap.h"
 #include "vmtest.h"
 
-/* a sysfs value of the dax device behind @fd */
-static __u64 dax_attr(int fd, const char *name)
-{
-	unsigned long long v = 0;
-	char path[128];
-	struct stat st;
-	FILE *f;
-
-	if (fstat(fd, &st))
-		return 0;
-	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/%s",
-		 major(st.st_rdev), minor(st.st_rdev), name);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (fscanf(f, "%lli", &v) != 1)
-		v = 0;
-	fclose(f);
-	return v;
-}
-
 static int start(int dev, __u32 op, __u64 phys, __u64 size, int fd,
 		 void *map, struct latt_result *r)
 {
@@ -121,8 +100,8 @@ int main(int argc, char **argv)
 		printf("Bail out! open %s: %s\n", argv[1], strerror(errno));
 		return 1;
 	}
-	phys = dax_attr(fd, "resource");
-	size = dax_attr(fd, "size");
+	phys = vm_dax_attr(fd, "resource");
+	size = vm_dax_attr(fd, "size");
 	if (!phys || size < (8 << 20)) {
 		printf("Bail out! %s: resource %#llx size %llu\n", argv[1],
 		       (unsigned long long)phys, (unsigned long long)size);
@@ -160,8 +139,8 @@ int main(int argc, char **argv)
 	ret = system(cmd);
 	check(!ret, "the second device destroyed, the first grown back (%d)",
 	      ret);
-	phys = dax_attr(fd, "resource");
-	size = dax_attr(fd, "size");
+	phys = vm_dax_attr(fd, "resource");
+	size = vm_dax_attr(fd, "size");
 	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED) {
 		printf("Bail out! mmap %llu bytes: %s\n",

@@ -23,27 +23,6 @@
 #include "../tap.h"
 #include "vmtest.h"
 
-/* a sysfs value of the dax device behind @fd */
-static __u64 dax_attr(int fd, const char *name)
-{
-	unsigned long long v = 0;
-	char path[128];
-	struct stat st;
-	FILE *f;
-
-	if (fstat(fd, &st))
-		return 0;
-	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/%s",
-		 major(st.st_rdev), minor(st.st_rdev), name);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (fscanf(f, "%lli", &v) != 1)
-		v = 0;
-	fclose(f);
-	return v;
-}
-
 static int start(int dev, __u64 phys, int fd, void *map)
 {
 	struct latt_config c = {
@@ -81,9 +60,9 @@ int main(int argc, char **argv)
 		printf("Bail out! open %s: %s\n", argv[1], strerror(errno));
 		return 1;
 	}
-	start_phys = dax_attr(fd, "resource");
-	size = dax_attr(fd, "size");
-	align = dax_attr(fd, "align");
+	start_phys = vm_dax_attr(fd, "resource");
+	size = vm_dax_attr(fd, "size");
+	align = vm_dax_attr(fd, "align");
 	if (!start_phys || size < (8 << 20) || !align) {
 		printf("Bail out! %s: resource %#llx size %llu align %llu\n",
 		       argv[1], (unsigned long long)start_phys,

@@ -2,8 +2,8 @@
 /*
  * vmtest.h - helpers shared by the C programs of the VM tests (ioctl-neg,
  * ioctl-fuzz, threads, reuse, ...): the device, an ioctl that returns
- * -errno, the base configuration they start from, and where a namespace
- * lives.  Header-only.
+ * -errno, the base configuration they start from, where a namespace
+ * lives, and a device-DAX device's sysfs values.  Header-only.
  */
 #ifndef _LATTESTER_VMTEST_H
 #define _LATTESTER_VMTEST_H
@@ -14,11 +14,34 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <linux/types.h>
 #include <uapi/lattester.h>
 
 #define LATT_DEV_PATH	"/dev/lattester"
+
+/* vm_dax_attr() - a sysfs value of the dax device behind @fd, 0 if none */
+static inline __u64 vm_dax_attr(int fd, const char *name)
+{
+	unsigned long long v = 0;
+	char path[128];
+	struct stat st;
+	FILE *f;
+
+	if (fstat(fd, &st))
+		return 0;
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/%s",
+		 major(st.st_rdev), minor(st.st_rdev), name);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lli", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
 
 /* xioctl() - 0 or -errno of the ioctl */
 static inline int xioctl(int fd, unsigned long cmd, void *arg)
