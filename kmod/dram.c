@@ -121,18 +121,15 @@ static struct page *latt_chunk_alloc(int node, u32 shift,
 	const u32 order = shift - PAGE_SHIFT;
 	struct page *p = NULL;
 
-	if (zones == LATT_ZONES_MOVABLE_FIRST && latt_movable_room(node, order)) {
+	if (zones == LATT_ZONES_MOVABLE_FIRST && latt_movable_room(node, order))
 		p = alloc_pages_node(node, mgfp, order);
-		if (p) {
-			*from_movable = true;
-			return p;
-		}
-	}
-	p = alloc_pages_node(node, gfp, order);
-	if (!p && zones != LATT_ZONES_KERNEL) {
+	if (!p)
+		p = alloc_pages_node(node, gfp, order);
+	if (!p && zones != LATT_ZONES_KERNEL)
 		p = alloc_pages_node(node, mgfp, order);
-		*from_movable |= !!p;
-	}
+	/* mgfp may fall back to the node's other zones: the page says */
+	if (p && page_zonenum(p) == ZONE_MOVABLE)
+		*from_movable = true;
 	return p;
 }
 

@@ -38,6 +38,14 @@ struct dax_device;
  */
 #define LATT_CEILING_MIN_US	1000000
 
+/*
+ * The allocations a START's configuration sizes (histograms, outlier and
+ * series buffers, chunk tables, thread records): a failure is the caller's
+ * ENOMEM, with lattester-ctl's message, not a page allocation warning and
+ * its stack in the kernel log (tests/vm/cases/68-faults).
+ */
+#define LATT_GFP	(GFP_KERNEL | __GFP_NOWARN)
+
 /**
  * struct latt_region - the target's memory, seen as chunks of
  *	1 << @chunk_shift bytes (LATT_CHUNK, or 2 MiB on a fragmented node)
@@ -53,19 +61,14 @@ struct dax_device;
  * @bdev: PMEM on a block device
  * @dax: PMEM on a device-DAX device
  * @dax_checked: PMEM range matched the device's DAX range
+ * @phys: PMEM: the range's first byte
+ * @pgmaps: PMEM: the dev_pagemaps held while a run runs (latt_pmem_hold())
+ * @npgmaps: how many
  *
  * DRAM: physically contiguous chunks allocated on one node, reached through
  * the kernel's direct map (@chunks).  PMEM: one memremap()ed range (@map),
  * cut into chunks for the same lookup, and the file that claims it.
  */
-/*
- * The allocations a START's configuration sizes (histograms, outlier and
- * series buffers, chunk tables, thread records): a failure is the caller's
- * ENOMEM, with lattester-ctl's message, not a page allocation warning and
- * its stack in the kernel log (tests/vm/cases-faults).
- */
-#define LATT_GFP	(GFP_KERNEL | __GFP_NOWARN)
-
 struct latt_region {
 	struct page **chunks;
 	char **addr;

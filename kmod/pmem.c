@@ -350,7 +350,10 @@ static int latt_dax_map_check(struct file *claim, u64 uaddr, u64 phys,
 		pr_warn("0x%llx: not what the claimed device-DAX maps there (its page %llu is at 0x%llx): refused\n",
 			(unsigned long long)phys, bad,
 			(unsigned long long)PFN_PHYS(bad_pfn));
-	else if (ret == -EINVAL && !vma_bad)
+	else if (ret == -EINVAL && vma_bad)
+		pr_warn("0x%llx: the mapping at map_addr is not the claimed device-DAX's (another file, or too short): refused\n",
+			(unsigned long long)phys);
+	else if (ret == -EINVAL)
 		pr_warn("0x%llx: not what the claimed device-DAX maps there (its page %llu can't be had): refused\n",
 			(unsigned long long)phys, done);
 	return ret;
@@ -459,7 +462,12 @@ int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd,
 		goto fail;
 	}
 	if (r->dax) {
-		ret = latt_dax_map_check(r->claim, map_addr, phys, size, writes);
+		r->phys = phys;
+		r->bytes = size;
+		ret = latt_pmem_hold(r);
+		if (!ret)
+			ret = latt_dax_map_check(r->claim, map_addr, phys, size,
+						 writes);
 		if (ret)
 			goto fail;
 	} else if (map_addr) {
@@ -544,8 +552,10 @@ int latt_pmem_recheck(struct latt_region *r, u64 phys, u64 size,
 			return -EINVAL;
 		if (latt_touches_ram(phys, size))
 			return -EBUSY;
-		ret = latt_dax_map_check(r->claim, map_addr, phys, size,
-					 writes);
+		ret = latt_pmem_hold(r);
+		if (!ret)
+			ret = latt_dax_map_check(r->claim, map_addr, phys, size,
+						 writes);
 		return ret ? ret : r->map ? 0 : latt_pmem_mapit(r);
 	}
 	if (!r->bdev)
@@ -592,8 +602,12 @@ static unsigned long latt_pgmap_last(const struct dev_pagemap *pg,
  * taken.  A raw namespace has no pages, and nothing to hold here: its disk
  * is held open O_EXCL, which its namespace's disable refuses.
  *
- * Return: 0; -ENODEV when a page of a device-DAX range has no live
- * pagemap (the device is going away, or no longer has it); -ENOMEM.
+ * For device-DAX it is taken before latt_dax_map_check() ties the range
+ * to the claimed device (which then can't give it up between the check
+ * and the run), for a disk at START.
+ *
+ * Return: 0; -EINVAL when a page of a device-DAX range has no live
+ * pagemap (no device has it, or its device is going away); -ENOMEM.
  */
 int latt_pmem_hold(struct latt_region *r)
 {
@@ -601,7 +615,7 @@ int latt_pmem_hold(struct latt_region *r)
 	struct dev_pagemap *pg, **grown;
 	u32 cap = 0;
 
-	if (!r->map || (!r->dax && !r->dax_checked) || r->npgmaps)
+	if (!r->bytes || (!r->dax && !r->dax_checked) || r->npgmaps)
 		return 0;
 	pfn = PHYS_PFN(r->phys);
 	last = PHYS_PFN(r->phys + r->bytes - 1);
@@ -611,7 +625,7 @@ int latt_pmem_hold(struct latt_region *r)
 			if (!r->dax)
 				break;	/* a disk without pages: its claim */
 			latt_pmem_release(r);
-			return -ENODEV;
+			return -EINVAL;	/* no device's memory there */
 		}
 		if (r->npgmaps == cap) {
 			cap = cap ? 2 * cap : 4;

@@ -442,7 +442,10 @@ static int latt_wait_go(struct latt_thread *t)
 	go = smp_load_acquire(&run->tsc_go);
 	if (!go)
 		return -EINTR;
-	switch (latt_spin_to(go, div_u64((u64)LATT_GO_SPIN_MAX_US * tsc_khz, 1000),
+	/* the limit counts past the margin the start was set ahead by */
+	switch (latt_spin_to(go, div_u64((u64)(LATT_GO_MARGIN_US +
+					       LATT_GO_SPIN_MAX_US) * tsc_khz,
+					 1000),
 			     latt_rdtsc, latt_go_stop, run)) {
 	case LATT_GO_STOP:
 		return -EINTR;

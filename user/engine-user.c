@@ -610,7 +610,8 @@ static int wait_go(struct user_thr *t)
 			return -EINTR;
 		nanosleep(&nap, NULL);
 	}
-	switch (latt_spin_to(go, (__u64)LATT_GO_SPIN_MAX_US * u->tsc_khz / 1000,
+	switch (latt_spin_to(go, (__u64)(USER_GO_MARGIN_US + LATT_GO_SPIN_MAX_US) *
+				 u->tsc_khz / 1000,
 			     latt_rdtsc, go_stop, u)) {
 	case LATT_GO_STOP:
 		return -EINTR;

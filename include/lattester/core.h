@@ -45,7 +45,8 @@ typedef __u64 (*latt_tsc_fn)(void);
  * own TSC, and each thread spins to it on its CPU's.  Where two CPUs' TSCs
  * disagree by more than the start's margin, a thread whose TSC is behind
  * would spin for as long as they disagree, deaf to a stop.  So no thread
- * spins longer than LATT_GO_SPIN_MAX_US by its own TSC (then it starts,
+ * spins longer than the margin and LATT_GO_SPIN_MAX_US more by its own
+ * TSC (then it starts,
  * LATT_GO_LATE, and its engine says that the TSCs disagree), and each
  * look at the TSC looks at the stop too.
  */
