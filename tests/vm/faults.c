@@ -5,7 +5,7 @@
  *
  * Usage: faults CALLS SEED
  *
- * The caller (cases-faults/10-faults) arms both fault attributes with
+ * The caller (cases/68-faults) arms both fault attributes with
  * task-filter=Y: only tasks whose /proc/PID/make-it-fail is 1 see failures.
  * This program sets it around each ioctl only, so that what fails is the
  * module's work in the caller's context (START's run, thread records,
