@@ -22,8 +22,8 @@
  * ZONE_MOVABLE -- CXL and hot-plugged memory onlined the default way --
  * is served from there (__GFP_HIGHMEM | __GFP_MOVABLE): first, when it
  * holds most of the node's free pages and stays above twice its high
- * watermark, else when the other zones can't.  The chunks are no LRU pages and have no migration
- * callbacks, so nothing migrates them while the run holds them (offlining
+ * watermark, else when the other zones can't.  The chunks are no LRU
+ * pages and have no migration callbacks, so nothing migrates them while the run holds them (offlining
  * that memory waits for the run's end).  A region beyond the node's free memory is refused
  * before anything is allocated.
  */

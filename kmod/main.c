@@ -268,7 +268,7 @@ static long latt_ioctl_start(struct file *file, void __user *arg)
 	struct latt_run *run, *old;
 	struct latt_region kept;
 	struct file *claim = NULL;
-	bool took, reuse = false;
+	bool took, reuse = false, writes;
 	int ret;
 
 	run = kzalloc(sizeof(*run), GFP_KERNEL);
@@ -281,6 +281,9 @@ static long latt_ioctl_start(struct file *file, void __user *arg)
 		return -EFAULT;
 	}
 	ret = latt_config_check(run);
+	/* the run overwrites its target: stores, chase's pointers, mixes */
+	writes = latt_op_is_store(run->cfg.op) ||
+		 run->cfg.pattern == LATT_PAT_CHASE || run->cfg.mix_write;
 	if (!ret)
 		ret = latt_threads_check(run);
 	if (!ret)
@@ -326,9 +329,7 @@ static long latt_ioctl_start(struct file *file, void __user *arg)
 	if (reuse && run->cfg.target == LATT_TARGET_PMEM)
 		ret = latt_pmem_recheck(&kept, run->cfg.phys_addr,
 					run->cfg.region, run->cfg.map_addr,
-					latt_op_is_store(run->cfg.op) ||
-					run->cfg.pattern == LATT_PAT_CHASE ||
-					run->cfg.mix_write);
+					writes);
 	if (reuse) {
 		run->region = kept;	/* freed with the run if refused */
 		run->reused = !ret;
@@ -336,10 +337,7 @@ static long latt_ioctl_start(struct file *file, void __user *arg)
 	} else if (run->cfg.target == LATT_TARGET_PMEM)
 		ret = latt_pmem_map(&run->region, run->cfg.phys_addr,
 				    run->cfg.region, run->cfg.fd,
-				    run->cfg.map_addr,
-				    latt_op_is_store(run->cfg.op) ||
-				    run->cfg.pattern == LATT_PAT_CHASE ||
-				    run->cfg.mix_write,
+				    run->cfg.map_addr, writes,
 				    run->cfg.pattern == LATT_PAT_CHASE);
 	else
 		ret = latt_region_alloc(&run->region, run->cfg.region,

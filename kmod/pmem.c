@@ -415,6 +415,31 @@ static int latt_pmem_mapit(struct latt_region *r)
 	return 0;
 }
 
+/*
+ * What a claim's range must be, a new claim's and a kept device-DAX
+ * region's alike: memory a claim may measure (-EINVAL), none of it System
+ * RAM (-EBUSY); and for device-DAX held (latt_pmem_hold(), first, so that
+ * the device can't give it up after the check) and tied to the claimed
+ * device through the caller's mapping at @map_addr (latt_dax_map_check()).
+ */
+static int latt_pmem_range_ok(struct latt_region *r, u64 phys, u64 size,
+			      u64 map_addr, bool writes)
+{
+	int ret;
+
+	if (!latt_pmem_iomem_ok(r, phys, size))
+		return -EINVAL;
+	if (latt_touches_ram(phys, size))
+		return -EBUSY;
+	if (!r->dax)
+		return 0;
+	r->phys = phys;
+	r->bytes = size;
+	ret = latt_pmem_hold(r);
+	return ret ? ret : latt_dax_map_check(r->claim, map_addr, phys, size,
+					      writes);
+}
+
 /**
  * latt_pmem_map() - check a PMEM target and map it
  * @r: the region to fill (zeroed by the caller)
@@ -454,25 +479,12 @@ int latt_pmem_map(struct latt_region *r, u64 phys, u64 size, int fd,
 	if (ret)
 		goto fail;
 
+	ret = latt_pmem_range_ok(r, phys, size, map_addr, writes);
+	if (ret)
+		goto fail;
 	ret = -EINVAL;
-	if (!latt_pmem_iomem_ok(r, phys, size))
-		goto fail;
-	if (latt_touches_ram(phys, size)) {
-		ret = -EBUSY;
-		goto fail;
-	}
-	if (r->dax) {
-		r->phys = phys;
-		r->bytes = size;
-		ret = latt_pmem_hold(r);
-		if (!ret)
-			ret = latt_dax_map_check(r->claim, map_addr, phys, size,
-						 writes);
-		if (ret)
-			goto fail;
-	} else if (map_addr) {
-		goto fail;	/* -EINVAL: only a device-DAX claim has one */
-	}
+	if (!r->dax && map_addr)
+		goto fail;	/* only a device-DAX claim has one */
 	if (r->bdev) {
 		ret = latt_dax_range(r->bdev, &dstart, &dsize);
 		if (!ret) {
@@ -548,14 +560,7 @@ int latt_pmem_recheck(struct latt_region *r, u64 phys, u64 size,
 	int ret;
 
 	if (r->dax) {
-		if (!latt_pmem_iomem_ok(r, phys, size))
-			return -EINVAL;
-		if (latt_touches_ram(phys, size))
-			return -EBUSY;
-		ret = latt_pmem_hold(r);
-		if (!ret)
-			ret = latt_dax_map_check(r->claim, map_addr, phys, size,
-						 writes);
+		ret = latt_pmem_range_ok(r, phys, size, map_addr, writes);
 		return ret ? ret : r->map ? 0 : latt_pmem_mapit(r);
 	}
 	if (!r->bdev)

@@ -421,7 +421,8 @@ static int latt_go_stop(void *run)
 /*
  * The start line: the last thread to arrive sets the common start, a little
  * ahead so that the sleepers wake in time; all then spin to it
- * (latt_spin_to(): at most LATT_GO_SPIN_MAX_US, a stop heard).
+ * (latt_spin_to(): at most the margin and LATT_GO_SPIN_MAX_US more, a stop
+ * heard).
  */
 static int latt_wait_go(struct latt_thread *t)
 {
@@ -466,6 +467,19 @@ static int latt_thread_pattern_of(struct latt_thread *t,
 				   t->run->region.chunk_shift);
 }
 
+/*
+ * A run's end, for its region: kept for the next START only when whole
+ * (not after a failure), and never in ZONE_MOVABLE (offlining that memory
+ * waits for its pages); kept, it holds no device (latt_pmem_release()).
+ */
+static void latt_region_let_go(struct latt_run *run)
+{
+	if (!run->keep || run->error || run->region.movable)
+		latt_region_free(&run->region);
+	else
+		latt_pmem_release(&run->region);
+}
+
 /**
  * latt_run_finish() - merge the threads' figures, free the region, and
  * publish the end state
@@ -498,14 +512,7 @@ static void latt_run_finish(struct latt_run *run, bool interrupted)
 	/* marked unstable, the TSC stays so: by the run's end, then */
 	run->tsc_unstable = check_tsc_unstable();
 	run->timer_step = run->threads[0].timer_step;
-	/*
-	 * kept for the next START only when whole (not after a failure), and
-	 * never in ZONE_MOVABLE: offlining that memory waits for its pages
-	 */
-	if (!run->keep || run->error || run->region.movable)
-		latt_region_free(&run->region);
-	else
-		latt_pmem_release(&run->region);	/* kept: holds no device */
+	latt_region_let_go(run);
 	/* pairs with the acquire in latt_run_state(): figures first */
 	smp_wmb();
 	atomic_set(&run->state, run->error ? LATT_STATE_FAILED :
@@ -818,10 +825,7 @@ void latt_run_stop(struct latt_run *run)
 	/* threads stopped before they ran never got to end the run */
 	if (atomic_read(&run->state) == LATT_STATE_RUNNING && run->threads)
 		latt_run_finish(run, true);
-	if (!run->keep || run->error || run->region.movable)
-		latt_region_free(&run->region);
-	else
-		latt_pmem_release(&run->region);
+	latt_region_let_go(run);
 	if (atomic_read(&run->state) == LATT_STATE_RUNNING)
 		atomic_set(&run->state, LATT_STATE_ABORTED);
 	mutex_unlock(&run->stop_lock);

@@ -60,31 +60,21 @@ int msr_read(unsigned int cpu, __u32 msr, __u64 *val)
 int msr_smi_count(unsigned int cpu, __u64 *val, char *why, size_t len)
 {
 	char path[64];
-	ssize_t n;
-	int fd, err;
+	int err;
 
 	if (!cpu_is_intel()) {
 		snprintf(why, len, "not an Intel CPU: no MSR_SMI_COUNT");
 		return -ENODEV;
 	}
-	snprintf(path, sizeof(path), "/dev/cpu/%u/msr", cpu);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = errno;
-		if (err == ENOENT || err == ENXIO)
-			snprintf(why, len, "%s missing (modprobe msr)", path);
-		else if (err == EACCES || err == EPERM)
-			snprintf(why, len, "%s: %s (needs root with CAP_SYS_RAWIO)", path, strerror(err));
-		else
-			snprintf(why, len, "%s: %s", path, strerror(err));
-		return -err;
-	}
-	n = pread(fd, val, sizeof(*val), MSR_SMI_COUNT);
-	err = n < 0 ? errno : EIO;
-	close(fd);
-	if (n == (ssize_t)sizeof(*val))
+	err = -msr_read(cpu, MSR_SMI_COUNT, val);
+	if (!err)
 		return 0;
-	if (err == EIO)
+	snprintf(path, sizeof(path), "/dev/cpu/%u/msr", cpu);
+	if (err == ENOENT || err == ENXIO)
+		snprintf(why, len, "%s missing (modprobe msr)", path);
+	else if (err == EACCES || err == EPERM)
+		snprintf(why, len, "%s: %s (needs root with CAP_SYS_RAWIO)", path, strerror(err));
+	else if (err == EIO)
 		snprintf(why, len, "MSR 0x%x (MSR_SMI_COUNT) not readable on this CPU", MSR_SMI_COUNT);
 	else
 		snprintf(why, len, "%s: %s", path, strerror(err));

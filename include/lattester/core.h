@@ -46,9 +46,8 @@ typedef __u64 (*latt_tsc_fn)(void);
  * disagree by more than the start's margin, a thread whose TSC is behind
  * would spin for as long as they disagree, deaf to a stop.  So no thread
  * spins longer than the margin and LATT_GO_SPIN_MAX_US more by its own
- * TSC (then it starts,
- * LATT_GO_LATE, and its engine says that the TSCs disagree), and each
- * look at the TSC looks at the stop too.
+ * TSC (then it starts, LATT_GO_LATE, and its engine says that the TSCs
+ * disagree), and each look at the TSC looks at the stop too.
  */
 #define LATT_GO_SPIN_MAX_US	20000
 #define LATT_GO_NOW		0	/* @go reached */
@@ -58,7 +57,7 @@ typedef __u64 (*latt_tsc_fn)(void);
 /**
  * latt_spin_to() - spin to @go on this CPU's TSC
  * @go: the common start
- * @limit: the most TSC ticks to spin (LATT_GO_SPIN_MAX_US of them)
+ * @limit: the most TSC ticks to spin (the margin and LATT_GO_SPIN_MAX_US)
  * @tsc: the TSC read (latt_rdtsc(), or a test's stand-in)
  * @stop: true when the run is to stop
  * @arg: for @stop

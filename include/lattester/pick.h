@@ -115,8 +115,8 @@ struct latt_pick {
  *
  * Return: 0; -EOPNOTSUPP when the CPU lacks the op's instruction or the
  * width, or the run's timer is "lfence; rdtsc" and LFENCE does not
- * serialize (@p->lacks names what is missing); -EINVAL for a width the op doesn't have or a
- * fence that doesn't apply (sfence after loads).
+ * serialize (@p->lacks names what is missing); -EINVAL for a width the op
+ * doesn't have or a fence that doesn't apply (sfence after loads).
  */
 static inline int latt_pick_sample(struct latt_config *c, __u64 features,
 				   __u32 widths, struct latt_pick *p,
