@@ -342,7 +342,14 @@ elif not 0 < cell["config"]["region"] <= c["region"]:
     p.append("cell region %r of %r" % (cell["config"]["region"], c["region"]))
 print("\n".join(p))
 EOF
-has "$tmp/out" "region [0-9]+ GiB" "the default region in the first line"
+# in the first line as the JSON has it: GiB where whole, else MiB (8 x a
+# 260 MiB LLC is 2080 MiB)
+want=$(python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))["config"]["region"]
+print("%d GiB" % (r >> 30) if r % (1 << 30) == 0 else "%d MiB" % (r >> 20))' \
+	"$tmp/def.json" 2>/dev/null)
+[ -n "$want" ] && head -n1 "$tmp/out" | grep -q "region $want,"
+report $? "the default region in the first line (region ${want:-?})"
 
 # ---- failed cells ----
 
