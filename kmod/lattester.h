@@ -101,13 +101,13 @@ struct latt_run;
  *	LATT_HIST_BUCKETS, latency only; outlier records, its share of the
  *	configuration's max_outliers; min, max, sums, backwards, NMI
  *	windows, the longest window, the calibrated overhead it subtracts),
- *	samples counted, the calibration after the samples (0 = unknown),
+ *	samples counted, its calibrations (the one that corrects, its
+ *	minimum and maximum; before the start; after the samples, or across
+ *	them under load: 0 = unknown),
  *	streamed accesses and bytes, windows run (latt_run_windows() reads
  *	@rec.windows meanwhile), the TSC as its samples or streaming began
  *	and ended
  * @series: bandwidth: series_len bins
- * @overhead_min: the calibration's minimum
- * @overhead_max: the calibration's maximum
  * @timer_step: latt_timer_step() on its CPU
  * @dax_id: its window's dax_read_lock()
  *
@@ -120,7 +120,6 @@ struct latt_thread {
 	u32 idx;
 	struct latt_thread_rec rec;	/* what it records (core.h) */
 	u64 *series;
-	u64 overhead_min, overhead_max;
 	u64 timer_step;
 	int dax_id;
 } ____cacheline_aligned_in_smp;	/* one thread's writes, one CPU's lines */
@@ -173,9 +172,10 @@ struct latt_thread {
  *	overflows, samples with t1 < t0, outliers seen, dropped and recorded,
  *	NMI windows, the longest window of any thread
  * @count: merged: samples counted
- * @overhead: thread 0's calibration, median
+ * @overhead: thread 0's calibration, median (loaded: under load)
  * @overhead_min: thread 0's
  * @overhead_max: thread 0's
+ * @overhead_idle: thread 0's, before the start
  * @overhead_end: thread 0's
  * @bytes_read: merged: streamed bytes read
  * @bytes_written: merged: streamed bytes written
@@ -234,7 +234,7 @@ struct latt_run {
 	u64 *hist;
 	struct latt_acct merged;
 	u64 count;
-	u64 overhead, overhead_min, overhead_max, overhead_end;
+	u64 overhead, overhead_min, overhead_max, overhead_idle, overhead_end;
 	u64 bytes_read, bytes_written;
 	u64 windows;
 	u64 tsc_start, tsc_end;

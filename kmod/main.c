@@ -424,7 +424,7 @@ static int latt_copy_threads(struct latt_run *run, struct latt_threads *a)
 
 	for (i = 0; i < n; i++) {
 		t = &run->threads[i];
-		memset(&st, 0, sizeof(st));	/* reserved[] too */
+		memset(&st, 0, sizeof(st));	/* every byte, written or not */
 		latt_thread_stats_of(&t->rec, cpu_to_node(t->rec.cpu), &st);
 		if (sp && copy_to_user(sp + i, &st, sizeof(st)))
 			return -EFAULT;
@@ -475,8 +475,6 @@ static long latt_ioctl_result(void __user *arg)
 
 	if (copy_from_user(&r, arg, sizeof(r)))
 		return -EFAULT;
-	if (!latt_all_zero(r.reserved, ARRAY_SIZE(r.reserved)))
-		return -EINVAL;
 
 	/*
 	 * Take a reference and copy without the lock: a user buffer whose
@@ -512,6 +510,7 @@ static long latt_ioctl_result(void __user *arg)
 	r.overhead_min = run->overhead_min;
 	r.overhead_max = run->overhead_max;
 	r.overhead_end = run->overhead_end;
+	r.overhead_idle = run->overhead_idle;
 	r.timer_step = run->timer_step;
 	r.page_size = run->page_size;
 	r.chunk_size = run->chunk_size;

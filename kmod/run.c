@@ -285,12 +285,15 @@ static inline char *latt_region_at(void *region, u64 off)
  * latt_measure() - take a thread's samples, window by window
  * @t: the thread
  * @pat: its address generator, seeded
+ * @lc: a loaded run's calibration across the samples: each window starts
+ *	with its empty samples (latt_lcal_window()); @lc->v NULL: none
  *
  * Return: 0 when all were taken, -EINTR when stopped before, -ETIME when a
  * window ran past the ceiling (one sample longer than ten windows),
  * -EHWPOISON when a load consumed poison (latt_poisoned()).
  */
-static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
+static int latt_measure(struct latt_thread *t, struct latt_pattern *pat,
+			struct latt_lcal *lc)
 {
 	struct latt_run *run = t->run;
 	const u64 total = run->cfg.samples;
@@ -322,7 +325,9 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat)
 		if (latt_window_open(t, &fl, &nmi))
 			return -ENODEV;
 		w0 = latt_rdtsc();
-		now = latt_sample_window(&s, pat, &t->rec.acct, &done, total, w0,
+		latt_lcal_window(lc, &s, t->rec.windows);
+		now = latt_sample_window(&s, pat, &t->rec.acct, &done, total,
+					 lc->v ? latt_rdtsc() : w0,
 					 run->window_cycles, t->rec.windows,
 					 latt_region_at, latt_rdtsc);
 		nmi_seen = latt_window_close(t, fl, nmi);
@@ -493,6 +498,8 @@ static void latt_run_finish(struct latt_run *run, bool interrupted)
 
 	latt_acct_init(&run->merged);
 	run->merged.hist = run->hist;
+	/* each thread's samples moved onto thread 0's overhead */
+	run->merged.overhead = run->threads[0].rec.acct.overhead;
 	run->tsc_start = run->tsc_go;
 	for (i = 0; i < run->nr_threads; i++) {
 		t = &run->threads[i];
@@ -506,8 +513,9 @@ static void latt_run_finish(struct latt_run *run, bool interrupted)
 		run->tsc_end = max(run->tsc_end, t->rec.tsc_end);
 	}
 	run->overhead = run->threads[0].rec.acct.overhead;
-	run->overhead_min = run->threads[0].overhead_min;
-	run->overhead_max = run->threads[0].overhead_max;
+	run->overhead_min = run->threads[0].rec.overhead_min;
+	run->overhead_max = run->threads[0].rec.overhead_max;
+	run->overhead_idle = run->threads[0].rec.overhead_idle;
 	run->overhead_end = run->threads[0].rec.overhead_end;
 	/* marked unstable, the TSC stays so: by the run's end, then */
 	run->tsc_unstable = check_tsc_unstable();
@@ -519,18 +527,75 @@ static void latt_run_finish(struct latt_run *run, bool interrupted)
 		   interrupted ? LATT_STATE_ABORTED : LATT_STATE_DONE);
 }
 
+/*
+ * A timing thread's calibrations: before the start, idle (the traffic of a
+ * loaded run waits at the start line), what corrects its samples but in a
+ * loaded run, whose timing thread calibrates again after the start, under
+ * the traffic (core.h, struct latt_lcal).
+ */
+static int latt_calibrate_idle(struct latt_thread *t)
+{
+	struct latt_thread_rec *r = &t->rec;
+	int ret;
+
+	ret = latt_warmup(t);
+	if (!ret)
+		ret = latt_calibrate(t, &r->acct.overhead, &r->overhead_min,
+				     &r->overhead_max);
+	r->overhead_idle = r->acct.overhead;
+	return ret;
+}
+
+/*
+ * A timing thread's samples: a loaded run's after its calibration under
+ * the traffic, with empty samples at the start of its windows (@lcal:
+ * LATT_CALIB_SAMPLES figures, or NULL), whose median is its overhead_end.
+ */
+static int latt_measure_all(struct latt_thread *t, struct latt_pattern *pat,
+			    u64 *lcal)
+{
+	struct latt_thread_rec *r = &t->rec;
+	struct latt_lcal lc;
+	int ret;
+
+	latt_lcal_init(&lc, lcal,
+		       latt_region_addr(&t->run->region, r->part_offset));
+	if (lcal) {
+		ret = latt_calibrate(t, &r->acct.overhead, &r->overhead_min,
+				     &r->overhead_max);
+		if (ret)
+			return ret;
+		r->tsc_start = rdtsc();	/* the samples begin after it */
+	}
+	ret = latt_measure(t, pat, &lc);
+	if (lcal) {
+		sort(lcal, lc.n, sizeof(*lcal), latt_cmp_u64, NULL);
+		r->overhead_end = latt_lcal_median(lcal, lc.n);
+	}
+	return ret;
+}
+
 static int latt_thread(void *data)
 {
 	struct latt_thread *t = data;
 	struct latt_run *run = t->run;
+	const bool lat = t->rec.role == LATT_ROLE_LATENCY;
+	const bool loaded = lat && run->cfg.mode == LATT_MODE_LOADED;
 	struct latt_pattern pat;
-	u64 off;
+	u64 off, *lcal = NULL;
 	int ret;
 
 	ret = latt_thread_pattern_of(t, &pat);
 	if (WARN_ON_ONCE(ret))	/* checked at START */
 		goto out;
-	if (t->rec.role == LATT_ROLE_LATENCY) {
+	if (loaded) {
+		lcal = kmalloc_array(LATT_CALIB_SAMPLES, sizeof(*lcal),
+				     LATT_GFP);
+		ret = lcal ? 0 : -ENOMEM;
+		if (ret)
+			goto out;
+	}
+	if (lat) {
 		if (run->cfg.pattern == LATT_PAT_CHASE && !run->chain_reused) {
 			ret = latt_chase_build(run, &pat, &off);
 			if (ret == -EHWPOISON)
@@ -538,11 +603,7 @@ static int latt_thread(void *data)
 			if (ret)
 				goto out;
 		}
-		ret = latt_warmup(t);
-		if (!ret)
-			ret = latt_calibrate(t, &t->rec.acct.overhead,
-					     &t->overhead_min,
-					     &t->overhead_max);
+		ret = latt_calibrate_idle(t);
 		if (ret)
 			goto out;
 	}
@@ -550,22 +611,23 @@ static int latt_thread(void *data)
 	if (ret)
 		goto out;
 	t->rec.tsc_start = rdtsc();
-	if (t->rec.role == LATT_ROLE_LATENCY)
-		ret = latt_measure(t, &pat);
+	if (lat)
+		ret = latt_measure_all(t, &pat, lcal);
 	else
 		ret = latt_stream(t, &pat);
 	t->rec.tsc_end = rdtsc();
-	if (t->rec.role == LATT_ROLE_LATENCY && run->cfg.mode == LATT_MODE_LOADED)
+	if (loaded)
 		WRITE_ONCE(run->latency_done, true);	/* traffic stops */
 	/*
 	 * The same calibration after the samples, to show a drift; stopped
 	 * or with the region gone meanwhile, it is unknown (0), and the
-	 * samples stand.
+	 * samples stand.  A loaded run's was taken across them.
 	 */
-	if (!ret && t->rec.role == LATT_ROLE_LATENCY &&
+	if (!ret && lat && !loaded &&
 	    latt_calibrate(t, &t->rec.overhead_end, NULL, NULL))
 		t->rec.overhead_end = 0;
 out:
+	kfree(lcal);
 	if (!t->rec.tsc_end)
 		t->rec.tsc_end = rdtsc();
 	t->rec.error = ret;
@@ -574,7 +636,7 @@ out:
 		cmpxchg(&run->error, 0, ret);
 		latt_halt(run);
 	}
-	if (t->rec.role == LATT_ROLE_LATENCY && run->cfg.mode == LATT_MODE_LOADED)
+	if (loaded)
 		WRITE_ONCE(run->latency_done, true);
 	if (atomic_dec_and_test(&run->live))
 		latt_run_finish(run, false);

@@ -371,7 +371,7 @@ struct user_thr {
 					 * atomic */
 	__u64 *hist;		/* its histogram, on its node */
 	__u64 *series;		/* bandwidth: bytes per bin, on its node */
-	__u64 overhead_min, overhead_max;
+	__u64 *lcal;		/* loaded: LATT_CALIB_SAMPLES, struct latt_lcal */
 	__u64 done;		/* atomic: samples taken */
 } __attribute__((aligned(64)));	/* one thread's writes, its own lines */
 
@@ -497,8 +497,12 @@ static void window_done(struct user_thr *t, __u64 cycles, __u64 done)
 	__atomic_store_n(&t->rec.windows, t->rec.windows + 1, __ATOMIC_RELEASE);
 }
 
-/* The module's latt_measure(), windows for bookkeeping only. */
-static int sample_all(struct user_thr *t, struct latt_pattern *pat)
+/*
+ * The module's latt_measure(), windows for bookkeeping only; a loaded run's
+ * windows start with empty samples (@lc, core.h's struct latt_lcal).
+ */
+static int sample_all(struct user_thr *t, struct latt_pattern *pat,
+		      struct latt_lcal *lc)
 {
 	struct user_run *u = t->u;
 	const __u64 total = u->cfg.samples;
@@ -521,7 +525,9 @@ static int sample_all(struct user_thr *t, struct latt_pattern *pat)
 	t->rec.acct.tsc0 = load64(&u->tsc_go);
 	while (done < total) {
 		w0 = latt_rdtsc();
-		now = latt_sample_window(&s, pat, &t->rec.acct, &done, total, w0,
+		latt_lcal_window(lc, &s, t->rec.windows);
+		now = latt_sample_window(&s, pat, &t->rec.acct, &done, total,
+					 lc->v ? latt_rdtsc() : w0,
 					 u->window_cycles, t->rec.windows,
 					 step_addr, latt_rdtsc);
 		t->rec.count = done - t->rec.acct.backwards;
@@ -643,10 +649,40 @@ static int bus_error(struct user_thr *t, const struct map_fault *f)
 	return -ENODEV;
 }
 
+/*
+ * The module's latt_measure_all(): a loaded run's samples after its
+ * calibration under the traffic, with empty samples at the start of its
+ * windows (@lcal: LATT_CALIB_SAMPLES figures, or NULL), whose median is
+ * its overhead_end.
+ */
+static int measure_all(struct user_thr *t, struct latt_pattern *pat,
+		       __u64 *lcal)
+{
+	struct latt_thread_rec *r = &t->rec;
+	struct latt_lcal lc;
+	int ret;
+
+	latt_lcal_init(&lc, lcal, t->u->base);
+	if (lcal) {
+		ret = calibrate(t, &r->acct.overhead, &r->overhead_min,
+				&r->overhead_max);
+		if (ret)
+			return ret;
+		r->tsc_start = latt_rdtsc();	/* the samples begin after it */
+	}
+	ret = sample_all(t, pat, &lc);
+	if (lcal) {
+		qsort(lcal, lc.n, sizeof(*lcal), cmp_u64);
+		r->overhead_end = latt_lcal_median(lcal, lc.n);
+	}
+	return ret;
+}
+
 /* A thread's run proper: the module's latt_thread(), from its pattern on. */
 static int thr_body(struct user_thr *t, struct latt_pattern *pat)
 {
 	struct user_run *u = t->u;
+	__u64 *lcal = t->lcal;
 	const bool lat = t->rec.role == LATT_ROLE_LATENCY;
 	int ret;
 
@@ -656,9 +692,11 @@ static int thr_body(struct user_thr *t, struct latt_pattern *pat)
 			if (ret)
 				return ret;
 		}
+		/* idle: a loaded run's traffic waits at the start line */
 		warmup(u);
-		ret = calibrate(t, &t->rec.acct.overhead, &t->overhead_min,
-				&t->overhead_max);
+		ret = calibrate(t, &t->rec.acct.overhead,
+				&t->rec.overhead_min, &t->rec.overhead_max);
+		t->rec.overhead_idle = t->rec.acct.overhead;
 		if (ret)
 			return ret;
 	}
@@ -666,12 +704,14 @@ static int thr_body(struct user_thr *t, struct latt_pattern *pat)
 	if (ret)
 		return ret;
 	t->rec.tsc_start = latt_rdtsc();
-	ret = lat ? sample_all(t, pat) : stream(t, pat);
+	ret = lat ? measure_all(t, pat, lcal) : stream(t, pat);
 	t->rec.tsc_end = latt_rdtsc();
-	if (lat && u->cfg.mode == LATT_MODE_LOADED)	/* traffic stops */
+	if (lcal)	/* traffic stops */
 		__atomic_store_n(&u->latency_done, 1, __ATOMIC_RELEASE);
-	/* the same calibration after the samples, to show a drift */
-	if (!ret && lat && calibrate(t, &t->rec.overhead_end, NULL, NULL))
+	/* the same calibration after the samples, to show a drift (a loaded
+	 * run's was taken across them) */
+	if (!ret && lat && !lcal &&
+	    calibrate(t, &t->rec.overhead_end, NULL, NULL))
 		t->rec.overhead_end = 0;
 	return ret;
 }
@@ -714,6 +754,11 @@ static int thr_buffers(struct user_thr *t)
 		if (!t->hist)
 			return -ENOMEM;
 		t->rec.acct.hist = t->hist;
+		if (u->cfg.mode == LATT_MODE_LOADED) {
+			t->lcal = malloc(LATT_CALIB_SAMPLES * sizeof(*t->lcal));
+			if (!t->lcal)
+				return -ENOMEM;
+		}
 	} else if (u->cfg.mode == LATT_MODE_BANDWIDTH) {
 		t->series = calloc(u->series_len, sizeof(*t->series));
 		if (!t->series)
@@ -1140,6 +1185,8 @@ static int threads_merge(struct user_run *u, struct run_report *r)
 
 	latt_acct_init(&all);
 	all.hist = r->hist;
+	/* each thread's samples moved onto thread 0's overhead */
+	all.overhead = u->thr[0].rec.acct.overhead;
 	memset(r->hist, 0, LATT_HIST_BUCKETS * sizeof(*r->hist));
 	memset(&r->res, 0, sizeof(r->res));
 	r->res.tsc_start = u->tsc_go;
@@ -1173,8 +1220,9 @@ static int threads_merge(struct user_run *u, struct run_report *r)
 	latt_acct_result(&all, r->res.count, &r->res);
 	r->res.outlier_len = all.nr_outliers;
 	r->res.overhead = u->thr[0].rec.acct.overhead;
-	r->res.overhead_min = u->thr[0].overhead_min;
-	r->res.overhead_max = u->thr[0].overhead_max;
+	r->res.overhead_min = u->thr[0].rec.overhead_min;
+	r->res.overhead_max = u->thr[0].rec.overhead_max;
+	r->res.overhead_idle = u->thr[0].rec.overhead_idle;
 	r->res.overhead_end = u->thr[0].rec.overhead_end;
 	r->res.timer_step = u->timer_step;
 
@@ -1214,6 +1262,7 @@ static void threads_release(struct user_run *u)
 
 	for (i = 0; u->thr && i < u->nr_threads; i++) {
 		free(u->thr[i].hist);
+		free(u->thr[i].lcal);
 		free(u->thr[i].series);
 	}
 	free(u->thr);

@@ -313,6 +313,15 @@ struct json_object *json_run_result(const struct run_report *r)
 		latt_json_u64(oh, "end_median", s->overhead_end);
 	else
 		json_object_object_add(oh, "end_median", NULL);
+	/* ABI 2.5: a loaded run's median is its calibration under the
+	 * traffic, its end_median across its samples; idle_median is before
+	 * the start, with no traffic (0 from an older module: unknown) */
+	if (s->overhead_idle)
+		latt_json_u64(oh, "idle_median", s->overhead_idle);
+	else
+		json_object_object_add(oh, "idle_median", NULL);
+	latt_json_bool(oh, "under_load",
+		       s->config.mode == LATT_MODE_LOADED && s->overhead_idle);
 	json_object_object_add(o, "overhead_cycles", oh);
 	json_object_object_add(o, "timer", timer(r));
 	latt_json_u64(o, "backwards", s->backwards);
@@ -387,7 +396,7 @@ static struct json_object *outlier(const struct run_report *r,
 				   const struct latt_outlier *out)
 {
 	struct json_object *o = json_object_new_object();
-	__u64 corr = latt_correct(out->cycles, r->res.overhead);
+	__u64 corr = latt_correct(out->cycles, outlier_overhead(r, out));
 	__u64 khz = r->info->tsc_khz;
 
 	latt_json_u64(o, "sample", out->sample);

@@ -263,7 +263,14 @@ static void print_header(FILE *f, const struct run_report *r)
 	     r->interrupted ? " (interrupted)" : "");
 	line(f, "tsc_khz:", "%llu", (unsigned long long)r->info->tsc_khz);
 	print_timer(f, r);
-	if (s->overhead_end)
+	if (c->mode == LATT_MODE_LOADED)
+		line(f, "overhead:", "%llu cycles median under the traffic, min %llu, max %llu; idle %llu; %s%llu across the samples", (unsigned long long)s->overhead,
+		     (unsigned long long)s->overhead_min,
+		     (unsigned long long)s->overhead_max,
+		     (unsigned long long)s->overhead_idle,
+		     s->overhead_end ? "" : "unknown ",
+		     (unsigned long long)s->overhead_end);
+	else if (s->overhead_end)
 		line(f, "overhead:", "%llu cycles median, min %llu, max %llu; %llu after the samples", (unsigned long long)s->overhead,
 		     (unsigned long long)s->overhead_min,
 		     (unsigned long long)s->overhead_max,
@@ -613,7 +620,7 @@ int report_write_outliers_csv(const char *path, const struct run_report *r)
 	fputs("sample,time_ns,offset,cycles,raw_cycles,ns,window,nmi\n", f);
 	for (i = 0; i < r->res.outlier_len; i++) {
 		o = &r->outliers[i];
-		corr = latt_correct(o->cycles, r->res.overhead);
+		corr = latt_correct(o->cycles, outlier_overhead(r, o));
 		fprintf(f, "%llu,%llu,%llu,%llu,%llu,%.3f,%llu,%d\n",
 			(unsigned long long)o->sample,
 			(unsigned long long)(latt_ns((double)o->tsc, khz) + 0.5),

@@ -320,6 +320,25 @@ void run_bandwidth(const struct run_report *r, struct run_bandwidth *b)
 				     r->info->tsc_khz);
 }
 
+/**
+ * outlier_overhead() - the overhead that corrects outlier @o: its thread's
+ *	own (ABI 2.5: the run's figures are on each thread's, latt_acct_merge());
+ *	the run's where the threads are not known
+ * @r: the run
+ * @o: one of its outlier records
+ */
+__u64 outlier_overhead(const struct run_report *r,
+		       const struct latt_outlier *o)
+{
+	__u32 i;
+
+	for (i = 0; r->trep.st && i < r->trep.n; i++)
+		if (r->trep.st[i].cpu == o->cpu &&
+		    r->trep.st[i].role == LATT_ROLE_LATENCY)
+			return r->trep.st[i].overhead;
+	return r->res.overhead;
+}
+
 /* Corrected percentile @ppm of thread @i, in ns (0 without samples). */
 static double thread_ns(const struct run_report *r, __u32 i, __u64 ppm)
 {
@@ -418,6 +437,10 @@ static struct json_object *thread_json(const struct run_report *r, __u32 i)
 	latt_json_u64(o, "part_bytes", s->part_bytes);
 	latt_json_u64(o, "samples", s->count);
 	latt_json_u64(o, "overhead_cycles", s->overhead);
+	if (s->overhead_idle)	/* ABI 2.5; loaded: overhead_cycles is under load */
+		latt_json_u64(o, "overhead_idle_cycles", s->overhead_idle);
+	else
+		json_object_object_add(o, "overhead_idle_cycles", NULL);
 	for (k = 0; k < sizeof(pct) / sizeof(pct[0]); k++) {
 		latt_json_double(ns, pct[k].name, thread_ns(r, i, pct[k].ppm));
 		if (s->count && !latt_pct_supported(s->count, pct[k].ppm))

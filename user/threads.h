@@ -61,6 +61,9 @@ int threads_fetch(struct latt_dev *d, struct run_report *r);
 double threads_gbps(__u64 bytes, __u64 cycles, __u64 tsc_khz);
 void run_bandwidth(const struct run_report *r, struct run_bandwidth *b);
 void threads_print(FILE *f, const struct run_report *r);
+struct latt_outlier;
+__u64 outlier_overhead(const struct run_report *r,
+		       const struct latt_outlier *o);
 struct json_object *json_run_threads(const struct run_report *r);
 
 /** threads_used() - does @c need ABI 1.2 (threads or a mode)? */

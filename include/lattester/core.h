@@ -438,9 +438,132 @@ static inline void latt_calib_pick(const __u64 *v, __u64 *med, __u64 *lo,
 		*hi = v[LATT_CALIB_SAMPLES - 1];
 }
 
+/*
+ * The calibration under load (loaded mode, ABI 2.5).  The traffic changes
+ * what the timer costs on the timing CPU: its core's clock (a turbo budget
+ * shared with the busy cores) and the fences' wait for the memory system.
+ * So the loaded run's timing thread calibrates again after the common
+ * start, with the traffic running, and that overhead corrects its samples
+ * (the idle one, before the start, is reported beside it).  Then each of
+ * its sample windows starts with LATT_LCAL_EMPTIES empty samples
+ * (latt_lcal_window()), inside the same window, before its samples: their
+ * median, across the run, is the run's overhead_end, and a drift between
+ * the two says that the traffic's effect changed while the samples ran.
+ * @v holds LATT_CALIB_SAMPLES figures at most, LATT_LCAL_EMPTIES from each
+ * window that takes them: when it is full, every other such window's
+ * figures are dropped and the windows that take empties become every
+ * other one, so that what is kept stays spread evenly over the whole run
+ * at any length: the empties of all W windows of a short run, of 32 to 64
+ * evenly spaced windows of a long one.  Whole windows are dropped, never
+ * figures within one, so that each kept window gives the same share of
+ * its empties (the first after the window opens may be slower).
+ */
+#define LATT_LCAL_EMPTIES	16
+_Static_assert(LATT_CALIB_SAMPLES % (2 * LATT_LCAL_EMPTIES) == 0,
+	       "a full latt_lcal holds an even number of windows' empties");
+
+/**
+ * struct latt_lcal - a loaded run's calibration across its samples
+ * @v: LATT_CALIB_SAMPLES figures, the engine's (NULL: none taken)
+ * @base: what latt_step_empty() is given (the calibration's own)
+ * @n: figures in @v
+ * @every: a power of two: windows whose number is a multiple of it take
+ *	empties
+ */
+struct latt_lcal {
+	__u64 *v;
+	char *base;
+	__u32 n, every;
+};
+
+/** latt_lcal_init() - nothing taken yet; @v NULL: nothing to take */
+static inline void latt_lcal_init(struct latt_lcal *c, __u64 *v, char *base)
+{
+	c->v = v;
+	c->base = base;
+	c->n = 0;
+	c->every = 1;
+}
+
+/**
+ * latt_lcal_window() - the empty samples that start sample window @window
+ * @c: the run's calibration across its samples
+ * @s: the thread's way of sampling (latt_step_empty())
+ * @window: the window's number, from 0
+ *
+ * Inside the window (interrupts off, in the module): no allocation, no
+ * call out.  Nothing when @c->v is NULL or the window takes none.
+ */
+static __always_inline void latt_lcal_window(struct latt_lcal *c,
+					     const struct latt_step *s,
+					     __u64 window)
+{
+	char *pos = c->base;
+	__u64 opos = 0;
+	__u32 k;
+
+	if (!c->v || (window & (c->every - 1)))
+		return;
+	if (c->n + LATT_LCAL_EMPTIES > LATT_CALIB_SAMPLES) {
+		/*
+		 * full (LATT_LCAL_BLOCKS windows' empties, an even number):
+		 * keep windows 0, 2, 4 ... of them, which are those whose
+		 * number is a multiple of the new @every, and take empties
+		 * half as often
+		 */
+		for (k = 0; k < LATT_CALIB_SAMPLES / 2; k++)
+			c->v[k] = c->v[(k / LATT_LCAL_EMPTIES) * 2 *
+				       LATT_LCAL_EMPTIES +
+				       k % LATT_LCAL_EMPTIES];
+		c->n = LATT_CALIB_SAMPLES / 2;
+		c->every *= 2;
+		if (window & (c->every - 1))
+			return;
+	}
+	for (k = 0; k < LATT_LCAL_EMPTIES; k++)
+		c->v[c->n++] = latt_step_empty(s, c->base, &pos, &opos);
+}
+
+/**
+ * latt_lcal_median() - the median of @n figures, once sorted ascending
+ * @v: the figures (struct latt_lcal's, sorted by the engine)
+ * @n: how many; 0: unknown (0)
+ */
+static inline __u64 latt_lcal_median(const __u64 *v, __u32 n)
+{
+	return n ? v[n / 2] : 0;
+}
+
 /* accesses a streaming thread makes between two looks at the TSC */
 #define LATT_STREAM_BATCH	16
 #define LATT_STREAM_BATCH_BYTES	(64ULL << 10)
+
+/* @v - @d, floored at 0 (@d may be negative: @v moves up) */
+static inline __u64 latt_sub_floor(__u64 v, __s64 d)
+{
+	if (d >= 0)
+		return v > (__u64)d ? v - (__u64)d : 0;
+	return v + (__u64)-d;
+}
+
+/**
+ * latt_hist_shift() - the bucket of bucket @b's values less @d
+ * @b: a histogram bucket
+ * @d: cycles to take off (negative: to add)
+ *
+ * Exact where @b holds one value (below 2^LATT_HIST_SUB_BITS); above, the
+ * bucket's middle is moved, so a value lands within one bucket of where it
+ * would have been counted.  The last bucket (the overflow) stays.
+ */
+static inline __u32 latt_hist_shift(__u32 b, __s64 d)
+{
+	__u64 mid;
+
+	if (b + 1 >= LATT_HIST_BUCKETS)
+		return b;
+	mid = latt_hist_lo(b) + (latt_hist_hi(b) - latt_hist_lo(b)) / 2;
+	return latt_hist_index(latt_sub_floor(mid, d));
+}
 
 /**
  * latt_acct_merge() - add one thread's record into the run's
@@ -450,22 +573,36 @@ static inline void latt_calib_pick(const __u64 *v, __u64 *med, __u64 *lo,
  *
  * Sums, extremes, counters and the number of outlier records; the records
  * themselves stay with each thread (RESULT hands them out thread by
- * thread).  The overhead and threshold are not merged: the run's overhead
- * is thread 0's.  A poisoned load: the first thread's (in index order).
+ * thread).  The run's overhead, @to->overhead, is thread 0's, set before
+ * the first merge; each thread's samples enter moved by its own overhead
+ * less that one (latt_hist_shift()), so that the run's figures less the
+ * run's overhead are each sample less its own thread's overhead: threads
+ * whose calibrations differ by a few cycles then share one corrected
+ * scale.  The threshold is not merged.  A poisoned load: the first
+ * thread's (in index order).
  */
 static inline void latt_acct_merge(struct latt_acct *to,
 				   const struct latt_acct *from)
 {
+	__s64 d = (__s64)(from->overhead - to->overhead);
+	__u64 n = 0, c;
 	__u32 b;
 
 	if (to->hist && from->hist)
-		for (b = 0; b < LATT_HIST_BUCKETS; b++)
-			to->hist[b] += from->hist[b];
-	if (from->min < to->min)
-		to->min = from->min;
-	if (from->max > to->max)
-		to->max = from->max;
-	to->sum += from->sum;
+		for (b = 0; b < LATT_HIST_BUCKETS; b++) {
+			c = from->hist[b];
+			if (!c)
+				continue;
+			n += c;
+			to->hist[d ? latt_hist_shift(b, d) : b] += c;
+		}
+	if (from->min != ~0ULL) {	/* it has samples: moved, as they */
+		if (latt_sub_floor(from->min, d) < to->min)
+			to->min = latt_sub_floor(from->min, d);
+		if (latt_sub_floor(from->max, d) > to->max)
+			to->max = latt_sub_floor(from->max, d);
+	}
+	to->sum += latt_sub_floor(from->sum, d * (__s64)n);
 	to->sum_corrected += from->sum_corrected;
 	to->hist_overflow += from->hist_overflow;
 	to->backwards += from->backwards;
@@ -490,9 +627,14 @@ _Static_assert(LATT_EINTR == EINTR, "LATT_EINTR is EINTR");
  * struct latt_thread_rec - what a thread of either engine records of its
  *	run: what LATT_IOC_THREADS reports of it (latt_thread_stats_of()),
  *	what the run adds up
- * @acct: its samples' record
+ * @acct: its samples' record (@acct.overhead: the calibration that
+ *	corrects them, under load in a loaded run)
  * @count: the samples it counted, less the backwards ones
- * @overhead_end: the calibration again, after the samples
+ * @overhead_min: the minimum of that calibration
+ * @overhead_max: its maximum
+ * @overhead_idle: the calibration before the common start (no traffic)
+ * @overhead_end: the calibration again, after the samples; in a loaded run
+ *	the median of the empty samples interleaved with them (latt_lcal)
  * @accesses: a streaming thread's whole accesses
  * @bytes_read: a streaming thread's bytes read
  * @bytes_written: a streaming thread's bytes written
@@ -508,7 +650,7 @@ _Static_assert(LATT_EINTR == EINTR, "LATT_EINTR is EINTR");
  */
 struct latt_thread_rec {
 	struct latt_acct acct;
-	__u64 count, overhead_end;
+	__u64 count, overhead_min, overhead_max, overhead_idle, overhead_end;
 	__u64 accesses, bytes_read, bytes_written;
 	__u64 tsc_start, tsc_end;
 	__u64 windows;
@@ -567,7 +709,7 @@ static inline void latt_acct_thread_stats(const struct latt_acct *a,
  * latt_thread_stats_of() - a thread's entry of LATT_IOC_THREADS
  * @t: the thread's record
  * @node: the NUMA node of its CPU
- * @st: the entry, every field but reserved[] filled
+ * @st: the entry, every field filled
  *
  * A thread that was stopped reports no error: the run's state says so.
  */
@@ -583,6 +725,7 @@ static inline void latt_thread_stats_of(const struct latt_thread_rec *t,
 	st->part_bytes = t->part_bytes;
 	latt_acct_thread_stats(&t->acct, t->count, st);
 	st->overhead_end = t->overhead_end;
+	st->overhead_idle = t->overhead_idle;
 	st->accesses = t->accesses;
 	st->bytes_read = t->bytes_read;
 	st->bytes_written = t->bytes_written;

@@ -19,7 +19,7 @@
 #include <linux/ioctl.h>
 
 #define LATT_ABI_MAJOR		2
-#define LATT_ABI_MINOR		4
+#define LATT_ABI_MINOR		5
 #define LATT_ABI_VERSION	((LATT_ABI_MAJOR << 16) | LATT_ABI_MINOR)
 
 #define LATT_DEVICE_NAME	"lattester"
@@ -398,9 +398,12 @@ struct latt_outlier {
  * @max: raw cycles
  * @sum: of raw cycles
  * @sum_corrected: of max(raw - overhead, 0)
- * @overhead: calibrated timer overhead, median
- * @overhead_min: the calibration's minimum
- * @overhead_max: the calibration's maximum
+ * @overhead: calibrated timer overhead, median: what corrects the
+ *	figures.  Thread 0's: in loaded mode its calibration under load (ABI
+ *	2.5), run after the common start while the traffic runs; otherwise
+ *	its calibration before the start (@overhead_idle)
+ * @overhead_min: that calibration's minimum
+ * @overhead_max: that calibration's maximum
  * @windows: irq-off windows run
  * @nmi_windows: windows that saw an NMI
  * @outliers: samples above threshold
@@ -415,7 +418,9 @@ struct latt_outlier {
  * @bytes_written: ABI 1.2: by streaming threads
  * @overhead_end: ABI 1.3: the same calibration again after the samples (a
  *	drift of more than @timer_step between the two says the CPU's clock
- *	or the platform changed during the run); 0 = unknown
+ *	or the platform changed during the run); in loaded mode (ABI 2.5)
+ *	the median of the empty samples that start the sample windows, under
+ *	the traffic, across the run; 0 = unknown
  * @timer_step: ABI 1.3: cycles: the smallest non-zero difference of two
  *	successive timer reads, what can be told from zero
  * @backwards: ABI 1.3: samples with t1 < t0 (the second timestamp below
@@ -428,13 +433,21 @@ struct latt_outlier {
  *	physically contiguous chunks, LATT_CHUNK (4 MiB) or 2 MiB; PMEM:
  *	always 4 MiB, counted from @config.phys_addr in its one mapping.
  *	0 = unknown
- * @reserved: must be zero
+ * @overhead_idle: ABI 2.5: thread 0's calibration before the common start,
+ *	median, with no traffic running (the traffic threads wait at the
+ *	start line); equal to @overhead but in loaded mode; 0 = unknown
  *
  * In: @hist_ptr/@hist_len (buckets of __u64 the buffer holds) and
  * @outlier_ptr/@outlier_len (records).  A zero pointer skips that copy.
  * Out: everything else.  Only valid once the run is no longer running.
  * Cycles are raw (timer overhead included); corrected = raw - @overhead,
- * floored at zero, and for chains per load = corrected / @chain.
+ * floored at zero, and for chains per load = corrected / @chain.  With
+ * several timing threads (ABI 2.5) each thread's samples enter the merged
+ * histogram, @min, @max and @sum moved by its own overhead less thread
+ * 0's: corrected = merged - @overhead is then each sample less its own
+ * thread's overhead (exact below 256 cycles, within a bucket above).
+ * Outlier records stay raw: correct each by its thread's overhead
+ * (LATT_IOC_THREADS).
  */
 struct latt_result {
 	__u64 hist_ptr;
@@ -469,7 +482,7 @@ struct latt_result {
 	__u64 backwards;
 	__u64 page_size;
 	__u64 chunk_size;
-	__u64 reserved[1];
+	__u64 overhead_idle;
 };
 
 /* latt_thread_stats.role */
@@ -490,7 +503,7 @@ struct latt_result {
  * @sum: of raw cycles
  * @sum_corrected: by its own overhead (the merged result's sum_corrected
  *	adds these up)
- * @overhead: its own calibration, median
+ * @overhead: its own calibration, median (loaded mode: under load)
  * @accesses: streamed accesses
  * @bytes_read: streamed bytes read
  * @bytes_written: streamed bytes written
@@ -500,9 +513,11 @@ struct latt_result {
  * @nmi_windows: of those, windows that saw an NMI
  * @window_cycles_max: its longest window, TSC cycles
  * @outliers: its samples above the threshold
- * @overhead_end: ABI 1.3: its calibration after the samples
+ * @overhead_end: ABI 1.3: its calibration after the samples (loaded mode,
+ *	ABI 2.5: across them, as in struct latt_result)
  * @backwards: ABI 1.3: samples with t1 < t0
- * @reserved: zero
+ * @overhead_idle: ABI 2.5: its calibration before the common start (equal
+ *	to @overhead but for the loaded run's timing thread)
  *
  * Cycles are raw, as in struct latt_result; @tsc_start/@tsc_end are the
  * thread's own, on the common TSC.  A streaming thread counts no samples.
@@ -531,7 +546,7 @@ struct latt_thread_stats {
 	__u64 outliers;
 	__u64 overhead_end;
 	__u64 backwards;
-	__u64 reserved[1];
+	__u64 overhead_idle;
 };
 
 /**

@@ -256,6 +256,9 @@ static int fake_result(struct latt_result *r)
 	r->overhead = FAKE_OVERHEAD;
 	r->overhead_min = 18;
 	r->overhead_max = 30;
+	/* ABI 2.5: a loaded run's overhead is its calibration under load */
+	r->overhead_idle = run.mode == LATT_MODE_LOADED ? FAKE_OVERHEAD - 2 :
+			   FAKE_OVERHEAD;
 	r->windows = n / 1000 + 1;
 	r->nmi_windows = 1;
 	r->tsc_start = 1000;
@@ -293,6 +296,10 @@ static int fake_threads(struct latt_threads *a)
 			st[i].role = times ? LATT_ROLE_LATENCY :
 				     LATT_ROLE_STREAM;
 			st[i].overhead = FAKE_OVERHEAD;
+			if (times)
+				st[i].overhead_idle = run.mode == LATT_MODE_LOADED ?
+						      FAKE_OVERHEAD - 2 :
+						      FAKE_OVERHEAD;
 			st[i].tsc_start = 1000;
 			st[i].tsc_end = 1000 + n * 1000;
 			st[i].windows = n / 1000 + 1;

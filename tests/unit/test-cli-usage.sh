@@ -416,7 +416,10 @@ else
 	expect 1 "fake: a module of ABI 1.3 (magic 0xb7)" \
 		env FAKE_ABI=65539 LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" \
 		"$ctl" run --samples 10
-	has "$tmp/err" "this lattester module speaks ABI 1.3 \(ioctl magic 0xb7\); lattester-ctl speaks 2.4 \(0xbc\): load the module of this release" \
+	abi=$(sed -n 's/^#define LATT_ABI_MAJOR[[:space:]]*\([0-9]*\)$/\1/p;
+		s/^#define LATT_ABI_MINOR[[:space:]]*\([0-9]*\)$/.\1/p' \
+		"$top/include/uapi/lattester.h" | tr -d '\n')
+	has "$tmp/err" "this lattester module speaks ABI 1.3 \(ioctl magic 0xb7\); lattester-ctl speaks ${abi//./\\.} \(0xbc\): load the module of this release" \
 		"fake: ... the old ABI and both magics named"
 	# one rule book (rules.h): the kernel engine refuses before START, in
 	# the very words of the user engine

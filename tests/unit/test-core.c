@@ -32,7 +32,7 @@ static void test_abi(void)
 {
 	check(offsetof(struct latt_config, map_addr) % 8 == 0 &&
 	      offsetof(struct latt_result, config) % 8 == 0 &&
-	      offsetof(struct latt_result, reserved) % 8 == 0,
+	      offsetof(struct latt_result, overhead_idle) % 8 == 0,
 	      "ABI: 64-bit fields naturally aligned");
 	check(_IOC_SIZE(LATT_IOC_START) == sizeof(struct latt_config) &&
 	      _IOC_SIZE(LATT_IOC_RESULT) == sizeof(struct latt_result) &&
@@ -53,9 +53,15 @@ static void test_abi(void)
 	      sizeof(struct latt_status) == LATT_STATUS_SIZE,
 	      "ABI 2.3: LATT_FEAT_MC_SAFE bit 19, MC_RECOVER bit 20, latt_status.poison_offset at 32");
 	/* ABI 2.4: a feature bit */
-	check(LATT_ABI_VERSION == 0x20004 &&
-	      LATT_FEAT_LFENCE_SERIAL == 1ULL << 21,
+	check(LATT_FEAT_LFENCE_SERIAL == 1ULL << 21,
 	      "ABI 2.4: LATT_FEAT_LFENCE_SERIAL bit 21");
+	/* ABI 2.5: the last reserved u64 of RESULT and of a thread's stats */
+	check(LATT_ABI_VERSION == 0x20005 &&
+	      offsetof(struct latt_result, overhead_idle) ==
+	      LATT_RESULT_SIZE - 8 &&
+	      offsetof(struct latt_thread_stats, overhead_idle) ==
+	      LATT_THREAD_STATS_SIZE - 8,
+	      "ABI 2.5: overhead_idle where reserved[0] was, sizes unchanged");
 }
 
 static void test_hist_buckets(void)

@@ -160,6 +160,29 @@ if want == "loaded":
         why.append("samples %r" % [t["samples"] for t in ts])
     if ts[1]["accesses"] <= 0 or ts[1]["bytes_read"] < 64 * ts[1]["accesses"]:
         why.append("traffic %r accesses" % ts[1]["accesses"])
+# ABI 2.5: the overhead that corrects is the one calibrated under the
+# same conditions as the samples: idle before the start, or (loaded) under
+# the traffic, with the one across the samples beside it
+oh = res["overhead_cycles"]
+if want == "loaded":
+    if oh["under_load"] is not True or not oh["idle_median"] or \
+       not oh["end_median"] or ts[0]["overhead_idle_cycles"] != oh["idle_median"] \
+       or ts[1]["overhead_idle_cycles"] is not None:
+        why.append("loaded overheads %r, threads' idle %r" %
+                   (oh, [t["overhead_idle_cycles"] for t in ts]))
+else:
+    if oh["under_load"] is not False or oh["idle_median"] != oh["median"] or \
+       any(t["overhead_idle_cycles"] != t["overhead_cycles"] for t in ts):
+        why.append("idle overheads %r, threads' %r" %
+                   (oh, [(t["overhead_cycles"], t["overhead_idle_cycles"]) for t in ts]))
+if not 0 < oh["median"] < 100000 or not 0 < oh["idle_median"] < 100000:
+    why.append("overheads %r: no timer read costs that" % oh)
+# what was subtracted is that overhead: raw - corrected at the minimum
+# (the exact one; percentiles may floor at 0)
+if lat["raw_cycles"]["min"] - lat["cycles"]["min"] != oh["median"] and \
+   lat["cycles"]["min"] != 0 and want == "loaded":
+    why.append("min raw %r - corrected %r is not the overhead %r" %
+               (lat["raw_cycles"]["min"], lat["cycles"]["min"], oh["median"]))
 p50 = lat["ns"]["p50"]
 if not p50 or p50 < 5:
     why.append("p50 %r ns: a flushed load costs more than an L1 hit" % p50)

@@ -1033,7 +1033,7 @@ static void test_threads(void)
 	a.max_outliers = latt_thread_outliers(MAX_OUT, 2, 0);
 	b.max_outliers = latt_thread_outliers(MAX_OUT, 2, 1);
 	all.threshold = a.threshold = b.threshold = THRESHOLD;
-	all.overhead = a.overhead = b.overhead = OVERHEAD;
+	all.overhead = a.overhead = b.overhead = m.overhead = OVERHEAD;
 	for (i = 0; i < SAMPLES; i++) {
 		cyc = figure(i * 64);
 		latt_acct_sample(&all, i, i, i * 64, cyc, i / PER_WINDOW);
@@ -1058,6 +1058,175 @@ static void test_threads(void)
 	      "two threads' records merged are the record of all their samples (sum %llu, %llu outliers)",
 	      (unsigned long long)m.sum,
 	      (unsigned long long)m.outliers_seen);
+}
+
+/* the true figure at @ppm of @n sorted values: the nearest rank */
+static __u64 nearest_rank(const __u64 *v, __u64 n, __u64 ppm)
+{
+	__u64 rank = (ppm * n + 999999) / 1000000;
+
+	return v[(rank ? rank : 1) - 1];
+}
+
+/*
+ * Threads whose calibrations differ: what a user reads off the run is each
+ * sample less its own thread's overhead.  Two threads time the same true
+ * latencies, one with an overhead of 30 cycles, one of 47: the run's
+ * percentiles, less the run's overhead (thread 0's), must be the true
+ * latencies' within a bucket; its min, max and mean exactly.
+ */
+static void test_merge_overheads(void)
+{
+	enum { N = 40000 };
+	static __u64 h_a[LATT_HIST_BUCKETS], h_b[LATT_HIST_BUCKETS],
+		     h_m[LATT_HIST_BUCKETS], truth[N];
+	static const __u64 ppms[] = { 1000, 100000, 500000, 900000, 990000,
+				      999000 };
+	struct latt_acct a = { 0 }, b = { 0 }, m = { 0 };
+	__u64 i, x = 0x9e3779b97f4a7c15ULL, lat, sum = 0, cnt = 0, got, want;
+	__u64 width, worst = 0, worst_ppm = 0;
+	double err, worst_err = 0;
+	size_t k;
+	int ok = 1;
+
+	latt_acct_init(&a);
+	latt_acct_init(&b);
+	latt_acct_init(&m);
+	a.hist = h_a;
+	b.hist = h_b;
+	m.hist = h_m;
+	a.overhead = 30;
+	b.overhead = 47;
+	for (i = 0; i < N; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		/* mostly below the exact range's end, a tenth far above */
+		lat = i % 10 ? 3 + x % 200 : 200 + x % 20000;
+		truth[i] = lat;
+		sum += lat;
+		if (i % 2)
+			latt_acct_sample(&b, i, 0, 0, lat + b.overhead, 0);
+		else
+			latt_acct_sample(&a, i, 0, 0, lat + a.overhead, 0);
+	}
+	qsort(truth, N, sizeof(*truth), cmp_u64);
+	m.overhead = a.overhead;	/* thread 0's: the run's */
+	latt_acct_merge(&m, &a);
+	latt_acct_merge(&m, &b);
+	for (i = 0; i < LATT_HIST_BUCKETS; i++)
+		cnt += h_m[i];
+	for (k = 0; k < sizeof(ppms) / sizeof(ppms[0]); k++) {
+		got = latt_hist_percentile(h_m, cnt, m.min, m.max, ppms[k]);
+		got = got > m.overhead ? got - m.overhead : 0;
+		want = nearest_rank(truth, N, ppms[k]);
+		i = latt_hist_index(want + m.overhead);
+		width = latt_hist_hi(i) - latt_hist_lo(i) + 1;
+		err = (got > want ? (double)(got - want) :
+		       (double)(want - got)) / (double)width;
+		/* exact in one-value buckets; a bucket and a half above */
+		if (width == 1 ? got != want : err > 1.5)
+			ok = 0;
+		if (err > worst_err) {
+			worst_err = err;
+			worst = got;
+			worst_ppm = ppms[k];
+		}
+	}
+	check(cnt == N && ok,
+	      "merged threads of overheads 30 and 47: each percentile less the run's overhead is the truth's, exact below 256 cycles, within 1.5 buckets above (worst %.2f buckets: %llu at %llu ppm)",
+	      worst_err, (unsigned long long)worst,
+	      (unsigned long long)worst_ppm);
+	check(m.min - m.overhead == truth[0] &&
+	      m.max - m.overhead == truth[N - 1] &&
+	      m.sum - N * m.overhead == sum &&
+	      m.sum_corrected == sum,
+	      "merged: min %llu, max %llu and mean less the run's overhead are the truth's (%llu, %llu)",
+	      (unsigned long long)(m.min - m.overhead),
+	      (unsigned long long)(m.max - m.overhead),
+	      (unsigned long long)truth[0], (unsigned long long)truth[N - 1]);
+	check(latt_hist_shift(LATT_HIST_BUCKETS - 1, 5) ==
+	      LATT_HIST_BUCKETS - 1 && latt_hist_shift(3, 5) == 0 &&
+	      latt_hist_shift(255, -1) == latt_hist_index(256) &&
+	      latt_hist_shift(100, 0) == 100,
+	      "latt_hist_shift(): the overflow bucket stays, values floor at 0, an exact bucket moves exactly");
+}
+
+/* ---- the calibration across a loaded run's samples ---- */
+
+static __u64 lcal_now;	/* the stand-in empty sample reads the window */
+
+static __u64 lcal_fn(char *addr, __u64 size)
+{
+	(void)addr;
+	(void)size;
+	return lcal_now;
+}
+
+/*
+ * What a user relies on: the overhead reported across a loaded run comes
+ * from the whole run, evenly, at any length, in bounded memory.  The
+ * stand-in empty sample returns its window's number, so the figures kept
+ * tell which windows they came from.
+ */
+static void test_lcal(void)
+{
+	static __u64 v[LATT_CALIB_SAMPLES];
+	static const __u64 runs[] = { 1, 7, 32, 100, 1000, 33333, 1000000 };
+	struct latt_config c = { .pattern = LATT_PAT_RAND };
+	struct latt_step s = { .fn = lcal_fn };
+	struct latt_lcal lc;
+	char line[64];
+	__u64 w, q[4], med;
+	size_t k;
+	__u32 j;
+	int bounded = 1, even = 1, covers = 1;
+
+	s.mode = latt_step_mode(&c, 0);
+	latt_lcal_init(&lc, NULL, line);
+	latt_lcal_window(&lc, &s, 0);
+	check(!lc.n, "latt_lcal_window(): without figures to fill, nothing");
+	for (k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
+		const __u64 W = runs[k];
+
+		latt_lcal_init(&lc, v, line);
+		for (w = 0; w < W; w++) {
+			lcal_now = w;
+			latt_lcal_window(&lc, &s, w);
+		}
+		/* at most all, at least half of the room once it filled */
+		if (lc.n > LATT_CALIB_SAMPLES ||
+		    lc.n < (W * LATT_LCAL_EMPTIES < LATT_CALIB_SAMPLES ?
+			    W * LATT_LCAL_EMPTIES : LATT_CALIB_SAMPLES / 2))
+			bounded = 0;
+		memset(q, 0, sizeof(q));
+		for (j = 0; j < lc.n; j++)
+			q[v[j] * 4 / W]++;
+		qsort(v, lc.n, sizeof(*v), cmp_u64);
+		med = latt_lcal_median(v, lc.n);
+		/* every quarter of the run in 20-30 % of the figures, the
+		 * median in the run's middle tenth */
+		if (W >= 100) {
+			for (j = 0; j < 4; j++)
+				if (q[j] * 10 < lc.n * 2 || q[j] * 10 > lc.n * 3)
+					even = 0;
+			if (med * 20 < W * 9 || med * 20 > W * 11)
+				even = 0;
+		}
+		/* the first window and one of the last eighth are in */
+		if (v[0] != 0 || v[lc.n - 1] * 8 < (W - 1) * 7)
+			covers = 0;
+		printf("# %llu windows: %u figures, windows %llu..%llu, median %llu, quarters %llu %llu %llu %llu\n",
+		     (unsigned long long)W, lc.n, (unsigned long long)v[0],
+		     (unsigned long long)v[lc.n - 1], (unsigned long long)med,
+		     (unsigned long long)q[0], (unsigned long long)q[1],
+		     (unsigned long long)q[2], (unsigned long long)q[3]);
+	}
+	check(bounded, "latt_lcal_window(): at most %u figures, and never fewer than half of them once filled",
+	      LATT_CALIB_SAMPLES);
+	check(even, "latt_lcal_window(): every quarter of a run gives 20-30 %% of the figures, the median is the run's middle, from 100 windows to 10^6");
+	check(covers, "latt_lcal_window(): the figures reach from the first window to the last eighth of the run");
+	check(latt_lcal_median(v, 0) == 0, "latt_lcal_median(): none taken is unknown (0)");
 }
 
 /* The records as the ABI reports them: LATT_IOC_RESULT, LATT_IOC_THREADS. */
@@ -1100,7 +1269,8 @@ static void test_reports(void)
 	{
 		struct latt_thread_rec t = {
 			.acct = a, .count = 5000 - a.backwards,
-			.overhead_end = 41, .accesses = 7, .bytes_read = 640,
+			.overhead_end = 41, .overhead_idle = 37,
+			.accesses = 7, .bytes_read = 640,
 			.bytes_written = 128, .tsc_start = 100, .tsc_end = 900,
 			.windows = 50, .part_offset = 4096, .part_bytes = 8192,
 			.cpu = 3, .role = LATT_ROLE_STREAM, .error = -5,
@@ -1116,7 +1286,7 @@ static void test_reports(void)
 		      st.bytes_read == 640 && st.bytes_written == 128 &&
 		      st.tsc_start == 100 && st.tsc_end == 900 &&
 		      st.windows == 50 && st.nmi_windows == 1 &&
-		      !st.reserved[0],
+		      st.overhead_idle == 37,
 		      "latt_thread_stats_of(): a thread's entry of LATT_IOC_THREADS");
 		t.error = -LATT_EINTR;
 		latt_thread_stats_of(&t, 1, &st);
@@ -1282,6 +1452,8 @@ int main(void)
 	test_poison(&lf);
 	test_reports();
 	test_threads();
+	test_merge_overheads();
+	test_lcal();
 	test_thread_streams();
 	test_spin_to();
 	layout_free(&lf);

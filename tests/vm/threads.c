@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <uapi/lattester.h>
-#include <lattester/rules.h>
+#include <lattester/core.h>
 #include "../tap.h"
 #include "vmtest.h"
 
@@ -102,6 +102,7 @@ static __u64 sum(const __u64 *v, size_t n)
 /* Every thread ran on its CPU, on the common start, and the sums add up. */
 static void check_threads(struct got *g, const char *what, __u32 n)
 {
+	static __u64 shifted[LATT_HIST_BUCKETS];
 	__u64 count = 0, rd = 0, wr = 0, win = 0, back = 0;
 	bool on_cpu = true, after_go = true, ends = true, hists = true;
 	bool timed = true;
@@ -128,17 +129,24 @@ static void check_threads(struct got *g, const char *what, __u32 n)
 		 * a streaming thread timed nothing
 		 */
 		if (s->role == LATT_ROLE_STREAM)
-			timed &= !s->overhead_end && !s->backwards;
+			timed &= !s->overhead_end && !s->backwards &&
+				 !s->overhead_idle;
 		else if (g->r.state == LATT_STATE_DONE)
 			timed &= s->overhead_end > 0 &&
-				 s->overhead_end <= GARBAGE && !s->backwards;
+				 s->overhead_end <= GARBAGE && !s->backwards &&
+				 s->overhead_idle > 0 &&
+				 s->overhead_idle <= GARBAGE &&
+				 /* ABI 2.5: idle is the overhead but under load */
+				 (g->r.config.mode == LATT_MODE_LOADED ||
+				  s->overhead_idle == s->overhead);
 	}
 	check(on_cpu, "%s: each thread on the CPU asked for it", what);
 	check(after_go, "%s: no thread began before the common start", what);
 	check(ends, "%s: every thread ended after it began", what);
 	check(hists, "%s: each thread's histogram holds its count", what);
 	check(timed && back == g->r.backwards &&
-	      g->st[0].overhead_end == g->r.overhead_end,
+	      g->st[0].overhead_end == g->r.overhead_end &&
+	      g->st[0].overhead_idle == g->r.overhead_idle,
 	      "%s: each timing thread calibrated after its samples, none went "
 	      "backwards, streams timed nothing; RESULT's overhead_end %llu is "
 	      "thread 0's %llu, its backwards %llu the threads' %llu", what,
@@ -152,14 +160,23 @@ static void check_threads(struct got *g, const char *what, __u32 n)
 	      (unsigned long long)rd, (unsigned long long)g->r.bytes_read,
 	      (unsigned long long)wr, (unsigned long long)g->r.bytes_written,
 	      (unsigned long long)win, (unsigned long long)g->r.windows);
-	for (b = 0, hists = true; b < LATT_HIST_BUCKETS; b++) {
-		__u64 t = 0;
+	/*
+	 * ABI 2.5: each timing thread's samples enter the run's histogram
+	 * moved by its overhead less thread 0's (core.h's latt_hist_shift())
+	 */
+	memset(shifted, 0, sizeof(shifted));
+	for (i = 0; i < n; i++) {
+		__s64 d = (__s64)(g->st[i].overhead - g->st[0].overhead);
 
-		for (i = 0; i < n; i++)
-			t += g->thist[(size_t)i * LATT_HIST_BUCKETS + b];
-		hists &= t == g->hist[b];
+		for (b = 0; b < LATT_HIST_BUCKETS; b++)
+			shifted[latt_hist_shift(b, d)] +=
+				g->thist[(size_t)i * LATT_HIST_BUCKETS + b];
 	}
-	check(hists, "%s: the merged histogram is the threads' sum", what);
+	hists = !memcmp(shifted, g->hist, sizeof(shifted));
+	check(hists, "%s: the merged histogram is the threads' sum, each on "
+	      "thread 0's overhead (%llu; thread %u's %llu)", what,
+	      (unsigned long long)g->st[0].overhead, n - 1,
+	      (unsigned long long)g->st[n - 1].overhead);
 }
 
 static void test_latency(int fd, struct got *g)
@@ -222,7 +239,7 @@ static void test_timer(int fd, struct got *g, bool rdtsc,
 		each &= g->st[i].count == c.samples && !g->st[i].backwards &&
 			g->st[i].overhead > 0 && g->st[i].overhead_end > 0 &&
 			g->st[i].overhead_end <= GARBAGE &&
-			!g->st[i].reserved[0];
+			g->st[i].overhead_idle == g->st[i].overhead;
 		s += sum(g->thist + (size_t)i * LATT_HIST_BUCKETS,
 			 LATT_HIST_BUCKETS);
 	}

@@ -970,11 +970,13 @@ static void check_result(const struct latt_result *r, __u32 out_asked,
 	else
 		me->result_state[r->state]++;
 	if (r->hist_len != LATT_HIST_BUCKETS ||
-	    !all_zero(r->reserved, ARRAY_SIZE(r->reserved)) ||
+	    r->overhead_idle > GARBAGE ||
+	    (c->mode == LATT_MODE_BANDWIDTH && r->overhead_idle) ||
 	    c->pad ||
 	    c->pad2)
-		bad_output(c, "RESULT: hist_len %u, or reserved/pad not zero",
-			   r->hist_len);
+		bad_output(c, "RESULT: hist_len %u, overhead_idle %llu (mode "
+			   "%u), or pad not zero", r->hist_len,
+			   (unsigned long long)r->overhead_idle, c->mode);
 	if (r->state == LATT_STATE_RUNNING || r->state == LATT_STATE_IDLE ||
 	    r->state == LATT_STATE_FAILED || r->error)
 		bad_output(c, "RESULT: state %u error %d (%s)", r->state,
@@ -1081,23 +1083,18 @@ static void do_result(void)
 	struct uptr u = uptr(sizeof(r), 15);
 	size_t hwr, owr;
 	int held, must_fault = 0, may_fault = 0, ret, full, ok = 1;
-	int want_einval;
 	__u32 out_asked;
 	__u64 hneed;
 
-	/* input fields: the buffers, reserved; the rest is ignored */
+	/* input fields: the buffers; the rest is ignored (ABI 2.5: no
+	 * reserved field is left) */
 	for (size_t i = 0; i < sizeof(r); i += 8)
 		*(__u64 *)((char *)&r + i) = chance(50) ? 0 : rnd();
-	memset(r.reserved, 0, sizeof(r.reserved));
-	if (chance(5))
-		r.reserved[below(ARRAY_SIZE(r.reserved))] =
-			chance(50) ? 1ULL << below(64) : rnd();
 	result_buf(&r.hist_ptr, &r.hist_len, 8, hist, hist_size, &hwr);
 	result_buf(&r.outlier_ptr, &r.outlier_len, LATT_OUTLIER_SIZE, outl,
 		   outl_size, &owr);
 	out_asked = r.outlier_ptr ? r.outlier_len : 0;
 	full = r.hist_ptr == (uintptr_t)hist && r.hist_len >= LATT_HIST_BUCKETS;
-	want_einval = !all_zero(r.reserved, ARRAY_SIZE(r.reserved));
 	place(&u, &r, sizeof(r));
 
 	hneed = r.hist_ptr ? (r.hist_len < LATT_HIST_BUCKETS ? r.hist_len :
@@ -1112,8 +1109,6 @@ static void do_result(void)
 	count(C_RESULT, ret);
 	if (u.rd < sizeof(r))
 		ok = ret == -EFAULT;
-	else if (want_einval)
-		ok = ret == -EINVAL;
 	else if (ret == -EBUSY || (ret == -ENOENT && !held))
 		ok = 1;
 	else if (must_fault)
@@ -1123,11 +1118,11 @@ static void do_result(void)
 	if (!ok) {
 		unexpected(ret, NULL, "RESULT at a %s pointer (%zu readable, "
 			   "%zu writable), hist %#llx len %u (%zu writable), "
-			   "outliers %#llx len %u (%zu writable), reserved %s",
+			   "outliers %#llx len %u (%zu writable)",
 			   ptr_names[u.kind], u.rd, u.wr,
 			   (unsigned long long)r.hist_ptr, r.hist_len, hwr,
 			   (unsigned long long)r.outlier_ptr, r.outlier_len,
-			   owr, want_einval ? "set" : "zero");
+			   owr);
 		return;
 	}
 	if (!ret) {
@@ -1350,7 +1345,8 @@ static void check_threads(const struct latt_threads *in,
 		const struct latt_thread_stats *s = &st[i];
 		const char *row;
 
-		ok = all_zero(s->reserved, ARRAY_SIZE(s->reserved)) &&
+		ok = s->overhead_idle <= GARBAGE &&
+		     (s->role == LATT_ROLE_LATENCY || !s->overhead_idle) &&
 		     s->cpu < info.nr_cpu_ids && s->cpu < MAX_CPUS &&
 		     (int)s->node == cpu_node[s->cpu] &&
 		     (s->role == LATT_ROLE_LATENCY ||
