@@ -67,7 +67,7 @@
 #include "map.h"
 #include "msr.h"
 
-#define USER_HUGE		(2ULL << 20)
+#define USER_HUGE		MAP_HUGE
 #define USER_PAGE		4096ULL
 #define POLL_FIRST_US		1000
 #define POLL_MS			100
@@ -893,7 +893,7 @@ struct user_keep {
 	bool chase;		/* a chase cycle of this layout is built: */
 	__u64 chase_size, chase_stride, chase_seed;
 	bool pages_fixed;	/* no huge page can come: @page_size stays */
-	__u64 page_size;	/* smaps_page_size()'s, once read */
+	__u64 page_size;	/* map_page_size()'s, once read */
 	char page_note[64];
 };
 
@@ -988,56 +988,6 @@ static void keep_after(struct user_keep *k, const struct latt_config *c)
 	} else if (run_writes(c) || c->target != LATT_TARGET_DRAM) {
 		k->chase = false;
 	}
-}
-
-/*
- * The page size that backs [@base, @base + @len) from /proc/self/smaps: the
- * VMA's KernelPageSize, or 2 MiB where transparent huge pages back at least
- * half of the range (AnonHugePages; FilePmdMapped for DAX).  @note says
- * what was seen.  0 if the VMA is not found.
- */
-static __u64 smaps_page_size(const char *base, __u64 len, char *note,
-			     size_t nlen)
-{
-	unsigned long long lo, hi, kb;
-	__u64 page = 0, huge = 0;
-	bool in = false, found = false;
-	char line[256];
-	FILE *f = fopen("/proc/self/smaps", "r");
-
-	snprintf(note, nlen, "unknown");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx-%llx ", &lo, &hi) == 2 &&
-		    strchr(line, '-') < strchr(line, ' ')) {
-			if (found)
-				break;
-			in = (uintptr_t)base >= lo && (uintptr_t)base < hi;
-			found = in;
-			continue;
-		}
-		if (!in)
-			continue;
-		if (sscanf(line, "KernelPageSize: %llu kB", &kb) == 1)
-			page = kb << 10;
-		else if (sscanf(line, "AnonHugePages: %llu kB", &kb) == 1 ||
-			 sscanf(line, "FilePmdMapped: %llu kB", &kb) == 1)
-			huge += kb << 10;
-	}
-	fclose(f);
-	if (!found)
-		return 0;
-	if (huge >= len / 2 && huge && page < USER_HUGE) {
-		snprintf(note, nlen, "smaps: %llu%% in 2 MiB pages",
-			 (unsigned long long)(huge >= len ? 100 :
-					      huge * 100 / len));
-		return USER_HUGE;
-	}
-	snprintf(note, nlen, "smaps: %s%llu%% in 2 MiB pages",
-		 huge ? "only " : "",
-		 (unsigned long long)(len ? huge * 100 / len : 0));
-	return page;
 }
 
 /*
@@ -1348,7 +1298,7 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 		snprintf(r->page_note, sizeof(r->page_note), "%s",
 			 k->page_note);
 	} else {
-		k->page_size = smaps_page_size(u->base, u->cfg.region,
+		k->page_size = map_page_size(u->base, u->cfg.region,
 					       r->page_note,
 					       sizeof(r->page_note));
 		snprintf(k->page_note, sizeof(k->page_note), "%s",

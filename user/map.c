@@ -47,6 +47,7 @@
 #include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -791,4 +792,75 @@ int map_file_bad(int fd, __u64 offset, __u64 len,
 out:
 	map_bad_free(&part);
 	return rc;
+}
+
+/**
+ * map_page_size_from() - the smallest page that maps a byte of [@base,
+ *	@base + @len), from an smaps listing (/proc/self/smaps)
+ * @f: the listing
+ * @base: the range's first byte, in one VMA
+ * @len: its bytes
+ * @note: out: what was seen ("smaps: N% in 2 MiB pages", "unknown")
+ * @nlen: room in @note
+ *
+ * The VMA's KernelPageSize (2 MiB for hugetlbfs), or 2 MiB where
+ * transparent huge pages (AnonHugePages; FilePmdMapped for DAX) map the
+ * whole range: a range that is only partly in huge pages has bytes in
+ * 4 KiB ones.  The module's page_size is the same minimum (ABI 2.4).
+ *
+ * Return: bytes; 0 if the VMA is not found.
+ */
+__u64 map_page_size_from(FILE *f, const char *base, __u64 len, char *note,
+			 size_t nlen)
+{
+	unsigned long long lo, hi, kb;
+	__u64 page = 0, huge = 0, pct;
+	bool in = false, found = false;
+	char line[256];
+
+	snprintf(note, nlen, "unknown");
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx-%llx ", &lo, &hi) == 2 &&
+		    strchr(line, '-') < strchr(line, ' ')) {
+			if (found)
+				break;
+			in = (uintptr_t)base >= lo && (uintptr_t)base < hi;
+			found = in;
+			continue;
+		}
+		if (!in)
+			continue;
+		if (sscanf(line, "KernelPageSize: %llu kB", &kb) == 1)
+			page = kb << 10;
+		else if (sscanf(line, "AnonHugePages: %llu kB", &kb) == 1 ||
+			 sscanf(line, "FilePmdMapped: %llu kB", &kb) == 1)
+			huge += kb << 10;
+	}
+	if (!found)
+		return 0;
+	pct = huge >= len ? 100 : len ? huge * 100 / len : 0;
+	if (huge >= len && len && page < MAP_HUGE) {
+		snprintf(note, nlen, "smaps: %llu%% in 2 MiB pages",
+			 (unsigned long long)pct);
+		return MAP_HUGE;
+	}
+	snprintf(note, nlen, "smaps: %s%llu%% in 2 MiB pages",
+		 huge && page < MAP_HUGE ? "only " : "",
+		 (unsigned long long)pct);
+	return page;
+}
+
+/** map_page_size() - map_page_size_from() of this process's smaps */
+__u64 map_page_size(const char *base, __u64 len, char *note, size_t nlen)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	__u64 page;
+
+	if (!f) {
+		snprintf(note, nlen, "unknown");
+		return 0;
+	}
+	page = map_page_size_from(f, base, len, note, nlen);
+	fclose(f);
+	return page;
 }

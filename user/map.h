@@ -11,6 +11,7 @@
 #define _LATT_MAP_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <linux/types.h>
 
 #include "pmem.h"
@@ -57,6 +58,10 @@ int map_devdax_align(int fd, __u64 *align);
 int map_file_gap(int fd, __u64 offset, __u64 len, __u64 *gap);
 int map_file_gap_seek(int fd, __u64 offset, __u64 len, __u64 *gap);
 void map_prefault(char *p, __u64 len, bool writes);
+#define MAP_HUGE	(2ULL << 20)	/* a transparent huge page */
+__u64 map_page_size_from(FILE *f, const char *base, __u64 len, char *note,
+			 size_t nlen);
+__u64 map_page_size(const char *base, __u64 len, char *note, size_t nlen);
 
 /* The SIGBUS guard: the handler is installed while a hold is taken. */
 int map_sigbus_hold(void);

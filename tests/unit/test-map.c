@@ -34,6 +34,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -534,6 +535,67 @@ static void test_file_bad(void)
 		close(fd);
 }
 
+/* map_page_size_from() on an smaps listing @text, for the VMA at @base */
+static __u64 page_of(const char *text, __u64 base, __u64 len, char *note)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	__u64 p;
+
+	if (!f)
+		return ~0ULL;
+	p = map_page_size_from(f, (const char *)(uintptr_t)base, len, note,
+			       64);
+	fclose(f);
+	return p;
+}
+
+#define VMA_A "7f0000000000-7f0040000000 rw-p 00000000 00:00 0\n"
+#define VMA_B "7f0040000000-7f0040200000 rw-p 00000000 00:00 0 \n"
+
+/*
+ * The page size a run reports is the smallest page that maps a byte of
+ * its region, as the module's (ABI 2.4): a region only partly in
+ * transparent huge pages has bytes in 4 KiB pages.
+ */
+static void test_page_size(void)
+{
+	char note[64];
+	const __u64 a = 0x7f0000000000ULL, gib = 1ULL << 30;
+
+	check(page_of(VMA_A "KernelPageSize: 4 kB\nAnonHugePages: 0 kB\n",
+		      a, gib, note) == 4096 &&
+	      !strcmp(note, "smaps: 0% in 2 MiB pages"),
+	      "smaps: no huge pages: 4 KiB (%s)", note);
+	check(page_of(VMA_A "KernelPageSize: 4 kB\nAnonHugePages: 1048576 kB\n",
+		      a, gib, note) == 2 << 20 &&
+	      !strcmp(note, "smaps: 100% in 2 MiB pages"),
+	      "smaps: the whole region in THP: 2 MiB (%s)", note);
+	check(page_of(VMA_A "KernelPageSize: 4 kB\nAnonHugePages: 1046528 kB\n",
+		      a, gib, note) == 4096 &&
+	      !strcmp(note, "smaps: only 99% in 2 MiB pages"),
+	      "smaps: all but one 2 MiB in THP: 4 KiB, the smallest (%s)",
+	      note);
+	check(page_of(VMA_A "KernelPageSize: 4 kB\nAnonHugePages: 629145 kB\n",
+		      a, gib, note) == 4096,
+	      "smaps: 60%% in THP: 4 KiB (it was 2 MiB from half on)");
+	check(page_of(VMA_A "KernelPageSize: 4 kB\nFilePmdMapped: 1048576 kB\n",
+		      a, gib, note) == 2 << 20,
+	      "smaps: DAX mapped by PMDs throughout: 2 MiB");
+	check(page_of(VMA_A "KernelPageSize: 2048 kB\nAnonHugePages: 0 kB\n",
+		      a, gib, note) == 2 << 20,
+	      "smaps: hugetlbfs: its page size, 2 MiB");
+	check(page_of(VMA_A "KernelPageSize: 4 kB\n" VMA_B
+		      "KernelPageSize: 4 kB\nAnonHugePages: 2048 kB\n",
+		      a + gib, 2 << 20, note) == 2 << 20 &&
+	      page_of(VMA_A "KernelPageSize: 4 kB\nAnonHugePages: 0 kB\n"
+		      VMA_B "KernelPageSize: 4 kB\nAnonHugePages: 2048 kB\n",
+		      a, gib, note) == 4096,
+	      "smaps: only the VMA that holds the region counts");
+	check(page_of(VMA_A "KernelPageSize: 4 kB\n", 0x1000, 4096, note) == 0 &&
+	      !strcmp(note, "unknown"),
+	      "smaps: no VMA holds it: 0, unknown");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -549,5 +611,6 @@ int main(int argc, char **argv)
 	test_sigbus();
 	test_badlists();
 	test_file_bad();
+	test_page_size();
 	return tap_done("map");
 }
