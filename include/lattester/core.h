@@ -527,7 +527,9 @@ static __always_inline void latt_lcal_window(struct latt_lcal *c,
 /**
  * latt_lcal_median() - the median of @n figures, once sorted ascending
  * @v: the figures (struct latt_lcal's, sorted by the engine)
- * @n: how many; 0: unknown (0)
+ * @n: how many
+ *
+ * Return: the median; 0 (unknown) for none.
  */
 static inline __u64 latt_lcal_median(const __u64 *v, __u32 n)
 {
@@ -554,6 +556,8 @@ static inline __u64 latt_sub_floor(__u64 v, __s64 d)
  * Exact where @b holds one value (below 2^LATT_HIST_SUB_BITS); above, the
  * bucket's middle is moved, so a value lands within one bucket of where it
  * would have been counted.  The last bucket (the overflow) stays.
+ *
+ * Return: the bucket that counts them.
  */
 static inline __u32 latt_hist_shift(__u32 b, __s64 d)
 {
