@@ -15,6 +15,8 @@
 #   - the namespace disabled under a run: the run fails, saying why.
 # 70-user-engine-devdax.check reads the JSON.  A kernel without device-DAX
 # (Debian's PREEMPT_RT) skips.
+# vm-kernels: 6.12.*+deb12-amd64
+# vm-kernels-why: the user engine is lattester-ctl's own mapping of the device; 30-ops-patterns runs the kernel engine on device-DAX on every kernel
 . /tests/lib/pmem.sh
 set -u
 [ -n "$DEVDAX_NS" ] || { echo "SKIP: no device-DAX in this kernel (see 10-namespaces)"; exit 77; }

@@ -14,6 +14,8 @@
 #     the block device under the mount, and the kernel engine on a file;
 #   - a file truncated under a run: the run fails, saying why.
 # 71-user-engine-fsdax-file.check reads the JSON.
+# vm-kernels: 6.12.*+deb12-amd64
+# vm-kernels-why: the user engine is lattester-ctl's own MAP_SYNC mapping of the file, the same on every kernel line
 . /tests/lib/pmem.sh
 set -u
 command -v mkfs.ext4 >/dev/null || { echo "SKIP: no mkfs.ext4 in the guest"; exit 77; }

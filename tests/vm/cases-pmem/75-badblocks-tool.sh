@@ -23,6 +23,8 @@
 #          own lists: 75-badblocks-tool.check compares them, and the
 #          skipped runs' JSON and the refusals' addresses.
 # The user engine's part (a DAX file) is 76, device-DAX is 77.
+# vm-kernels: 6.12.*+deb12-amd64
+# vm-kernels-why: lattester-ctl's own check through libndctl, before the module is asked; 80-badblocks tests the module's refusal on every kernel
 . /tests/lib/pmem.sh
 set -u
 R="run --quiet --samples 1000 --cpu 0"
