@@ -96,7 +96,7 @@ static const struct cmd_opt sweep_options[] = {
 	OPT_ROW("out", OPT_OUT, "FILE",
 	  "append one row per point to FILE.csv or FILE.jsonl (JSON lines); give it twice for both"),
 	OPT_ROW("resume", OPT_RESUME, NULL,
-	  "continue the files: skip the points they already hold"),
+	  "continue the files: skip the points they already hold (a last row cut short by a crash is taken off and measured again)"),
 	OPT_ROW("dry-run", OPT_DRY_RUN, NULL,
 	  "list the points (and what --resume would skip), run nothing"),
 	OPT_ROW("max-points", OPT_MAX_POINTS, "N",
@@ -133,7 +133,7 @@ const struct cmd_usage sweep_usage = {
 	.description =
 		"sweep measures every combination of the values given to the LIST options, one run per point, exactly as run would with the same options, and appends one row per point to each --out file.  The dimensions, outermost first: target, CPU, threads, delay, op, fence, pattern, size, region.  --stride V and --hotspot V add the patterns stride:V and hotspot:V.  Points count from 1, in the files as on the screen.  A sweep of more than --max-points points to measure (default 10000) is refused.\n\n"
 		"With --mode bandwidth every row carries read, write and total GB/s; with --mode loaded the latency of thread 0 and the bandwidth of the others, so that a --delay list gives the curve of latency against bandwidth (plot loaded).\n\n"
-		"Lists are comma-separated; numbers and sizes also take ranges: A..BxK (A, A*K, ... up to B), A..B+S (A, A+S, ... up to B) and, for --cpu, A..B.  Points that can't run by run's rules are skipped and counted on stderr.  --resume skips the points the files already hold (a point is its key: every option's value), and refuses a file whose points were measured with other options than the grid's (--samples, --seed, ...), naming them.  A sweep in which every point failed leaves no file.\n\n"
+		"Lists are comma-separated; numbers and sizes also take ranges: A..BxK (A, A*K, ... up to B), A..B+S (A, A+S, ... up to B) and, for --cpu, A..B.  Points that can't run by run's rules are skipped and counted on stderr.  --resume skips the points the files already hold (a point is its key: every option's value), and refuses a file whose points were measured with other options than the grid's (--samples, --seed, ...), naming them; a last line cut short by a crash is taken off and its point measured again, and any other line that is no whole row refuses the file.  A sweep in which every point failed leaves no file.\n\n"
 		"--engine user measures every point from a thread of lattester-ctl pinned to the point's CPU (a pthread per CPU for a point of several threads), as run --engine user does: DRAM, device-DAX and files on a DAX filesystem, no module, interrupts not kept out.  The engine is part of every point's key (engine=user), and --resume refuses a file that holds the other engine's points.\n\n"
 		"Points that share their region (engine, target, node, region, page size, offset) are measured on one: the region the first of them allocated (or mapped), locked and faulted in stays for the next, with the device and a pmem target's claim; the samples flush their lines as always, so the figures mean what they meant.  A point that needs another region frees it first; a point that fails or is aborted gives everything back; the sweep's end frees it.  Each row says whether its point took a kept region (region_reused).  The kernel engine keeps it in the module where the module can (ABI 2.1, feature reuse).  --no-reuse measures every point on a region of its own, as before.",
 	.examples = sweep_examples,
@@ -992,6 +992,11 @@ static int load_keys(struct sweep *s)
 			o->base = 0;	/* its "point" counts from 0 */
 		if (check_engine(s, o) || check_fixed(s, o))
 			return 1;
+		if (o->rows.cut)
+			log_warn("%s: its last line was cut short (%zu bytes after row %zu, a sweep stopped mid-write): %s",
+				 o->path, o->rows.cut, o->rows.rows,
+				 s->dry_run ? "--resume takes it off and measures that point again" :
+				 "taken off; that point is measured again");
 	}
 	return 0;
 }
@@ -1028,6 +1033,13 @@ static int open_outputs(struct sweep *s)
 
 	for (i = 0; i < s->nout; i++) {
 		o = &s->out[i];
+		/* a row cut short: off, so that the next one starts a line */
+		if (!o->fresh && o->rows.cut &&
+		    truncate(o->path, (off_t)o->rows.complete)) {
+			log_err("%s: cannot take off its cut-short last line: %s",
+				o->path, strerror(errno));
+			return 1;
+		}
 		o->f = fopen(o->path, o->fresh ? "we" : "ae");
 		if (!o->f) {
 			log_err("%s: %s", o->path, strerror(errno));

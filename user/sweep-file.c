@@ -244,10 +244,17 @@ static int load_csv(FILE *f, struct sweep_file_rows *r, char *why,
 		    size_t len)
 {
 	char *line = NULL, *hdr = NULL, *fields[CSV_MAX_FIELDS];
+	unsigned long lineno = 0;
 	size_t cap = 0;
-	int n, col = -1, pcol = -1, layout, rc = 0;
+	ssize_t got;
+	int n, nhdr = 0, col = -1, pcol = -1, layout, rc = 0;
 
-	while (getline(&line, &cap, f) > 0) {
+	while ((got = getline(&line, &cap, f)) > 0) {
+		lineno++;
+		if (line[got - 1] != '\n') {	/* the last line, cut short */
+			r->cut = (size_t)got;
+			break;
+		}
 		if (!hdr) {
 			layout = header_layout(line);
 			if (layout == SWEEP_CSV_V1 || layout < 0) {
@@ -262,6 +269,7 @@ static int load_csv(FILE *f, struct sweep_file_rows *r, char *why,
 			r->layout = (enum sweep_csv_layout)layout;
 			hdr = strdup(line);
 			n = hdr ? csv_split(hdr, fields, CSV_MAX_FIELDS) : -1;
+			nhdr = n;
 			col = n > 0 ? sweep_csv_find(fields, n, SWEEP_COL_KEY,
 						     0) : -1;
 			pcol = n > 0 ? sweep_csv_find(fields, n, SWEEP_COL_POINT,
@@ -270,15 +278,21 @@ static int load_csv(FILE *f, struct sweep_file_rows *r, char *why,
 				rc = -ENOMEM;
 				break;
 			}
+			r->complete += got;
 			continue;
 		}
-		if (line[0] == '\n')
+		if (line[0] == '\n') {
+			r->complete += got;
 			continue;
+		}
 		n = csv_split(line, fields, CSV_MAX_FIELDS);
-		if (n <= col) {
-			/* a row cut short (a crash mid-write): run it again */
-			continue;
+		if (n != nhdr) {
+			snprintf(why, len, "line %lu holds %d fields where the header has %d: not a whole row (the file was changed by hand, or written by two sweeps at once): remove that line, or start a new --out file",
+				 lineno, n, nhdr);
+			rc = -EINVAL;
+			break;
 		}
+		r->complete += got;
 		rc = key_set_add(&r->keys, fields[col]);
 		if (!rc)
 			rc = sample_row(r, fields[col], pcol >= 0 &&
@@ -299,17 +313,28 @@ static int load_jsonl(FILE *f, struct sweep_file_rows *r, char *why,
 	unsigned long lineno = 0;
 	char *line = NULL;
 	size_t cap = 0;
+	ssize_t got;
 	int rc = 0;
 
-	while (getline(&line, &cap, f) > 0) {
+	while ((got = getline(&line, &cap, f)) > 0) {
 		lineno++;
-		if (line[strspn(line, " \t\r\n")] == '\0')
-			continue;
-		o = json_tokener_parse(line);
-		if (!o) {
-			/* a line cut short (a crash mid-write): run it again */
+		if (line[got - 1] != '\n') {	/* the last line, cut short */
+			r->cut = (size_t)got;
+			break;
+		}
+		if (line[strspn(line, " \t\r\n")] == '\0') {
+			r->complete += got;
 			continue;
 		}
+		o = json_tokener_parse(line);
+		if (!o || !json_object_is_type(o, json_type_object)) {
+			snprintf(why, len, "line %lu is not a whole JSON object (the file was changed by hand, or written by two sweeps at once): remove that line, or start a new --out file",
+				 lineno);
+			json_object_put(o);
+			rc = -EINVAL;
+			break;
+		}
+		r->complete += got;
 		if (!json_object_object_get_ex(o, SWEEP_KEY, &key) ||
 		    !json_object_is_type(key, json_type_string)) {
 			snprintf(why, len, "line %lu has no \"%s\": not a lattester-ctl sweep JSON lines file",
@@ -335,8 +360,12 @@ static int load_jsonl(FILE *f, struct sweep_file_rows *r, char *why,
 /**
  * sweep_load_file() - the rows of @path, for --resume
  *
- * A missing file holds no rows.  Returns 0, or a negative errno (with the
- * reason in @why for a file that isn't a sweep file).
+ * A missing file holds no rows.  A last line without its newline was cut
+ * short (a sweep stopped mid-write): it is no row, and @r->cut says how
+ * many bytes it has after @r->complete, for the caller to take off before
+ * it appends.  Any other line that is not a whole row refuses the file.
+ * Returns 0, or a negative errno (with the reason in @why for a file that
+ * isn't a sweep file, or holds a line that is no whole row).
  */
 int sweep_load_file(const char *path, enum sweep_format fmt,
 		    struct sweep_file_rows *r, char *why, size_t len)
@@ -346,6 +375,8 @@ int sweep_load_file(const char *path, enum sweep_format fmt,
 
 	snprintf(why, len, "%s", "");
 	r->layout = SWEEP_CSV_LAYOUT;
+	r->complete = 0;
+	r->cut = 0;
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
 	rc = fmt == SWEEP_CSV ? load_csv(f, r, why, len) :

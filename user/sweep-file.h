@@ -146,6 +146,9 @@ int sweep_load_keys(const char *path, enum sweep_format fmt,
 struct sweep_file_rows {
 	struct key_set keys;
 	size_t rows;
+	long long complete;	/* bytes up to the end of the last whole line */
+	size_t cut;		/* bytes after it: a last line cut short (no
+				 * newline: a sweep stopped mid-write), 0 */
 	enum sweep_csv_layout layout;
 	size_t nsample;
 	char *sample_key[SWEEP_SAMPLE_ROWS];

@@ -471,6 +471,67 @@ top_region=$(sed -n 's/.*;region=\([0-9]*\);.*/\1/p' "$tmp/out" | sort -n | tail
 	[ "$(grep -c ';region=4096;' "$tmp/out")" -eq 2 ] && [ ! -e "$tmp/rwd/working-set.csv" ]
 report $? "repro-working-set: 4K up to $top_region B, the most within half the node's free memory ($half B)"
 
+# ---- --resume after a sweep stopped mid-write ----
+# What a user relies on: a file that lost the end of its last row (a
+# crash, a full disk) resumes into a file every row of which reads, each
+# point once.  Cut both formats at several offsets into the last row.
+rg="--engine user --size 64,128,256 --samples 300 --region 16M"
+sweep whole $rg
+report $? "a 3-point sweep for the cut-short files"
+ok=1
+for cut in 1 7 200 last; do
+	for ext in csv jsonl; do
+		size=$(stat -c %s "$tmp/whole.$ext")
+		lastlen=$(tail -n 1 "$tmp/whole.$ext" | wc -c)
+		# bytes to keep: up to the last row, then part of it (never
+		# its newline)
+		if [ "$cut" = last ]; then keep=$((size - 1)); else
+			keep=$((size - lastlen + cut)); fi
+		head -c "$keep" "$tmp/whole.$ext" >"$tmp/cut.$ext"
+	done
+	sweep cut $rg --resume
+	rc=$?
+	python3 - "$tmp/cut.csv" "$tmp/cut.jsonl" "$tmp/whole.jsonl" <<'PY'
+import csv, json, sys
+c, j, w = sys.argv[1:4]
+want = sorted(json.loads(l)["key"] for l in open(w))
+rows = list(csv.reader(open(c)))
+jrows = [json.loads(l) for l in open(j)]        # every line reads
+why = []
+if len({len(r) for r in rows}) != 1:
+    why.append("CSV rows of %r fields" % sorted({len(r) for r in rows}))
+if sorted(r[-1] for r in rows[1:]) != want:
+    why.append("CSV keys %r" % [r[-1][:30] for r in rows[1:]])
+if sorted(r["key"] for r in jrows) != want:
+    why.append("JSON keys %d of %d" % (len(jrows), len(want)))
+print("\n".join(why))
+sys.exit(1 if why else 0)
+PY
+	py=$?
+	if [ $rc -ne 0 ] || [ $py -ne 0 ] ||
+	   ! grep -q "cut.csv: its last line was cut short" "$tmp/err" ||
+	   ! grep -q "cut.jsonl: its last line was cut short" "$tmp/err" ||
+	   ! grep -q "3 points: 1 measured, 0 failed, 2 already" "$tmp/err"; then
+		ok=0
+		echo "# cut at $cut: exit $rc, $(tail -n 3 "$tmp/err")"
+	fi
+done
+report $((1 - ok)) "--resume of files cut 1, 7, 200 bytes into their last row and just before its newline: that row taken off and measured again, every line whole, each point once"
+# a line in the middle that is no whole row: refused, the file untouched
+head -n 2 "$tmp/whole.csv" >"$tmp/mid.csv"
+tail -n 2 "$tmp/whole.csv" | head -n 1 | cut -d, -f1-20 >>"$tmp/mid.csv"
+tail -n 1 "$tmp/whole.csv" >>"$tmp/mid.csv"
+cp "$tmp/mid.csv" "$tmp/mid.before"
+"$ctl" sweep --quiet --out "$tmp/mid.csv" $rg --resume >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "line 3 holds 20 fields where the header has" "$tmp/err" &&
+	grep -q "remove that line, or start a new --out file" "$tmp/err" &&
+	cmp -s "$tmp/mid.csv" "$tmp/mid.before"
+report $? "--resume of a CSV with a short row in its middle: refused, the line and the fix named, the file as it was"
+{ head -n 1 "$tmp/whole.jsonl"; echo '{"key": "x'; tail -n 1 "$tmp/whole.jsonl"; } >"$tmp/mid.jsonl"
+"$ctl" sweep --quiet --out "$tmp/mid.jsonl" $rg --resume >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "line 2 is not a whole JSON object" "$tmp/err"
+report $? "--resume of JSON lines with a broken line in the middle: refused, the line named"
+
 # ---- errors ----
 # a block device stands for a pmem one (the tool only stat()s it)
 blk=$(find /dev -maxdepth 1 -type b -print -quit 2>/dev/null)
