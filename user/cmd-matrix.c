@@ -36,6 +36,7 @@
 #include "host.h"
 #include "json-out.h"
 #include "log.h"
+#include "outfile.h"
 #include "parse.h"
 #include "report.h"
 #include "run.h"
@@ -317,45 +318,6 @@ static int matrix_parse(int argc, char **argv, struct matrix *m)
 	return 0;
 }
 
-/*
- * Can @path be written?  Checked before the first cell, as run checks its
- * outputs: nothing is created or truncated here.
- */
-static int check_output(const char *path)
-{
-	char dir[PATH_MAX];
-	const char *slash;
-	struct stat st;
-	int err;
-
-	if (!path || !strcmp(path, "-"))
-		return 0;
-	if (!stat(path, &st)) {
-		if (S_ISDIR(st.st_mode) || faccessat(AT_FDCWD, path, W_OK,
-						     AT_EACCESS)) {
-			log_err("--json: cannot write %s: %s; nothing was measured", path, strerror(S_ISDIR(st.st_mode) ?
-							   EISDIR : errno));
-			return 1;
-		}
-		return 0;
-	}
-	slash = strrchr(path, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 :
-			 (int)(slash - path), path);
-	if (stat(dir, &st))
-		err = errno;
-	else if (!S_ISDIR(st.st_mode))
-		err = ENOTDIR;
-	else if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS))
-		err = errno;
-	else
-		return 0;
-	log_err("--json: cannot write %s: its folder %s: %s; nothing was measured", path, dir, strerror(err));
-	return 1;
-}
 
 /* ---- rows and columns ---- */
 
@@ -1132,7 +1094,7 @@ int cmd_matrix(int argc, char **argv, const struct cmd_ctx *ctx)
 		free(m);
 		return rc == MATRIX_HELP ? 0 : rc;
 	}
-	rc = check_output(m->json) || find_rows(m) || find_cols(m) ||
+	rc = out_check("--json", m->json, OUT_MEASURED) || find_rows(m) || find_cols(m) ||
 	     check_module_present(m);
 	if (!rc) {
 		default_region(m);

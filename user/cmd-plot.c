@@ -40,6 +40,7 @@
 #include "grid.h"
 #include "json-out.h"
 #include "log.h"
+#include "outfile.h"
 #include "parse.h"
 #include "report.h"
 #include "stats.h"
@@ -2419,6 +2420,9 @@ int cmd_plot(int argc, char **argv, const struct cmd_ctx *ctx)
 			rc == -ENOENT ? "" : strerror(-rc), GNUPLOT_ENV);
 		return 1;
 	}
+	/* gnuplot's own words for an output it can't write are not ours */
+	if (out_check("--out", p.out, OUT_DRAWN))
+		return 1;
 	p.vars = open_memstream(&p.vars_buf, &p.vars_len);
 	if (!p.vars) {
 		log_err("out of memory");

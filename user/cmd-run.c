@@ -13,6 +13,7 @@
 
 #include "builtin.h"
 #include "log.h"
+#include "outfile.h"
 #include "parse.h"
 #include "report.h"
 #include "run.h"
@@ -207,60 +208,6 @@ static bool writes_stdout(const char *path)
 	return path && !strcmp(path, "-");
 }
 
-/*
- * Can @path be written (created, or replaced)?  Checked before the run, so
- * that a run isn't lost to a typo in an output's name: an existing file
- * must be writable and no directory, a new one's folder must exist and be
- * writable.  Nothing is created or truncated here.  Says why not, and
- * returns 1.
- */
-static int check_output(const char *opt, const char *path)
-{
-	char dir[PATH_MAX];
-	const char *slash;
-	struct stat st;
-	int err;
-
-	if (!path || writes_stdout(path))
-		return 0;
-	if (!stat(path, &st)) {
-		if (S_ISDIR(st.st_mode))
-			err = EISDIR;
-		else if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS))
-			err = errno;
-		else
-			return 0;
-		log_err("%s: cannot write %s: %s; nothing was measured", opt,
-			path, strerror(err));
-		return 1;
-	}
-	if (errno != ENOENT) {
-		log_err("%s: cannot write %s: %s; nothing was measured", opt,
-			path, strerror(errno));
-		return 1;
-	}
-	/* a new file: its folder */
-	slash = strrchr(path, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	if (stat(dir, &st)) {
-		log_err("%s: cannot write %s: its folder %s: %s; nothing was measured", opt, path, dir, strerror(errno));
-		return 1;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		log_err("%s: cannot write %s: %s is not a folder; nothing was measured", opt, path, dir);
-		return 1;
-	}
-	if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS)) {
-		log_err("%s: cannot write %s: no file can be created in %s: %s; nothing was measured", opt, path, dir, strerror(errno));
-		return 1;
-	}
-	return 0;
-}
 
 static int write_outputs(const struct run_opts *o, const struct run_report *r)
 {
@@ -300,8 +247,9 @@ int cmd_run(int argc, char **argv, const struct cmd_ctx *ctx)
 	rc = run_parse(argc, argv, &o);
 	if (rc)
 		return rc == RUN_HELP ? 0 : rc;
-	if (check_output("--json", o.json) || check_output("--hist", o.hist) ||
-	    check_output("--outliers", o.outliers))
+	if (out_check("--json", o.json, OUT_MEASURED) ||
+	    out_check("--hist", o.hist, OUT_MEASURED) ||
+	    out_check("--outliers", o.outliers, OUT_MEASURED))
 		return 1;
 	progress = !o.quiet && isatty(STDERR_FILENO);
 	if (progress) {

@@ -44,6 +44,7 @@
 #include "host.h"
 #include "json-out.h"
 #include "log.h"
+#include "outfile.h"
 #include "parse.h"
 #include "report.h"
 #include "run.h"
@@ -970,6 +971,8 @@ static int load_keys(struct sweep *s)
 	for (i = 0; i < s->nout; i++) {
 		o = &s->out[i];
 		o->base = SWEEP_POINT_BASE;
+		if (!s->dry_run && out_check("--out", o->path, OUT_MEASURED))
+			return 1;
 		rc = sweep_load_file(o->path, o->fmt, &o->rows, why,
 				     sizeof(why));
 		if (!s->resume && (rc || o->rows.rows)) {

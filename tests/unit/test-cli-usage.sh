@@ -570,6 +570,51 @@ else
 	else
 		skip "no /dev/full"
 	fi
+	# what root may not write either is found by making the file: the
+	# kernel's filesystems, a full disk, a read-only mount, before the run
+	for o in /proc/latt-test.json /sys/latt-test.json /proc/self/comm; do
+		expect 1 "fake: --json $o" f "$ctl" run --samples 1000 --json "$o"
+		has "$tmp/err" "^lattester-ctl run: --json: cannot write $o: it is on (procfs|sysfs), the kernel's, which holds no results; nothing was measured$" \
+			"fake: --json $o: refused before the run, its filesystem named"
+	done
+	mnt=$tmp/mnt
+	mkdir -p "$mnt/full" "$mnt/ro"
+	if mount -t tmpfs -o size=64k tmpfs "$mnt/full" 2>/dev/null; then
+		dd if=/dev/zero of="$mnt/full/fill" bs=4k 2>/dev/null
+		expect 1 "fake: --hist on a full filesystem" f "$ctl" run \
+			--samples 1000 --hist "$mnt/full/h.txt"
+		has "$tmp/err" "^lattester-ctl run: --hist: cannot write $mnt/full/h.txt: No space left on device; nothing was measured$" \
+			"fake: a full filesystem said before the run"
+		[ "$(ls "$mnt/full")" = fill ] && [ ! -s "$tmp/out" ]
+		report $? "fake: the check left no file behind, and nothing was measured"
+		umount "$mnt/full"
+	else
+		skip "a full filesystem: no tmpfs can be mounted here (needs CAP_SYS_ADMIN)"
+	fi
+	if mount -t tmpfs -o ro tmpfs "$mnt/ro" 2>/dev/null; then
+		expect 1 "fake: --outliers on a read-only mount" f "$ctl" run \
+			--samples 1000 --threshold 500 --outliers "$mnt/ro/o.csv"
+		has "$tmp/err" "^lattester-ctl run: --outliers: cannot write $mnt/ro/o.csv: no file can be created in $mnt/ro: Read-only file system; nothing was measured$" \
+			"fake: a read-only mount said before the run, even to root"
+		umount "$mnt/ro"
+	else
+		skip "a read-only mount: no tmpfs can be mounted here (needs CAP_SYS_ADMIN)"
+	fi
+	# one check for every command's outputs
+	"$ctl" sweep --engine user --size 64 --samples 100 --region 16M \
+		--out /proc/latt-test.csv >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 1 ] && grep -q "^lattester-ctl sweep: --out: cannot write /proc/latt-test.csv: it is on procfs, the kernel's, which holds no results; nothing was measured$" "$tmp/err" &&
+		[ ! -s "$tmp/out" ]
+	report $? "sweep --out under /proc: refused before the first point"
+	"$ctl" matrix --engine user --samples 100 --region 16M \
+		--json /sys/latt-test.json >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 1 ] && grep -q "^lattester-ctl matrix: --json: cannot write /sys/latt-test.json: it is on sysfs" "$tmp/err"
+	report $? "matrix --json under /sys: refused before the first cell"
+	"$ctl" plot hist --in "$tmp/h" --out /proc/latt-test.png \
+		>"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 1 ] && grep -q "^lattester-ctl plot: --out: cannot write /proc/latt-test.png: it is on procfs, the kernel's, which holds no results; nothing was drawn$" "$tmp/err" &&
+		[ "$(wc -l <"$tmp/err")" -eq 1 ]
+	report $? "plot --out under /proc: one line of ours, not gnuplot's"
 
 	expect 0 "fake: run --json -" f "$ctl" run --samples 1000 --json -
 	jq -e '.result.state == "done"' "$tmp/out" >/dev/null
