@@ -13,6 +13,7 @@
 #   subtitle   what every point shares (target, cpu, ...)
 #   per, chain "access" (default) or "load" (chase: the mean of chain
 #              dependent loads, 0 if it varies) or "mixed"
+#   nzero      how many bars are 0 (default 1: look for them)
 # A bar of 0 would be invisible: it gets a marker on the axis and its
 # value, "0 ns", above it.
 if (!exists("infile")) print "bars.gp: set infile"; exit status 1
@@ -44,9 +45,17 @@ set xtics nomirror rotate by -20
 # where bar i of a group is: clusters of nseries bars and a gap of 1
 bar_x(g, i) = g + (i - (nseries + 1) / 2.0) / (nseries + 1.0)
 is_zero(v) = v <= 0
+if (!exists("nzero")) nzero = 1
+if (nzero > 0) {
 plot for [i=1:nseries] infile using (column(i + 1)):xtic(1) \
 	title (stitle(i) eq "" ? stat : stitle(i)), \
      for [i=1:nseries] infile using (bar_x($0, i)):(is_zero(column(i + 1)) ? 0 : 1/0) \
 	with points pt 9 ps 1.6 lc i notitle, \
      for [i=1:nseries] infile using (bar_x($0, i)):(is_zero(column(i + 1)) ? 0 : 1/0):("0 ns") \
 	with labels rotate by 90 left offset 0, 1 font ",9" notitle
+} else {
+# no bar of 0: no markers (gnuplot 5.4 dies of a labels plot whose every
+# point is undefined beside the bars of a single group)
+plot for [i=1:nseries] infile using (column(i + 1)):xtic(1) \
+	title (stitle(i) eq "" ? stat : stitle(i))
+}

@@ -7,6 +7,7 @@
 #define _LATT_BUILTIN_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -81,6 +82,10 @@ struct cmd_usage {
 	const char *words;
 	int words_are_commands;
 	int file_args;
+	/* an option id that may be given again (a sweep's lists, --out,
+	 * --in); NULL: none.  Any other option with a value, given a second
+	 * time, is a usage error (cmd_getopt()) */
+	bool (*repeatable)(int id);
 };
 
 extern const struct cmd_usage info_usage, list_usage, run_usage,

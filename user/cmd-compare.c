@@ -48,6 +48,7 @@ enum compare_opt_id {
 	OPT_STAT,
 	OPT_JSON,
 	OPT_CSV,
+	OPT_IN,
 };
 
 static const struct cmd_opt compare_options[] = {
@@ -61,6 +62,8 @@ static const struct cmd_opt compare_options[] = {
 	  "print the comparison as JSON (lattester-compare/1)"),
 	OPT_ROW("csv", OPT_CSV, NULL,
 	  "print the comparison as CSV: label, stat, then a value and a ratio column per file"),
+	OPT_ROW("in", OPT_IN, "FILE",
+	  "a result to compare, as plot names its input: again for each (they come before the files named without --in)"),
 	OPT_END
 };
 
@@ -73,6 +76,12 @@ static const char *const compare_examples[] = {
 	"two sweeps point by point, as CSV",
 	NULL
 };
+
+/* --in names one result of several */
+static bool compare_repeatable(int id)
+{
+	return id == OPT_IN;
+}
 
 const struct cmd_usage compare_usage = {
 	.cmd = "compare",
@@ -88,6 +97,7 @@ const struct cmd_usage compare_usage = {
 	.examples = compare_examples,
 	.see_also = "perf-diff(1)",
 	.file_args = 1,
+	.repeatable = compare_repeatable,
 };
 
 /* The fields that say what is compared, not how: no warning. */
@@ -1206,9 +1216,10 @@ static int set_rows(struct compare *c, const char *v)
 
 static int compare_parse(int argc, char **argv, struct compare *c)
 {
+	const char *in[MAX_FILES];
 	unsigned long base = 1;
+	int id, i, nin = 0, n;
 	char *end;
-	int id, i;
 
 	optind = 0;
 	while ((id = cmd_getopt(argc, argv, &compare_usage)) != -1) {
@@ -1246,21 +1257,27 @@ static int compare_parse(int argc, char **argv, struct compare *c)
 		case OPT_CSV:
 			c->csv = true;
 			break;
+		case OPT_IN:
+			if (nin == MAX_FILES)
+				return cmd_usage_error(&compare_usage, "%d results at most", MAX_FILES);
+			in[nin++] = optarg;
+			break;
 		}
 	}
+	n = nin + argc - optind;
 	if (c->json && c->csv)
 		return cmd_usage_error(&compare_usage, "--json or --csv, not both");
-	if (argc - optind < 2)
+	if (n < 2)
 		return cmd_usage_error(&compare_usage, "two results or more are compared: A.json B.json ...");
-	if (argc - optind > MAX_FILES)
+	if (n > MAX_FILES)
 		return cmd_usage_error(&compare_usage, "%d results at most",
 				       MAX_FILES);
-	if (base > (unsigned long)(argc - optind))
-		return cmd_usage_error(&compare_usage, "--baseline %lu: there are %d files", base, argc - optind);
-	c->nf = argc - optind;
+	if (base > (unsigned long)n)
+		return cmd_usage_error(&compare_usage, "--baseline %lu: there are %d files", base, n);
+	c->nf = n;
 	c->base = (int)base - 1;
 	for (i = 0; i < c->nf; i++)
-		c->f[i].path = argv[optind + i];
+		c->f[i].path = i < nin ? in[i] : argv[optind + i - nin];
 	return 0;
 }
 

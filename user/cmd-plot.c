@@ -135,7 +135,7 @@ enum plot_opt_id {
 
 static const struct cmd_opt plot_options[] = {
 	OPT_ROW("in", OPT_IN, "FILE",
-	  "the data: a run --hist file (hist, tail), a run --outliers .csv file (outliers), a sweep .csv file (sweep, bars, bw-threads, bw-size, loaded, working-set), a matrix --json or --csv file (matrix)"),
+	  "the data: a run --hist file (hist, tail), a run --outliers .csv file (outliers), a sweep .csv file (sweep, bars, bw-threads, bw-size, loaded, working-set: give --in again to draw the rows of several, e.g. repeats), a matrix --json or --csv file (matrix)"),
 	OPT_ROW("out", OPT_OUT, "FILE.png|FILE.svg",
 	  "the picture (default: the input's name without its extension, -KIND.png)"),
 	OPT_ROW("x", OPT_X, "size|stride|hotspot|region",
@@ -173,6 +173,12 @@ static const char *const plot_examples[] = {
 	NULL
 };
 
+/* --in: a sweep plot draws the rows of several files */
+static bool plot_repeatable(int id)
+{
+	return id == OPT_IN;
+}
+
 const struct cmd_usage plot_usage = {
 	.cmd = "plot",
 	.synopsis = "KIND --in FILE [--out FILE.png|FILE.svg] [OPTIONS]",
@@ -185,6 +191,7 @@ const struct cmd_usage plot_usage = {
 		 "matrix as a heat map.\n"
 		 "Prints the picture's name.  Exit status: 0 drawn, 1 error (no gnuplot, bad data),\n2 usage.",
 	.opts = plot_options,
+	.repeatable = plot_repeatable,
 	.description =
 		"The gnuplot scripts are built into lattester-ctl; plot needs neither the module nor root.  hist and tail read a run --hist file, outliers a run --outliers CSV file, sweep and bars a sweep --out CSV file, bw-threads and bw-size its --mode bandwidth rows (sweep and bars leave those out), loaded its --mode loaded rows.  For sweep, every column other than the x axis that varies over the rows (target, cpu, op, pattern, threads, ...) makes a series; bars groups the rows by --group; bw-threads, bw-size and loaded split their lines as sweep does, and loaded joins a line's points in order of --delay.  working-set draws the rows of a --region list against region size on a log2 axis, the host's L1d, L2 and L3 as labelled vertical lines (--caches).  matrix draws a matrix --json (or --csv) file as a heat map: a row per CPU node, a column per memory node (CPU-less ones marked), each cell coloured by its figure and labelled with it; a failed cell is grey and says '-', never 0, and a note under the plot says why it failed.\n\n"
 		"No point is hidden: a 0 on a log axis is drawn on a floor line marked 0, with a marker of its own and a note; a 0 bar gets a marker and its value; rows that no column tells apart (two fences that resolve to one, another --samples) are series of their own, named from their keys.  Log axes of latency are labelled in ns, us, ms and s, with enough marks to read a range of one decade.  Chase rows are per load, the mean of the chain's K dependent loads, and their tails are of such means: the axis and a note say so.  A sweep with --threshold draws its outlier rate on a second axis; outliers draws NMI-flagged outliers apart only for the kernel engine's data.\n\n"
@@ -194,9 +201,15 @@ const struct cmd_usage plot_usage = {
 	.words = "hist|tail|outliers|sweep|bars|bw-threads|bw-size|loaded|working-set|matrix",
 };
 
+#define PLOT_MAX_IN	16	/* --in files of a sweep plot */
+
 struct plot {
 	const struct plot_kind *kind;
-	const char *in;
+	const char *in;		/* the input, or the first and how many
+				 * more, for messages */
+	const char *ins[PLOT_MAX_IN];
+	int nin;
+	char in_buf[PATH_MAX + 32];
 	const char *out;
 	char out_buf[PATH_MAX];
 	const char *x;		/* NULL: automatic */
@@ -344,7 +357,10 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 			cmd_print_usage(stdout, &plot_usage);
 			return PLOT_HELP;
 		case OPT_IN:
-			p->in = optarg;
+			if (p->nin == PLOT_MAX_IN)
+				return cmd_usage_error(&plot_usage, "--in: %d files at most", PLOT_MAX_IN);
+			p->ins[p->nin++] = optarg;
+			p->in = p->ins[0];
 			break;
 		case OPT_OUT:
 			p->out = optarg;
@@ -398,6 +414,13 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 		snprintf(p->out_buf, sizeof(p->out_buf), "%.*s-%s.png", (int)i,
 			 p->in, p->kind->name);
 		p->out = p->out_buf;
+	}
+	if (p->nin > 1 && p->kind->input != IN_SWEEP)
+		return cmd_usage_error(&plot_usage, "--in given %d times: plot %s draws one file (%s); several --in are for plots of sweep CSV files", p->nin, p->kind->name, p->kind->what);
+	if (p->nin > 1) {
+		snprintf(p->in_buf, sizeof(p->in_buf), "%s (and %d more --in)",
+			 p->ins[0], p->nin - 1);
+		p->in = p->in_buf;
 	}
 	if (ends_with(p->out, ".svg"))
 		p->svg = true;
@@ -577,6 +600,9 @@ struct sweep_csv {
 	int state_col, key_col, per_col, rate_col, thr_col;
 	char **kv;		/* DIM_KEY values that are no constant */
 	size_t nkv;
+	char *hdr_line;		/* the header, split in place into @hdr */
+	char **hdr;
+	int nh;
 };
 
 static void sweep_csv_free(struct sweep_csv *c)
@@ -593,6 +619,8 @@ static void sweep_csv_free(struct sweep_csv *c)
 	for (i = 0; i < c->nkv; i++)
 		free(c->kv[i]);
 	free(c->kv);
+	free(c->hdr_line);
+	free(c->hdr);
 }
 
 /*
@@ -656,23 +684,28 @@ static void find_columns(struct sweep_csv *c, char *const *hdr, int n)
 	c->thr_col = sweep_csv_find(hdr, n, SWEEP_COL_THRESHOLD_CYCLES, 0);
 }
 
+/* One sweep CSV file into @c; fill_dims() is the caller's, once. */
 static int read_sweep(const char *path, struct sweep_csv *c)
 {
 	FILE *f = fopen(path, "re");
-	char *line = NULL, *hdr[CSV_MAX_FIELDS], **fl;
+	char *line = NULL, **hdr, **fl;
 	size_t cap = 0, i;
 	int nh = -1, n;
 
 	memset(c, 0, sizeof(*c));
-	if (!f) {
-		log_err("%s: %s", path, strerror(errno));
+	hdr = c->hdr = calloc(CSV_MAX_FIELDS, sizeof(*hdr));
+	if (!f || !hdr) {
+		log_err("%s: %s", path, f ? "out of memory" : strerror(errno));
+		if (f)
+			fclose(f);
 		return 1;
 	}
 	while (getline(&line, &cap, f) > 0) {
 		if (line[0] == '#' || line[strspn(line, " \t\r\n")] == '\0')
 			continue;
 		if (nh < 0) {
-			nh = csv_split(line, hdr, CSV_MAX_FIELDS);
+			c->hdr_line = line;
+			nh = c->nh = csv_split(line, hdr, CSV_MAX_FIELDS);
 			find_columns(c, hdr, nh);
 			for (i = 0; i < NR_DIMS; i++)
 				if (c->dim_col[i] < 0 &&
@@ -683,6 +716,7 @@ static int read_sweep(const char *path, struct sweep_csv *c)
 					nh = -2;
 			if (nh < 0) {
 				log_err("%s: not a lattester-ctl sweep CSV file (its header lacks columns)", path);
+				line = NULL;	/* @c->hdr_line */
 				goto fail;
 			}
 			line = NULL;	/* hdr points into it: keep it */
@@ -719,10 +753,6 @@ static int read_sweep(const char *path, struct sweep_csv *c)
 		log_err("%s: nothing to plot (no finished point)", path);
 		return 1;
 	}
-	if (fill_dims(c)) {
-		log_err("out of memory");
-		return 1;
-	}
 	return 0;
 oom:
 	log_err("out of memory");
@@ -730,6 +760,71 @@ fail:
 	free(line);
 	fclose(f);
 	return 1;
+}
+
+/*
+ * The rows of @d (read from @dpath) added to @c's (from @cpath), moved
+ * into @c's columns by their names: sweep files of one layout, whatever
+ * the order of their columns.  @d keeps nothing.
+ */
+static int merge_sweep(struct sweep_csv *c, const char *cpath,
+		       struct sweep_csv *d, const char *dpath)
+{
+	int map[CSV_MAX_FIELDS], j, k;
+	char **fl;
+	size_t r;
+
+	for (j = 0; j < c->nh; j++) {
+		for (k = 0; k < d->nh && strcmp(c->hdr[j], d->hdr[k]); k++)
+			;
+		if (k == d->nh) {
+			log_err("%s: its columns are not %s's (it has no '%s'): plot files of one layout together", dpath, cpath, c->hdr[j]);
+			return 1;
+		}
+		map[j] = k;
+	}
+	c->lines = realloc(c->lines, (c->n + d->n) * sizeof(*c->lines));
+	c->fields = realloc(c->fields, (c->n + d->n) * sizeof(*c->fields));
+	if (!c->lines || !c->fields) {
+		log_err("out of memory");
+		return 1;
+	}
+	for (r = 0; r < d->n; r++) {
+		fl = calloc(CSV_MAX_FIELDS, sizeof(*fl));
+		if (!fl) {
+			log_err("out of memory");
+			return 1;
+		}
+		for (j = 0; j < c->nh; j++)
+			fl[j] = d->fields[r][map[j]];
+		c->lines[c->n] = d->lines[r];	/* @fl points into it */
+		c->fields[c->n++] = fl;
+		free(d->fields[r]);
+		d->lines[r] = NULL;
+		d->fields[r] = NULL;
+	}
+	d->n = 0;
+	return 0;
+}
+
+/* Every --in file's rows, in @c, their dimensions filled. */
+static int read_sweeps(const struct plot *p, struct sweep_csv *c)
+{
+	struct sweep_csv d;
+	int i, rc;
+
+	rc = read_sweep(p->ins[0], c);
+	for (i = 1; !rc && i < p->nin; i++) {
+		rc = read_sweep(p->ins[i], &d);
+		if (!rc)
+			rc = merge_sweep(c, p->ins[0], &d, p->ins[i]);
+		sweep_csv_free(&d);
+	}
+	if (!rc && fill_dims(c)) {
+		log_err("out of memory");
+		rc = 1;
+	}
+	return rc;
 }
 
 static int dim_index(const char *name)
@@ -1505,7 +1600,7 @@ static int prepare_bars(struct plot *p, const struct sweep_csv *c, bool *use)
 	static struct series s[MAX_SERIES];
 	static char groups[MAX_SERIES][128];
 	int gd = dim_index(p->group), st = 0;
-	size_t i, k, g, ng = 0, ns = 0;
+	size_t i, k, g, ng = 0, ns = 0, nzero = 0;
 	struct labels l = { 0 };
 	const char *v;
 	char gname[128], stat[16];
@@ -1551,10 +1646,16 @@ static int prepare_bars(struct plot *p, const struct sweep_csv *c, bool *use)
 					v = cell(c, s[k].rows[i],
 						 c->stat_col[st]);
 			}
+			if (strcmp(v, "-") && strtod(v, NULL) <= 0)
+				nzero++;
 			fprintf(f, " %s", v);
 		}
 		fputc('\n', f);
 	}
+	/* bars.gp marks bars of 0 only where there are some: gnuplot 5.4
+	 * dies of a labels plot whose every point is undefined beside a
+	 * histogram of one group */
+	fprintf(p->vars, "nzero = %zu\n", nzero);
 	rc = close_data(p, f);
 out:
 	series_free(s, ns);
@@ -2436,7 +2537,7 @@ int cmd_plot(int argc, char **argv, const struct cmd_ctx *ctx)
 		var_str(&p, "infile", p.in);
 		rc = read_commented(&p);
 	} else {
-		rc = read_sweep(p.in, &csv);
+		rc = read_sweeps(&p, &csv);
 		if (!rc)
 			rc = prepare_csv(&p, &csv);
 		sweep_csv_free(&csv);

@@ -122,6 +122,18 @@ static const char *const sweep_examples[] = {
 	NULL
 };
 
+/* the LIST options add to their list again; --out takes both formats */
+static bool sweep_repeatable(int id)
+{
+	switch (id) {
+	case OPT_TARGET: case OPT_CPU: case OPT_OP: case OPT_FENCE:
+	case OPT_PATTERN: case OPT_SIZE: case OPT_STRIDE: case OPT_HOTSPOT:
+	case OPT_THREADS: case OPT_DELAY: case OPT_REGION: case OPT_OUT:
+		return true;
+	}
+	return false;
+}
+
 const struct cmd_usage sweep_usage = {
 	.cmd = "sweep",
 	.synopsis = "[GRID OPTIONS] [RUN OPTIONS] --out FILE.csv|FILE.jsonl",
@@ -131,6 +143,7 @@ const struct cmd_usage sweep_usage = {
 		 "--out file; Ctrl-C stops after the current point (twice: at once).\n"
 		 "Exit status: 0 done, 1 error or a failed point, 2 usage, 130 interrupted.",
 	.opts = sweep_options,
+	.repeatable = sweep_repeatable,
 	.description =
 		"sweep measures every combination of the values given to the LIST options, one run per point, exactly as run would with the same options, and appends one row per point to each --out file.  The dimensions, outermost first: target, CPU, threads, delay, op, fence, pattern, size, region.  --stride V and --hotspot V add the patterns stride:V and hotspot:V.  Points count from 1, in the files as on the screen.  A sweep of more than --max-points points to measure (default 10000) is refused.\n\n"
 		"With --mode bandwidth every row carries read, write and total GB/s; with --mode loaded the latency of thread 0 and the bandwidth of the others, so that a --delay list gives the curve of latency against bandwidth (plot loaded).\n\n"

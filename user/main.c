@@ -235,11 +235,50 @@ int cmd_usage_error(const struct cmd_usage *u, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+/*
+ * The options of one command line seen so far, with their values: a
+ * value option may not come twice (a second value silently won before),
+ * unless @u->repeatable says it may.  A parse starts where the command
+ * sets optind to 0.
+ */
+static struct {
+	int id;
+	const char *value;
+} seen[MAX_OPTS + 1];
+static int nseen;
+
+/* @id's value given before in this command line, or NULL */
+static const char *seen_before(int id, const char *value)
+{
+	int i;
+
+	for (i = 0; i < nseen; i++)
+		if (seen[i].id == id)
+			return seen[i].value;
+	if (nseen < MAX_OPTS + 1) {
+		seen[nseen].id = id;
+		seen[nseen++].value = value;
+	}
+	return NULL;
+}
+
+/* @u's row of option @id, or NULL */
+static const struct cmd_opt *opt_row(const struct cmd_usage *u, int id)
+{
+	const struct cmd_opt *o;
+
+	for (o = u->opts; o->name; o++)
+		if (o->id == id)
+			return o;
+	return NULL;
+}
+
 /**
  * cmd_getopt() - the next option of @u in @argv, as getopt_long()
  *
  * Returns the option's id with optarg set, -1 at the end, or OPT_BAD after
- * printing why (unknown option, missing value, stray argument).  With
+ * printing why (unknown option, missing value, stray argument, a value
+ * option given twice that @u->repeatable doesn't allow).  With
  * @u->file_args, the arguments that aren't options are the command's, from
  * argv[optind] on at the end.
  */
@@ -247,7 +286,11 @@ int cmd_getopt(int argc, char **argv, const struct cmd_usage *u)
 {
 	struct option lo[MAX_OPTS + 2] = { { 0 } };
 	const struct cmd_opt *o;
+	const char *before;
 	int i, id;
+
+	if (optind == 0)	/* a new command line */
+		nseen = 0;
 
 	for (i = 0, o = u->opts; i < MAX_OPTS && o->name; i++, o++)
 		lo[i] = (struct option){ o->name,
@@ -272,6 +315,13 @@ int cmd_getopt(int argc, char **argv, const struct cmd_usage *u)
 	}
 	if (id == -1 && optind < argc && !u->file_args) {
 		cmd_usage_error(u, "unexpected argument '%s'", argv[optind]);
+		return OPT_BAD;
+	}
+	o = id >= 0 ? opt_row(u, id) : NULL;
+	if (o && o->arg && !(u->repeatable && u->repeatable(id)) &&
+	    (before = seen_before(id, optarg))) {
+		cmd_usage_error(u, "--%s given twice ('%s', then '%s'): it takes one value",
+				o->name, before, optarg);
 		return OPT_BAD;
 	}
 	return id;

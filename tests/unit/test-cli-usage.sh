@@ -152,6 +152,22 @@ has "$tmp/err" "nt-load" "--op error lists the ops"
 expect 2 "run --bogus" "$ctl" run --bogus
 has "$tmp/err" "unknown option '--bogus'" "unknown option named"
 expect 2 "run --op without value" "$ctl" run --op
+# an option of one value given twice: refused, both values named (the
+# second silently won before); a sweep's lists and --out add up
+expect 2 "run --size 64 --size 128" "$ctl" run --size 64 --size 128
+has "$tmp/err" "^lattester-ctl run: --size given twice \\('64', then '128'\\): it takes one value$" \
+	"--size twice: both values named"
+expect 2 "matrix --stat p50 --stat mean" "$ctl" matrix --stat p50 --stat mean
+has "$tmp/err" "^lattester-ctl matrix: --stat given twice \\('p50', then 'mean'\\)" \
+	"matrix --stat twice: named"
+expect 2 "sweep --samples 1000 --samples 2000" "$ctl" sweep --engine user \
+	--samples 1000 --samples 2000 --dry-run
+has "$tmp/err" "^lattester-ctl sweep: --samples given twice \\('1000', then '2000'\\)" \
+	"sweep --samples twice: named"
+expect 0 "sweep --size 64 --size 128: a list given in two" "$ctl" sweep \
+	--engine user --size 64 --size 128 --region 16M --dry-run
+[ "$(grep -c ';size=' "$tmp/out")" -eq 2 ]
+report $? "sweep --size 64 --size 128: two points"
 expect 2 "run with a stray argument" "$ctl" run extra
 expect 2 "run --size 100 (not a multiple of 64)" "$ctl" run --size 100
 has "$tmp/err" "multiple of 64" "--size 100 explained"
