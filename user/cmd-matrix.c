@@ -65,7 +65,7 @@ static const struct cmd_opt matrix_options[] = {
 	OPT_ROW("engine", OPT_ENGINE, "user|kernel",
 	  "who takes the samples, as for run: kernel, the module (default; root), or user, a thread of this program pinned to each row's CPU (no module, no root; interrupts not kept out)"),
 	OPT_ROW("cpus", OPT_MX_CPUS, "LIST",
-	  "the CPUs the rows are measured from, one per node, e.g. 0,32: the rows are their nodes (default: the first online CPU of every node that has CPUs)"),
+	  "the CPUs the rows are measured from, one per node, e.g. 0,32: the rows are their nodes (default: the first online CPU of every node that has CPUs in this process's affinity mask: taskset -c 1 measures from CPU 1)"),
 	OPT_ROW("nodes", OPT_MX_NODES, "LIST",
 	  "the memory nodes of the columns, e.g. 0-3 (default: every node with memory, CPU-less ones included)"),
 	OPT_ROW("stat", OPT_MX_STAT, "STAT",
@@ -374,10 +374,11 @@ static int find_rows(struct matrix *m)
 		for (n = 0; nr > 0 && n < (__u32)nr && n < MATRIX_MAX_CPUS; n++)
 			cpus[n] = n;
 	}
-	/* in CPU order: each node's first online CPU, then by node */
+	/* in CPU order: each node's first online CPU that this process may
+	 * run on (taskset, a cpuset), then by node */
 	for (i = 0; i < n; i++) {
 		node = host_node_of_cpu(cpus[i]);
-		if (node < 0 || node > max)
+		if (node < 0 || node > max || !host_cpu_allowed(cpus[i]))
 			continue;
 		for (k = 0; k < m->nrows; k++)
 			if (m->rows[k].node == (unsigned int)node)
@@ -388,7 +389,7 @@ static int find_rows(struct matrix *m)
 	}
 	free(cpus);
 	if (!m->nrows) {
-		log_err("no online CPU with a known NUMA node: nothing to measure from");
+		log_err("no online CPU of this process's affinity with a known NUMA node: nothing to measure from");
 		return 1;
 	}
 	qsort(m->rows, m->nrows, sizeof(*m->rows), cmp_row);

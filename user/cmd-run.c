@@ -25,7 +25,7 @@ static const struct cmd_opt run_options[] = {
 	RUN_OPT_ENGINE,
 	OPT_ROW("target", OPT_TARGET, "TARGET",
 	  "memory to measure: dram[:NODE] (DRAM of NUMA node NODE; default: dram, the node of --cpu), /dev/pmemN, /dev/daxX.Y, namespaceX.Y, or cxl:regionN, a CXL region as it is when the run begins: its device-DAX device or the node its memory was onlined to (see 'lattester-ctl list'); with --engine user also the path of a file on a DAX filesystem (ext4/xfs -o dax)"),
-	OPT_ROW("cpu", OPT_CPU, "N", "CPU that takes the samples (default: 0)"),
+	OPT_ROW("cpu", OPT_CPU, "N", "CPU that takes the samples (default: the first CPU of this process's affinity mask: 0, or taskset's)"),
 	OPT_ROW("threads", OPT_THREADS, "N",
 	  "threads, one per CPU (kthreads; --engine user: pthreads): the first N of --cpus, or N online CPUs from --cpu up (default: 1)"),
 	RUN_OPTS_THREADS,

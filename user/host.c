@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <numa.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -80,6 +81,37 @@ bool host_cpu_online(unsigned int cpu)
 	if (!list[0])	/* no sysfs: trust sysconf */
 		return cpu < (unsigned int)sysconf(_SC_NPROCESSORS_ONLN);
 	return cpulist_has(list, cpu);
+}
+
+/**
+ * host_cpu_allowed() - may this process run on @cpu (its affinity mask:
+ *	taskset, a cgroup's cpuset)?  Where the mask can't be read, yes.
+ */
+bool host_cpu_allowed(unsigned int cpu)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return true;
+	return cpu < CPU_SETSIZE && CPU_ISSET(cpu, &set);
+}
+
+/**
+ * host_first_cpu() - the first online CPU this process may run on: the
+ *	default --cpu, so that "taskset -c 1 lattester-ctl run" measures
+ *	from CPU 1.  0 where nothing better is known.
+ */
+unsigned int host_first_cpu(void)
+{
+	unsigned int cpu;
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set) && host_cpu_online(cpu))
+			return cpu;
+	return 0;
 }
 
 int host_max_node(void)

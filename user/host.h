@@ -15,6 +15,8 @@
 void host_cpu_model(char *buf, size_t len);
 void host_cpus_online(char *buf, size_t len);
 bool host_cpu_online(unsigned int cpu);
+bool host_cpu_allowed(unsigned int cpu);
+unsigned int host_first_cpu(void);
 int host_max_node(void);
 bool host_node_exists(unsigned int node);
 int host_node_of_cpu(unsigned int cpu);

@@ -105,6 +105,8 @@ void run_defaults(struct run_opts *o)
 	c->region = RUN_DEFAULT_REGION;
 	c->seed = RUN_DEFAULT_SEED;
 	c->chain = 1;
+	/* the process's affinity: taskset -c 1 measures from CPU 1 */
+	c->cpu = host_first_cpu();
 	c->max_outliers = RUN_DEFAULT_MAX_OUTLIERS;
 	c->width = LATT_WIDTH_AUTO;
 	o->thr = (struct threshold_spec){ THR_OFF, 0, "0" };

@@ -455,4 +455,30 @@ report $? "--skip-badblocks on a file that isn't DAX: no bad-block noise"
 [ "$(sha256sum <"$tmp/file")" = "$sum0" ]
 report $? "the file is unchanged"
 
+# ---- the process's affinity is the default CPU (taskset) ----
+# What a user relies on: "taskset -c N lattester-ctl ..." measures from
+# CPU N, in every command, without --cpu.
+last=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
+if [ "$last" -gt 0 ] && command -v taskset >/dev/null; then
+	taskset -c "$last" "$ctl" run --engine user --quiet --samples 1000 \
+		--region 16M --json "$tmp/aff.json" >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 0 ] && [ "$(jget aff 'd["config"]["cpu"]')" = "$last" ]
+	report $? "taskset -c $last run: measured from CPU $last (config.cpu $(jget aff 'd["config"]["cpu"]'))"
+	taskset -c "$last" "$ctl" sweep --engine user --samples 100 \
+		--region 16M --dry-run --out "$tmp/aff.csv" >"$tmp/out" 2>"$tmp/err"
+	grep -q ";cpu=$last;" "$tmp/out" && ! grep -q ";cpu=0;" "$tmp/out"
+	report $? "taskset -c $last sweep: its points on CPU $last"
+	taskset -c "$last" "$ctl" matrix --engine user --samples 1000 \
+		--region 16M --json "$tmp/aff-m.json" >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 0 ] && [ "$(jget aff-m '[r["cpu"] for r in d["rows"]]')" = "[$last]" ]
+	report $? "taskset -c $last matrix: its row from CPU $last ($(jget aff-m 'd["rows"]'))"
+	"$ctl" run --engine user --quiet --samples 1000 --region 16M \
+		--json "$tmp/aff0.json" >"$tmp/out" 2>"$tmp/err"
+	[ "$(jget aff0 'd["config"]["cpu"]')" = \
+	  "$(python3 -c 'import os; print(min(os.sched_getaffinity(0)))')" ]
+	report $? "run without taskset: the first CPU of the mask"
+else
+	skip "taskset: one CPU in this process's affinity, nothing to move to"
+fi
+
 finish
