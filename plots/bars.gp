@@ -14,6 +14,7 @@
 #   per, chain "access" (default) or "load" (chase: the mean of chain
 #              dependent loads, 0 if it varies) or "mixed"
 #   nzero      how many bars are 0 (default 1: look for them)
+#   unsupported_note  percentiles not drawn, too few samples
 # A bar of 0 would be invisible: it gets a marker on the axis and its
 # value, "0 ns", above it.
 if (!exists("infile")) print "bars.gp: set infile"; exit status 1
@@ -32,7 +33,9 @@ per_text = per eq "load" ? (chain > 0 ? sprintf("per load (mean of %d dependent 
 	"per load (mean of the chain's dependent loads)") : \
 	per eq "mixed" ? "per access; chase: per load" : "per access"
 set ylabel stat . " latency " . per_text . " (ns, timer overhead subtracted)"
-if (per ne "access") { set label 99 "chase: a sample times a chain of dependent loads; its figure is their mean, and p90 and above are percentiles of such means" at character 1, character 1.2 left font ",9"; set bmargin 5 }
+bnote = per ne "access" ? "chase: a sample times a chain of dependent loads; its figure is their mean, and p90 and above are percentiles of such means" : ""
+if (exists("unsupported_note")) { bnote = bnote . (bnote eq "" ? "" : "\n") . unsupported_note . " (no bar)" }
+if (bnote ne "") { set label 99 bnote at character 1, character 1.2 left font ",9"; set bmargin (strstrt(bnote, "\n") > 0 ? 6 : 5) }
 set xlabel group
 set style data histograms
 set style histogram clustered gap 1

@@ -12,6 +12,7 @@
 #   delay gbps min p50 p90 p99 p99.9 p99.99 p99.999 p99.9999 max mean
 # (delay in TSC cycles, gbps the traffic's total GB/s, the rest ns).
 # Variables:
+#   unsupported_note  the percentiles not drawn, too few samples (a note)
 #   infile     that file (required)
 #   nseries    blocks in it; series_1 ... series_N their titles
 #   stats      percentiles to draw, e.g. "p50" (default), "p50 p99.9"
@@ -84,6 +85,7 @@ if (words(stats) > 1) {
 	y_floor = 0
 }
 if (per ne "access") { notes = notes . "chase: a sample times a chain of dependent loads; its figure is their mean, and p90 and above are percentiles of such means, not of single loads\n"; nnotes = nnotes + 1 }
+if (exists("unsupported_note")) { notes = notes . unsupported_note . "\n"; nnotes = nnotes + 1 }
 eval NOTES
 set grid xtics ytics
 set key outside right top

@@ -9,6 +9,7 @@
 #   x min p50 p90 p99 p99.9 p99.99 p99.999 p99.9999 max mean rate
 # (ns; rate: outliers / samples, "-" without a threshold)
 # Variables:
+#   unsupported_note  the percentiles not drawn, too few samples (a note)
 #   infile     that file (required)
 #   nseries    blocks in it; series_1 ... series_N their titles
 #   xname      "size", "stride", "hotspot" or "region" (the x axis, bytes)
@@ -102,6 +103,7 @@ if (rate) {
 	eval FLOOR_LINE
 	if (y2_zeros > 0) { notes = notes . sprintf("%d outlier rate%s of 0 drawn on the right axis's floor line marked 0\n", y2_zeros, y2_zeros == 1 ? "" : "s"); nnotes = nnotes + 1 }
 }
+if (exists("unsupported_note")) { notes = notes . unsupported_note . "\n"; nnotes = nnotes + 1 }
 eval NOTES
 set grid xtics ytics
 set key outside right top

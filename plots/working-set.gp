@@ -11,6 +11,7 @@
 # lines, each sorted by region, with the columns
 #   region min p50 p90 p99 p99.9 p99.99 p99.999 p99.9999 max mean   (ns)
 # Variables:
+#   unsupported_note  the percentiles not drawn, too few samples (a note)
 #   infile     that file (required)
 #   nseries    blocks in it; series_1 ... series_N their titles
 #   stats      percentiles to draw, e.g. "p50 p99" (default)
@@ -101,6 +102,7 @@ do for [i=1:ncaches] {
 	}
 }
 if (ncaches > 0) { notes = notes . "caches (" . caches_from . "): " . (shown eq "" ? "none within the regions" : shown) . "\n"; nnotes = nnotes + 1 }
+if (exists("unsupported_note")) { notes = notes . unsupported_note . "\n"; nnotes = nnotes + 1 }
 eval NOTES
 set grid ytics
 set key outside right top

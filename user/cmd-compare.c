@@ -838,13 +838,17 @@ static bool figure(const struct compare *c, const struct point *p, int row,
 		   double *v)
 {
 	struct json_object *lat;
+	double n;
 
 	if (!p)
 		return false;
 	if (row == STAT_RATE)
 		return get_num(get(p->o, "outlier_summary", "rate", NULL), v);
 	lat = get(p->o, "latency", NULL);
-	if (unsupported(lat, latt_stats[row].name))
+	/* the list, and run's rule for documents written before it */
+	if (unsupported(lat, latt_stats[row].name) ||
+	    (get_num(get(p->o, "result", "samples", NULL), &n) &&
+	     !latt_stat_supported((__u64)n, (enum latt_stat)row)))
 		return false;
 	return get_num(get(lat, units[c->unit].key, latt_stats[row].name,
 			   NULL), v);

@@ -597,7 +597,7 @@ struct sweep_csv {
 	int dim_col[NR_DIMS];	/* -1: a DIM_NEW column the file lacks */
 	int stat_col[NR_STATS];	/* ns_* */
 	int gbps_col[NR_GBPS];	/* gbps[]'s; -1: missing */
-	int state_col, key_col, per_col, rate_col, thr_col;
+	int state_col, key_col, per_col, rate_col, thr_col, samples_col;
 	char **kv;		/* DIM_KEY values that are no constant */
 	size_t nkv;
 	char *hdr_line;		/* the header, split in place into @hdr */
@@ -682,6 +682,84 @@ static void find_columns(struct sweep_csv *c, char *const *hdr, int n)
 	c->per_col = sweep_csv_find(hdr, n, SWEEP_COL_PER, 0);
 	c->rate_col = sweep_csv_find(hdr, n, SWEEP_COL_OUTLIER_RATE, 0);
 	c->thr_col = sweep_csv_find(hdr, n, SWEEP_COL_THRESHOLD_CYCLES, 0);
+	c->samples_col = sweep_csv_find(hdr, n, SWEEP_COL_SAMPLES, 0);
+}
+
+/* Does the plot draw statistic @name (--stat; bars: its first)? */
+static bool stat_drawn(const struct plot *p, const char *name)
+{
+	size_t n = strlen(name);
+	const char *t = p->stats;
+
+	while (*t) {
+		if (!strncmp(t, name, n) && (t[n] == ' ' || !t[n]))
+			return true;
+		if (p->kind->prepare == prepare_bars)
+			return false;
+		t += strcspn(t, " ");
+		t += strspn(t, " ");
+	}
+	return false;
+}
+
+/*
+ * run's rule for the percentiles a point's samples support
+ * (latt_stat_supported()), applied to every row whatever wrote it: a
+ * figure it can't support is blanked (not drawn, as a sweep writes it
+ * since December 2026), and the drawn statistics' blanks are said, on
+ * stderr and in the plot's notes (unsupported_note).
+ */
+static int drop_unsupported(struct plot *p, struct sweep_csv *c)
+{
+	size_t r, n[NR_STATS] = { 0 }, len = 0;
+	char note[512] = "", *fl;
+	unsigned long long samples;
+	bool left = false, timed = false;
+	int i;
+
+	if (c->samples_col < 0)
+		return 0;
+	for (r = 0; r < c->n; r++) {
+		samples = strtoull(c->fields[r][c->samples_col], NULL, 10);
+		timed |= samples > 0;	/* bandwidth rows time none */
+		for (i = 0; i < NR_STATS; i++) {
+			if (c->stat_col[i] < 0)
+				continue;
+			fl = c->fields[r][c->stat_col[i]];
+			if (latt_stat_supported(samples, (enum latt_stat)i)) {
+				left |= *fl && stat_drawn(p, latt_stats[i].name);
+				continue;
+			}
+			n[i]++;
+			c->fields[r][c->stat_col[i]] = fl + strlen(fl);
+		}
+	}
+	/* the kinds that draw latency figures (bw-* draw GB/s); a file
+	 * without timed rows is the kind's own to refuse */
+	if (!left && timed && (p->kind->prepare == prepare_sweep ||
+		      p->kind->prepare == prepare_bars ||
+		      p->kind->prepare == prepare_loaded ||
+		      p->kind->prepare == prepare_ws)) {
+		log_err("%s: no point has samples enough for --stat %s (a percentile q needs %u/(1-q) samples): nothing to draw",
+			p->in, p->stats, LATT_PCT_BEYOND);
+		return 1;
+	}
+	for (i = 0; i < NR_STATS; i++) {
+		if (!n[i] || !stat_drawn(p, latt_stats[i].name) ||
+		    len >= sizeof(note))
+			continue;
+		len += (size_t)snprintf(note + len, sizeof(note) - len,
+			"%s%s: %zu point%s of fewer than %llu samples not drawn",
+			len ? "; " : "", latt_stats[i].name, n[i],
+			n[i] == 1 ? "" : "s",
+			(unsigned long long)latt_pct_min_samples(latt_stats[i].ppm));
+	}
+	if (!note[0])
+		return 0;
+	log_warn("%s: %s (a percentile q needs %u/(1-q) samples, %u beyond it)",
+		 p->in, note, LATT_PCT_BEYOND, LATT_PCT_BEYOND);
+	var_str(p, "unsupported_note", note);
+	return 0;
 }
 
 /* One sweep CSV file into @c; fill_dims() is the caller's, once. */
@@ -808,7 +886,7 @@ static int merge_sweep(struct sweep_csv *c, const char *cpath,
 }
 
 /* Every --in file's rows, in @c, their dimensions filled. */
-static int read_sweeps(const struct plot *p, struct sweep_csv *c)
+static int read_sweeps(struct plot *p, struct sweep_csv *c)
 {
 	struct sweep_csv d;
 	int i, rc;
@@ -824,6 +902,8 @@ static int read_sweeps(const struct plot *p, struct sweep_csv *c)
 		log_err("out of memory");
 		rc = 1;
 	}
+	if (!rc)
+		rc = drop_unsupported(p, c);
 	return rc;
 }
 

@@ -781,9 +781,15 @@ static const char *row_value(const struct sweep_row *w, enum sweep_col col,
 		return fmt_double(buf, len, "%.3f", w->bw.read_gbps +
 				  w->bw.write_gbps);
 	case SWEEP_COL_CYCLES:
+		/* a percentile the samples can't support: blank, as run's
+		 * table prints "-" (latt_stat_supported()) */
+		if (!r->sum.supported[stat])
+			return "";
 		return fmt_double(buf, len, stat == STAT_MEAN ? "%.1f" : "%.0f",
 				  r->sum.cycles[stat]);
 	case SWEEP_COL_NS:
+		if (!r->sum.supported[stat])
+			return "";
 		return fmt_double(buf, len, "%.3f", r->sum.ns[stat]);
 	case SWEEP_COL_KEY:
 		return w->key;
@@ -1210,6 +1216,15 @@ static void count_reason(struct reasons *rs, const char *why)
 		rs->count[rs->n++] = 1;
 }
 
+/* "  p99.99  1234.5 ns" of a progress line; "-" where unsupported */
+static void print_ns(const struct latt_summary *m, enum latt_stat i)
+{
+	if (m->supported[i])
+		printf("  %s %10.1f ns", latt_stats[i].name, m->ns[i]);
+	else
+		printf("  %s %10s ns", latt_stats[i].name, "-");
+}
+
 static void print_point(const struct sweep *s, const struct grid_point *p,
 			const char *desc, const struct run_report *r)
 {
@@ -1224,9 +1239,11 @@ static void print_point(const struct sweep *s, const struct grid_point *p,
 		fflush(stdout);
 		return;
 	}
-	printf("%*zu/%zu  %-36s  p50 %10.1f ns  p99 %10.1f ns  p99.99 %10.1f ns  max %10.1f ns", w, p->index + 1, s->total, desc,
-	       m->ns[STAT_P50], m->ns[STAT_P99], m->ns[STAT_P9999],
-	       m->ns[STAT_MAX]);
+	printf("%*zu/%zu  %-36s", w, p->index + 1, s->total, desc);
+	print_ns(m, STAT_P50);
+	print_ns(m, STAT_P99);
+	print_ns(m, STAT_P9999);
+	print_ns(m, STAT_MAX);
 	if (r->res.config.mode == LATT_MODE_LOADED)
 		printf("  traffic %.2f GB/s", b.read_gbps + b.write_gbps);
 	if (r->res.config.threshold)

@@ -70,6 +70,9 @@ sweep g --engine user $grid
 report $? "sweep --engine user, 8 points, runs"
 [ "$(grep -c '^[0-9]/8  ' "$tmp/out")" -eq 8 ]
 report $? "one line per point on stdout"
+# run's rule in the progress lines: 500 samples support p50, not p99.99
+[ "$(grep -cE '  p50 +[0-9.]+ ns  p99 +- ns  p99\.99 +- ns  max +[0-9.]+ ns' "$tmp/out")" -eq 8 ]
+report $? "progress lines: p99 and p99.99 of 500 samples '-', as run's table"
 grep -q "8 points: 8 measured, 0 failed, 0 already in the files, 0 skipped, 0 not run" "$tmp/err"
 report $? "the summary counts 8 measured"
 python3 - "$tmp/g.jsonl" "$tmp/g.csv" 500 8 <<'PY'
@@ -102,13 +105,23 @@ if len({r["key"] for r in rows}) != points:
 crow = list(csv.DictReader(open(cs)))
 if len(crow) != points:
     why.append("%d CSV rows" % len(crow))
+unsup = {r["key"]: set(r["latency"]["unsupported"]) for r in rows}
 for r in crow:
     if r["state"] != "done" or int(r["samples"]) != samples:
         why.append("CSV point %s: %s, %s samples" % (r["point"], r["state"], r["samples"]))
     if not r["key"].endswith(";engine=user"):
         why.append("CSV point %s: key %r" % (r["point"], r["key"]))
     for unit in ("cycles", "ns"):
-        v = [float(r["%s_%s" % (unit, s)]) for s in stats]
+        # run's rule: the percentiles the samples can't support are
+        # blank, exactly those the JSON lists as unsupported
+        cells = {s: r["%s_%s" % (unit, s)] for s in stats}
+        blank = {s for s in stats if cells[s] == ""}
+        if blank != unsup.get(r["key"], set()) or \
+           (samples < 1000 and "p99" not in blank):
+            why.append("CSV point %s: %s blank %r, JSON unsupported %r" %
+                       (r["point"], unit, sorted(blank),
+                        sorted(unsup.get(r["key"], set()))))
+        v = [float(cells[s]) for s in stats if cells[s] != ""]
         if v != sorted(v):
             why.append("CSV point %s: %s not ordered" % (r["point"], unit))
 if sorted(r["key"] for r in crow) != sorted(r["key"] for r in rows):
@@ -117,7 +130,7 @@ if why:
     print("#  " + "\n#  ".join(why[:8]))
     sys.exit(1)
 PY
-report $? "8 rows in each file: done, engine user, ordered percentiles, keys"
+report $? "8 rows in each file: done, engine user, ordered percentiles, keys; the CSV's unsupported percentiles blank, as the JSON lists them"
 
 # ---- resume ----
 sweep g --engine user $grid --resume
@@ -443,8 +456,8 @@ repro=$top/tools/repro-working-set
 LATTESTER_CTL=$ctl "$repro" -n 100 -R 16K,256K -o "$tmp/rws" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 0 ] && [ "$(grep -c ',done,' "$tmp/rws/working-set.csv")" -eq 4 ] &&
 	[ "$(grep -c ';hugepages=1' "$tmp/rws/working-set.csv")" -eq 2 ] &&
-	grep -q 'huge p50 (ns)' "$tmp/out" && grep -qE '^ +256 KiB +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$' "$tmp/out"
-report $? "repro-working-set -R 16K,256K: base and huge pages, 4 points, the table"
+	grep -q 'huge p50 (ns)' "$tmp/out" && grep -qE '^ +256 KiB +[0-9.]+ +- +[0-9.]+ +-$' "$tmp/out"
+report $? "repro-working-set -R 16K,256K: base and huge pages, 4 points, the table (p99 of 100 samples '-')"
 if command -v gnuplot >/dev/null; then
 	[ -s "$tmp/rws/working-set.png" ] && grep -q "wrote $tmp/rws/working-set.png" "$tmp/out"
 	report $? "repro-working-set: working-set.png drawn"
