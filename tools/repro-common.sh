@@ -102,6 +102,16 @@ repro_init() {	# NAME DEFAULT_SAMPLES "$@"
 	fi
 }
 
+# repro_opt OPT VALUE: "OPT VALUE" for the sweep, unless the words after
+# -- give OPT themselves (lattester-ctl takes an option of one value once:
+# what the user asks for wins, as it did when the last value won)
+repro_opt() {
+	case " $repro_rest " in
+	*" $1 "* | *" $1="*) ;;
+	*) echo "$1 $2" ;;
+	esac
+}
+
 # repro_ncpus: how many CPUs the threads can have: those of -C, else the
 # online ones (/sys/devices/system/cpu/online, a list like 0-3,8)
 repro_ncpus() {
