@@ -182,6 +182,16 @@ static void print_ns(const struct pmem_ns *n)
 	       note, devnode);
 }
 
+/* What a persistence domain asks of a store, for the table */
+static const char *persistence_gloss(const char *d)
+{
+	if (!strcmp(d, PMEM_PERSIST_CPU_CACHE))
+		return " (eADR: store + sfence is durable)";
+	if (!strcmp(d, PMEM_PERSIST_MEM_CTRL))
+		return " (ADR: store + clwb + sfence is durable)";
+	return "";
+}
+
 static void print_pmem(const struct pmem_inventory *inv)
 {
 	char size[32], avail[32], node[16], bad[24], devnode[32];
@@ -208,7 +218,8 @@ static void print_pmem(const struct pmem_inventory *inv)
 		       r->enabled ? "" : ", disabled");
 		if (r->phys_start != PMEM_UNKNOWN)
 			printf(", at 0x%llx", r->phys_start);
-		printf(", %s badblocks\n", bad);
+		printf(", %s badblocks, persistence domain %s%s\n", bad,
+		       r->persistence, persistence_gloss(r->persistence));
 		printf("    %-14s %-7s %12s %4s  %-14s %-25s %9s\n", "namespace",
 		       "mode", "size", "node", "device", "usable physical range",
 		       "badblocks");
@@ -371,6 +382,7 @@ static struct json_object *json_pmem(const struct pmem_inventory *inv)
 		latt_json_str(o, "name", r->name);
 		latt_json_str(o, "type", r->type);
 		latt_json_str(o, "bus", r->bus);
+		latt_json_str(o, "persistence_domain", r->persistence);
 		latt_json_bool(o, "enabled", r->enabled);
 		latt_json_u64(o, "size", r->size);
 		latt_json_u64(o, "available_size", r->available);

@@ -152,6 +152,8 @@ struct json_object *json_run_config(const struct run_report *r)
 		      (long long)c->node);
 	latt_json_u64(o, "cpu", c->cpu);
 	latt_json_str(o, "op", latt_name(NAMES_OP, c->op));
+	/* --op durable chose op and fence (target.durable_sequence) */
+	latt_json_bool(o, "durable", r->durable);
 	latt_json_str(o, "fence", latt_name(NAMES_FENCE, c->fence));
 	latt_json_str(o, "pattern", latt_name(NAMES_PATTERN, c->pattern));
 	latt_json_u64(o, "stride", c->pattern == LATT_PAT_STRIDE ? c->stride : 0);
@@ -209,6 +211,28 @@ static void add_cxl(struct json_object *o, const struct run_target *t)
 	json_object_object_add(o, "cxl", c);
 }
 
+/*
+ * "persistence_domain" (PMEM_PERSIST_*) and "durable_sequence", the
+ * shortest store durable in it ("store-clwb+sfence"), or null
+ * (run_durable_op())
+ */
+static void add_durable(struct json_object *o, const struct run_report *r,
+			const char *domain)
+{
+	char seq[64];
+	__u32 op, fence;
+
+	latt_json_str(o, "persistence_domain", domain);
+	if (!run_durable_op(domain, r->info ? r->info->features : 0, &op,
+			    &fence)) {
+		json_object_object_add(o, "durable_sequence", NULL);
+		return;
+	}
+	snprintf(seq, sizeof(seq), "%s+%s", latt_name(NAMES_OP, op),
+		 latt_name(NAMES_FENCE, fence));
+	latt_json_str(o, "durable_sequence", seq);
+}
+
 /* The target in full: what was measured, and for pmem where it lives. */
 struct json_object *json_run_target(const struct run_report *r)
 {
@@ -226,6 +250,7 @@ struct json_object *json_run_target(const struct run_report *r)
 		latt_json_int(o, "node", node);
 		if (t)
 			add_cxl(o, t);
+		add_durable(o, r, PMEM_PERSIST_NONE);	/* DRAM */
 		return o;
 	}
 	latt_json_str(o, "kind", t->kind);
@@ -245,6 +270,8 @@ struct json_object *json_run_target(const struct run_report *r)
 	json_object_object_add(o, "phys_addr", phys ?
 		json_object_new_uint64(c->phys_addr) : NULL);
 	latt_json_bool(o, "dax_checked", !!(r->res.flags & LATT_RES_DAX));
+	add_durable(o, r, t->pm.persistence[0] ? t->pm.persistence :
+		    PMEM_PERSIST_UNKNOWN);
 	/* --skip-badblocks moved the region: what it left out; else null */
 	if (t->skip.done) {
 		struct json_object *sk = json_object_new_object();

@@ -226,6 +226,33 @@ static void print_timer(FILE *f, const struct run_report *r)
 	     r->clocksource[0] ? r->clocksource : "unknown");
 }
 
+/*
+ * "durable:": the target's persistence domain and the shortest store
+ * sequence durable in it (run_durable_op()), and whether this run times
+ * that sequence.
+ */
+static void print_durable(FILE *f, const struct run_report *r)
+{
+	const struct latt_config *c = &r->res.config;
+	const char *d = r->target->pm.persistence[0] ?
+			r->target->pm.persistence : PMEM_PERSIST_UNKNOWN;
+	__u32 op, fence;
+
+	if (!run_durable_op(d, r->info->features, &op, &fence)) {
+		line(f, "durable:", "%s: %s", d,
+		     strcmp(d, PMEM_PERSIST_NONE) ?
+		     "the region reports no persistence domain: which store sequence is durable can't be told" :
+		     "nothing survives a power loss");
+		return;
+	}
+	line(f, "durable:", "%s (%s): %s + %s is the shortest durable store; %s",
+	     d, op == LATT_OP_STORE ? "eADR" : "ADR",
+	     latt_name(NAMES_OP, op), latt_name(NAMES_FENCE, fence),
+	     c->op == op && c->fence == fence ?
+	     (r->durable ? "this run times it (--op durable)" :
+	      "this run times it") : "not what this run times");
+}
+
 static void print_header(FILE *f, const struct run_report *r)
 {
 	const struct latt_result *s = &r->res;
@@ -249,6 +276,8 @@ static void print_header(FILE *f, const struct run_report *r)
 	line(f, "cpu:", "%u", c->cpu);
 	line(f, "op:", "%s", latt_name(NAMES_OP, c->op));
 	line(f, "fence:", "%s", latt_name(NAMES_FENCE, c->fence));
+	if (c->target == LATT_TARGET_PMEM && r->target)
+		print_durable(f, r);
 	print_pattern(f, c);
 	line(f, "size:", "%s", size);
 	line(f, "region:", "%s", region);

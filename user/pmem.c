@@ -323,6 +323,21 @@ static int scan_ns(struct pmem_ns *n, const struct pmem_region *r,
 	return scan_ns_bb(n, r, ndns, n->phys_start, n->phys_size);
 }
 
+/* libndctl's persistence domain, by the kernel's sysfs words */
+static const char *persistence_name(enum ndctl_persistence_domain d)
+{
+	switch (d) {
+	case PERSISTENCE_CPU_CACHE:
+		return PMEM_PERSIST_CPU_CACHE;
+	case PERSISTENCE_MEM_CTRL:
+		return PMEM_PERSIST_MEM_CTRL;
+	case PERSISTENCE_NONE:
+		return PMEM_PERSIST_NONE;
+	default:
+		return PMEM_PERSIST_UNKNOWN;
+	}
+}
+
 static int scan_nd(struct pmem_inventory *inv)
 {
 	struct ndctl_ctx *ctx;
@@ -358,6 +373,9 @@ static int scan_nd(struct pmem_inventory *inv)
 			r->available = ndctl_region_get_available_size(region);
 			r->phys_start = ndctl_region_get_resource(region);
 			r->enabled = ndctl_region_is_enabled(region);
+			copy(r->persistence, sizeof(r->persistence),
+			     persistence_name(
+				ndctl_region_get_persistence_domain(region)));
 			rc = scan_region_bb(r, region);
 			if (rc)
 				goto out;
@@ -736,6 +754,7 @@ static int resolve_name(const char *spec, const struct pmem_inventory *inv,
 int pmem_resolve(const char *spec, unsigned int flags, struct pmem_target *t)
 {
 	struct pmem_inventory inv;
+	unsigned int i;
 	int rc;
 
 	memset(t, 0, sizeof(*t));
@@ -748,6 +767,11 @@ int pmem_resolve(const char *spec, unsigned int flags, struct pmem_target *t)
 	}
 	rc = flags & PMEM_RESOLVE_PATH ? resolve_path(spec, &inv, flags, t) :
 	     resolve_name(spec, &inv, flags, t);
+	copy(t->persistence, sizeof(t->persistence), PMEM_PERSIST_UNKNOWN);
+	for (i = 0; !rc && i < inv.nr_regions; i++)
+		if (!strcmp(inv.regions[i].name, t->region))
+			copy(t->persistence, sizeof(t->persistence),
+			     inv.regions[i].persistence);
 	pmem_free(&inv);
 	return rc;
 }

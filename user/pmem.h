@@ -94,9 +94,24 @@ struct pmem_ns {
 				 * namespace's for sector mode) */
 };
 
+/*
+ * Where a store becomes durable (the region's persistence domain, as the
+ * platform reports it: ACPI NFIT's platform capabilities, through the
+ * kernel's /sys/bus/nd/devices/regionN/persistence_domain and libndctl):
+ * PMEM_PERSIST_CPU_CACHE (eADR: the CPU caches are flushed on power loss,
+ * a store is durable once globally visible), PMEM_PERSIST_MEM_CTRL (ADR:
+ * the memory controller's queues are, the line must be written back),
+ * "none" (nothing survives), "unknown" (the platform says nothing).
+ */
+#define PMEM_PERSIST_CPU_CACHE	"cpu_cache"
+#define PMEM_PERSIST_MEM_CTRL	"memory_controller"
+#define PMEM_PERSIST_NONE	"none"
+#define PMEM_PERSIST_UNKNOWN	"unknown"
+
 struct pmem_region {
 	char name[PMEM_NAME];
 	char type[16];		/* pmem, blk, unknown */
+	char persistence[24];	/* PMEM_PERSIST_* */
 	char bus[PMEM_NAME];	/* the bus provider: ACPI.NFIT, e820, ... */
 	int numa_node, target_node;	/* as struct pmem_ns's; -1 unknown */
 	unsigned long long size, available, phys_start;
@@ -154,6 +169,9 @@ struct pmem_inventory {
  *	file, or when it can't be read (PMEM_RESOLVE_NOPHYS, not root)
  * @size: bytes measurable from offset 0: @phys_size, else the device's or
  *	the file's size
+ * @persistence: @region's persistence domain (PMEM_PERSIST_*); "unknown"
+ *	where no libnvdimm region is known (a device-DAX device of no
+ *	namespace, a file on no pmem disk)
  */
 struct pmem_target {
 	char kind[16];
@@ -162,6 +180,7 @@ struct pmem_target {
 	char namespace[PMEM_NAME];
 	char mode[16];
 	char region[PMEM_NAME];
+	char persistence[24];	/* @region's, PMEM_PERSIST_* */
 	int numa_node;
 	unsigned long long phys_start, phys_size, size;
 	bool block;

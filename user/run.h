@@ -131,6 +131,10 @@ struct run_opts {
 	bool hugepages;		/* --hugepages (user engine) */
 	bool timer_rdtscp;	/* --timer rdtscp: never the fallback */
 	bool skip_badblocks;	/* --skip-badblocks (pmem) */
+	bool durable;		/* --op durable: the op and fence are the
+				 * target's shortest durable store sequence
+				 * (run_durable_op()) */
+	bool fence_set;		/* --fence given */
 	bool allow_unchecked;	/* --allow-unchecked (pmem) */
 	__u64 tlb_locality;	/* --tlb-locality: chase's stride */
 	struct thread_opts th;	/* --threads, --cpus, --mode, ... */
@@ -166,6 +170,7 @@ struct run_report {
 	__u64 poison_offset;		/* -EHWPOISON: the poisoned line's
 					 * byte of the region (ABI 2.3's
 					 * latt_status.poison_offset) */
+	bool durable;			/* --op durable chose op and fence */
 	bool region_reused;		/* the point's first run took the
 					 * region an earlier point left
 					 * (struct run_keep) */
@@ -252,6 +257,10 @@ static inline bool run_writes(const struct latt_config *c)
 
 void run_defaults(struct run_opts *o);
 int run_set_option(struct run_opts *o, int id, const char *v);
+/* --op durable: the target's shortest durable store sequence */
+#define RUN_OP_DURABLE	"durable"
+bool run_durable_op(const char *domain, __u64 features, __u32 *op,
+		    __u32 *fence);
 const char *run_args_problem(const struct run_opts *o);
 void run_open_failed(int rc, bool hint);
 int run_measure(struct run_opts *o, struct run_report *r,

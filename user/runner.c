@@ -158,8 +158,16 @@ int run_set_option(struct run_opts *o, int id, const char *v)
 	case OPT_TARGET:	return set_target(o, v);
 	case OPT_CPU:		o->th.cpu_set = true;
 				return parse_u32(v, &c->cpu);
-	case OPT_OP:		return parse_op(v, &c->op);
-	case OPT_FENCE:		return parse_fence(v, &c->fence);
+	case OPT_OP:
+		/* resolved with the target: run_durable_op() */
+		if (!strcmp(v, RUN_OP_DURABLE)) {
+			o->durable = true;
+			c->op = LATT_OP_STORE;
+			return 0;
+		}
+		return parse_op(v, &c->op);
+	case OPT_FENCE:		o->fence_set = true;
+				return parse_fence(v, &c->fence);
 	case OPT_PATTERN:
 		rc = parse_pattern(v, &c->pattern, &c->stride);
 		if (!rc && c->pattern == LATT_PAT_CHASE)
@@ -271,6 +279,8 @@ const char *run_args_problem(const struct run_opts *o)
 		return why;
 	if (c->chain > 1 && c->pattern != LATT_PAT_CHASE)
 		return "--chain needs --pattern chase";
+	if (o->durable && o->fence_set)
+		return "--op durable times the target's durable sequence, its fence (sfence) included: leave --fence out";
 	copy = *c;
 	if (latt_access_rules(&copy, &why))
 		return why;	/* the rule book's words (rules.h) */
@@ -732,6 +742,81 @@ static int refuse_badblocks(const struct run_opts *o, const char *what,
 	return 1;
 }
 
+/**
+ * run_durable_op() - the shortest store sequence that is durable in
+ *	persistence domain @domain (PMEM_PERSIST_*), for --op durable and
+ *	the run header
+ * @domain: the target region's
+ * @features: the CPU's LATT_FEAT_* (a write-back instruction it lacks is
+ *	not chosen)
+ * @op: out: LATT_OP_STORE (eADR) or a store with a write-back (ADR)
+ * @fence: out: LATT_FENCE_SFENCE
+ *
+ * eADR (cpu_cache): the caches are flushed on power loss, so a store is
+ * durable once it is globally visible, which SFENCE waits for (SDM Vol.
+ * 2B, SFENCE: every prior store is globally visible before any later
+ * one).  ADR (memory_controller): only the memory controller's queues
+ * are, so the line must be written back first, CLWB (or CLFLUSHOPT, or
+ * CLFLUSH where the CPU has neither), and the write-back ordered by
+ * SFENCE (SDM Vol. 2A, CLWB and CLFLUSHOPT: ordered by SFENCE, not by
+ * loads and stores), as PMDK's pmem_persist() does.
+ *
+ * Return: true, or false where no sequence makes a store durable or the
+ * domain is not known.
+ */
+bool run_durable_op(const char *domain, __u64 features, __u32 *op,
+		    __u32 *fence)
+{
+	*fence = LATT_FENCE_SFENCE;
+	if (!strcmp(domain, PMEM_PERSIST_CPU_CACHE)) {
+		*op = LATT_OP_STORE;
+		return true;
+	}
+	if (strcmp(domain, PMEM_PERSIST_MEM_CTRL))
+		return false;
+	*op = features & LATT_FEAT_CLWB ? LATT_OP_STORE_CLWB :
+	      features & LATT_FEAT_CLFLUSHOPT ? LATT_OP_STORE_CLFLUSHOPT :
+	      LATT_OP_STORE_CLFLUSH;
+	return true;
+}
+
+/*
+ * --op durable on target @what in persistence domain @domain: the op and
+ * fence (the write-back is settled in durable_flush(), once the CPU's
+ * features are known), or 1 after saying why there is no durable store.
+ */
+static int resolve_durable(struct run_opts *o, const char *what,
+			   const char *domain)
+{
+	__u32 op, fence;
+
+	if (!o->durable)
+		return 0;
+	if (run_durable_op(domain, LATT_FEAT_CLWB, &op, &fence)) {
+		o->cfg.op = op;
+		o->cfg.fence = fence;
+		return 0;
+	}
+	if (!strcmp(domain, PMEM_PERSIST_NONE))
+		log_err("--op durable: %s: its persistence domain is none: nothing on it survives a power loss, whatever the stores do", what);
+	else
+		log_err("--op durable: %s: its region reports no persistence domain (%s): whether a store needs a write-back to be durable can't be told here; time the sequence yourself: --op store-clwb --fence sfence (ADR) or --op store --fence sfence (eADR)", what, domain);
+	return 1;
+}
+
+/* --op durable's write-back, by the CPU's instructions (run_durable_op()) */
+static void durable_flush(struct run_opts *o, const struct latt_info *info)
+{
+	__u32 op, fence;
+
+	if (!o->durable || o->cfg.op == LATT_OP_STORE ||
+	    !run_durable_op(PMEM_PERSIST_MEM_CTRL, info->features, &op,
+			    &fence) || op == o->cfg.op)
+		return;
+	log_info("--op durable: this CPU has no clwb: %s", latt_name(NAMES_OP, op));
+	o->cfg.op = op;
+}
+
 /*
  * Resolve a pmem, device-DAX or fsdax-file target, refuse what must not run
  * on it, and fill the configuration: physical address, region, node,
@@ -753,6 +838,8 @@ static int check_pmem(struct run_opts *o)
 	if (resolve_pmem(o))
 		return 1;
 	describe_pmem(what, sizeof(what), t);
+	if (resolve_durable(o, what, t->persistence))
+		return 1;
 	if (t->phys_start != PMEM_UNKNOWN && t->phys_start % LATT_PAGE) {
 		log_err("%s: %s starts at 0x%llx, not on a page boundary",
 			o->target, what, t->phys_start);
@@ -854,6 +941,11 @@ static int check_host(struct run_opts *o, const struct run_keep *k)
 	if (is_pmem(o))
 		return check_pmem(o);
 	snprintf(o->tgt.kind, sizeof(o->tgt.kind), "dram");
+	if (o->durable) {
+		log_err("--op durable: %s: DRAM%s keeps nothing across a power loss: no store makes it durable (a persistent memory target: /dev/pmemN, /dev/daxX.Y, namespaceX.Y)",
+			o->target, o->tgt.cxl.region[0] ? " (a CXL region onlined as a node)" : "");
+		return 1;
+	}
 	if (c->node != LATT_NODE_LOCAL && !host_node_exists(c->node)) {
 		log_err("dram:%u: no such NUMA node (highest node: %d)",
 			c->node, host_max_node());
@@ -1462,6 +1554,8 @@ static int measure_point(struct run_opts *o, struct run_report *r,
 	r->user_engine = o->user_engine;
 	r->info = &r->info_copy;
 	r->target = &o->tgt;
+	r->durable = o->durable;
+	durable_flush(o, r->info);
 	rc = check_module(o, r->info);
 	if (!rc)
 		rc = check_rules(o, r->info);

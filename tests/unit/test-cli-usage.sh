@@ -164,6 +164,14 @@ expect 2 "sweep --samples 1000 --samples 2000" "$ctl" sweep --engine user \
 	--samples 1000 --samples 2000 --dry-run
 has "$tmp/err" "^lattester-ctl sweep: --samples given twice \\('1000', then '2000'\\)" \
 	"sweep --samples twice: named"
+# --op durable: the fence is the sequence's; DRAM has no durable store
+expect 2 "run --op durable --fence mfence" "$ctl" run --op durable --fence mfence
+has "$tmp/err" "^lattester-ctl run: --op durable times the target's durable sequence, its fence \\(sfence\\) included: leave --fence out$" \
+	"--op durable with --fence: the fence is the sequence's"
+expect 1 "run --engine user --op durable on DRAM" "$ctl" run --engine user \
+	--op durable --samples 100 --region 16M
+has "$tmp/err" "^lattester-ctl run: --op durable: dram: DRAM keeps nothing across a power loss: no store makes it durable" \
+	"--op durable on DRAM: refused, saying why"
 expect 0 "sweep --size 64 --size 128: a list given in two" "$ctl" sweep \
 	--engine user --size 64 --size 128 --region 16M --dry-run
 [ "$(grep -c ';size=' "$tmp/out")" -eq 2 ]

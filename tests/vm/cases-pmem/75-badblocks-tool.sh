@@ -166,6 +166,6 @@ grep -qE "^    $FSDAX_NS +fsdax .* 9$" "$OUT/list.txt" ||
 	fail "list: the table does not count 9 bad blocks for $FSDAX_NS"
 [ -z "$RAW_NS" ] || grep -qE "^    $RAW_NS +raw .* 8$" "$OUT/list.txt" ||
 	fail "list: the table does not count 8 bad blocks for $RAW_NS"
-grep -q "^  region0: .*, 0 badblocks$" "$OUT/list.txt" ||
+grep -q "^  region0: .*, 0 badblocks, persistence domain " "$OUT/list.txt" ||
 	fail "list: region0's count (the disks' lists are not the region's)"
 exit $rc

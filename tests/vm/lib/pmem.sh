@@ -31,12 +31,15 @@ jfield() {
 }
 
 # run_json STEM ARGS...: lattester-ctl run --json $OUT/STEM.json ARGS,
-# 2000 samples from CPU 0; a failure is reported with the tool's output
+# 2000 samples (unless ARGS say) from CPU 0; a failure is reported with the tool's output
 # (kept in the guest's /tmp: every file on the 9p share costs time)
 run_json() {
-	local rstem=$1
+	local rstem=$1 samples="--samples 2000"
 	shift
-	if ! lattester-ctl run --quiet --samples 2000 --cpu 0 \
+	# a value option is given once (lattester-ctl refuses a second)
+	case " $* " in *" --samples "*) samples= ;; esac
+	# shellcheck disable=SC2086 # $samples: two words, or none
+	if ! lattester-ctl run --quiet $samples --cpu 0 \
 		--json "$OUT/$rstem.json" "$@" >/tmp/run.out 2>&1; then
 		fail "$rstem: lattester-ctl run $*"
 		cat /tmp/run.out
@@ -147,4 +150,35 @@ inject() {
 	fi
 	grep -q "^$2 $3\$" "$bb" || { fail "$1: $bb does not list $2 $3"; return 1; }
 	echo "ok: $1: bad blocks at sector $2 (+$3) listed: $(tr '\n' ' ' <"$bb")"
+}
+
+# durable DOMAIN OP TARGET ARGS...: the platform's persistence domain as
+# list and run see it, and --op durable on TARGET (run ARGS added): the
+# region's table line says DOMAIN, and run --op durable times OP with
+# sfence, its "durable:" line saying so; OP "-": refused, the domain named.
+durable() {
+	local domain=$1 op=$2 tgt=$3 out
+	shift 3
+	if lattester-ctl list 2>/dev/null | grep -q "persistence domain $domain"; then
+		echo "ok: list: persistence domain $domain"
+	else
+		fail "list: no region with persistence domain $domain: $(lattester-ctl list 2>&1 | grep 'persistence domain')"
+	fi
+	if [ "$op" = - ]; then
+		refused 1 "--op durable: .*(persistence domain is none|no persistence domain \\($domain\\))" \
+			run --op durable --samples 100 --cpu 0 --target "$tgt" "$@"
+		return
+	fi
+	if ! out=$(lattester-ctl run --op durable --samples 2000 --cpu 0 \
+		--target "$tgt" "$@" 2>&1); then
+		fail "run --op durable --target $tgt $*: $out"
+		return
+	fi
+	if printf '%s\n' "$out" | grep -q "^op: *$op$" &&
+	   printf '%s\n' "$out" | grep -q "^fence: *sfence$" &&
+	   printf '%s\n' "$out" | grep -q "^durable: *$domain (.*): $op + sfence is the shortest durable store; this run times it (--op durable)$"; then
+		echo "ok: run --op durable --target $tgt $*: $op + sfence ($domain)"
+	else
+		fail "run --op durable --target $tgt $*: not $op + sfence on $domain: $(printf '%s\n' "$out" | grep -E '^(op|fence|durable):')"
+	fi
 }

@@ -1,0 +1,3 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+. /tests/lib/rmmod.sh
