@@ -433,7 +433,11 @@ static struct json_object *outlier(const struct run_report *r,
 	latt_json_double(o, "ns", latt_ns((double)corr, khz));
 	latt_json_u64(o, "raw_cycles", out->cycles);
 	latt_json_u64(o, "window", out->window);
-	latt_json_bool(o, "nmi", !!(out->flags & LATT_OUT_NMI));
+	/* the user engine sees no NMI: unknown, not "none came" */
+	if (r->user_engine)
+		json_object_object_add(o, "nmi", NULL);
+	else
+		latt_json_bool(o, "nmi", !!(out->flags & LATT_OUT_NMI));
 	return o;
 }
 

@@ -628,7 +628,7 @@ static void outliers_header(FILE *f, const struct run_report *r)
 			(unsigned long long)r->smi.after);
 	else
 		fprintf(f, "# smi unavailable (%s)\n", r->smi.why);
-	fprintf(f, "# cycles are corrected (raw - overhead) per sample; time_ns since the run's start; nmi 1 if an NMI arrived in the sample's window\n");
+	fprintf(f, "# cycles are corrected (raw - overhead) per sample; time_ns since the run's start; nmi 1 if an NMI arrived in the sample's window, empty where unknown (user engine)\n");
 }
 
 /**
@@ -650,7 +650,8 @@ int report_write_outliers_csv(const char *path, const struct run_report *r)
 	for (i = 0; i < r->res.outlier_len; i++) {
 		o = &r->outliers[i];
 		corr = latt_correct(o->cycles, outlier_overhead(r, o));
-		fprintf(f, "%llu,%llu,%llu,%llu,%llu,%.3f,%llu,%d\n",
+		/* nmi: empty where unknown (the user engine sees none) */
+		fprintf(f, "%llu,%llu,%llu,%llu,%llu,%.3f,%llu,%s\n",
 			(unsigned long long)o->sample,
 			(unsigned long long)(latt_ns((double)o->tsc, khz) + 0.5),
 			(unsigned long long)o->offset,
@@ -658,7 +659,8 @@ int report_write_outliers_csv(const char *path, const struct run_report *r)
 			(unsigned long long)o->cycles,
 			latt_ns((double)corr, khz),
 			(unsigned long long)o->window,
-			!!(o->flags & LATT_OUT_NMI));
+			r->user_engine ? "" :
+			o->flags & LATT_OUT_NMI ? "1" : "0");
 	}
 	return out_close(f);
 }

@@ -191,8 +191,10 @@ sys.exit(not ok)
 EOF
 report $? "--threshold: outlier records match the counts, all above it"
 grep -q "^# outliers [0-9]* recorded [0-9]* dropped [0-9]* rate [0-9.]* nmi unavailable (user engine)$" "$tmp/out.csv" &&
-	[ "$(jget thr 'd["outlier_summary"]["nmi"]')" = None ]
-report $? "--threshold: NMIs unavailable in the CSV, nmi null in the JSON"
+	[ "$(jget thr 'd["outlier_summary"]["nmi"]')" = None ] &&
+	[ "$(jget thr '{r["nmi"] for r in d["outlier_records"]}')" = "{None}" ] &&
+	! grep -qE '^[0-9]+,.*,[01]$' "$tmp/out.csv"
+report $? "--threshold: NMIs unavailable in the CSV (each record's cell empty), null in the JSON (each record's too)"
 "$ctl" run --engine user --quiet --samples 2000 --region 16M --threshold 100 \
 	>"$tmp/out" 2>"$tmp/err"
 grep -q "^nmi: *unavailable (user engine)$" "$tmp/out"
