@@ -73,7 +73,7 @@ static const struct cmd_opt sweep_options[] = {
 	RUN_OPT_ENGINE,
 	OPT_ROW("target", OPT_TARGET, "LIST",
 	  "targets, as for run: dram[:NODE], /dev/pmemN, /dev/daxX.Y, namespaceX.Y, cxl:regionN (default: dram)"),
-	OPT_ROW("cpu", OPT_CPU, "LIST", "CPUs, e.g. 0,2 or 0..3 (default: the first CPU of this process's affinity mask, 0 without taskset)"),
+	OPT_ROW("cpu", OPT_CPU, "LIST", "CPUs, e.g. 0,2 or 0..3 or 0-3 (default: the first CPU of this process's affinity mask, 0 without taskset)"),
 	OPT_ROW("threads", OPT_THREADS, "LIST",
 	  "threads per point, e.g. 1..8 or 1,2,4: as run --threads, from the point's --cpu up or the first N of --cpus (default: 1)"),
 	RUN_OPTS_THREADS,

@@ -133,6 +133,24 @@ static int parse_item(char *item, enum list_kind kind, struct u64_list *l)
 	int rc;
 
 	if (!dots) {
+		/* "0-3": the kernel's list syntax (run --cpus, taskset) */
+		hi_s = kind == LIST_NUMBERS ? strchr(item, '-') : NULL;
+		if (hi_s && hi_s != item && isdigit((unsigned char)hi_s[1])) {
+			*hi_s = '\0';
+			rc = parse_value(item, kind, &lo);
+			if (!rc)
+				rc = parse_value(hi_s + 1, kind, &hi);
+			if (rc)
+				return rc;
+			if (lo > hi)
+				return -ERANGE;
+			for (v = lo; v <= hi; v++) {
+				rc = u64_list_add(l, v);
+				if (rc || v == hi)
+					return rc;
+			}
+			return 0;
+		}
 		rc = parse_value(item, kind, &v);
 		return rc ? rc : u64_list_add(l, v);
 	}
@@ -184,7 +202,8 @@ static int add_u64_item(char *item, void *arg)
 /**
  * parse_u64_list() - comma-separated values and ranges appended to @l:
  * "64,256", "64..4096x2" (64, 128, ... 4096: times 2 while not above the
- * end), "64..512+64" (plus 64), for LIST_NUMBERS also "0..3"
+ * end), "64..512+64" (plus 64), for LIST_NUMBERS also "0..3" and the
+ * kernel's "0-3" (as run --cpus and taskset write CPU lists)
  */
 int parse_u64_list(const char *s, enum list_kind kind, struct u64_list *l)
 {

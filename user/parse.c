@@ -668,8 +668,9 @@ bool cpulist_has(const char *list, unsigned int cpu)
 		if (!isdigit((unsigned char)*p))
 			return false;
 		lo = hi = strtoul(p, &end, 10);
-		if (*end == '-') {
-			p = end + 1;
+		/* "0-3", the kernel's; "0..3", sweep's --cpu's */
+		if (*end == '-' || (end[0] == '.' && end[1] == '.')) {
+			p = end + (*end == '-' ? 1 : 2);
 			if (!isdigit((unsigned char)*p))
 				return false;
 			hi = strtoul(p, &end, 10);
@@ -725,8 +726,9 @@ int parse_cpulist(const char *s, __u32 *cpus, __u32 max, __u32 *n)
 		if (!isdigit((unsigned char)*p))
 			return -EINVAL;
 		lo = hi = strtoul(p, &end, 10);
-		if (*end == '-') {
-			p = end + 1;
+		/* "0-3", the kernel's; "0..3", sweep's --cpu's */
+		if (*end == '-' || (end[0] == '.' && end[1] == '.')) {
+			p = end + (*end == '-' ? 1 : 2);
 			if (!isdigit((unsigned char)*p))
 				return -EINVAL;
 			hi = strtoul(p, &end, 10);

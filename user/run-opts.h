@@ -20,7 +20,7 @@
 /* how the threads of a run share out the work */
 #define RUN_OPTS_THREADS \
 	OPT_ROW("cpus", OPT_CPUS, "LIST", \
-	  "CPUs of the threads, e.g. 0-3,8; the first takes the samples of --mode loaded (default: --cpu)"), \
+	  "CPUs of the threads, e.g. 0-3,8 or 0..3,8; the first takes the samples of --mode loaded (default: --cpu)"), \
 	OPT_ROW("mode", OPT_MODE, "latency|bandwidth|loaded", \
 	  "latency: every thread times --samples accesses; bandwidth: every thread streams untimed accesses for --duration and counts bytes; loaded: thread 0 times --samples accesses while the others stream, corrected by its timer overhead calibrated under that traffic (default: latency)"), \
 	OPT_ROW("duration", OPT_DURATION, "TIME", \

@@ -378,6 +378,12 @@ static void test_thread_opts(void)
 	      "cpus: more than the room: ERANGE");
 	check(parse_cpulist("3-1", cpus, 8, &n) == -ERANGE,
 	      "cpus: a backwards range: ERANGE");
+	/* one list syntax for every CPU option: sweep's "0..3" too */
+	check(!parse_cpulist("3,0..2,8", cpus, 8, &n) && n == 5 &&
+	      cpus[0] == 3 && cpus[1] == 0 && cpus[3] == 2 && cpus[4] == 8 &&
+	      parse_cpulist("0..", cpus, 8, &n) == -EINVAL &&
+	      parse_cpulist("0.2", cpus, 8, &n) == -EINVAL,
+	      "cpus: 3,0..2,8 as 3,0-2,8; an open or one-dot range refused");
 	check(parse_cpulist("", cpus, 8, &n) == -EINVAL &&
 	      parse_cpulist("0,", cpus, 8, &n) == -EINVAL &&
 	      parse_cpulist("a", cpus, 8, &n) == -EINVAL &&
@@ -709,6 +715,10 @@ static void test_grid(void)
 	t_list("8,4K..64Kx4,100", LIST_SIZES, 0, mix, 5);
 	t_list("1M..4MiBx4", LIST_SIZES, 0, big, 2);
 	t_list("0..3,7", LIST_NUMBERS, 0, cpus, 5);
+	/* the kernel's syntax, as run --cpus and taskset write it */
+	t_list("0-3,7", LIST_NUMBERS, 0, cpus, 5);
+	t_list("3-1", LIST_NUMBERS, -ERANGE, NULL, 0);
+	t_list("64-128", LIST_SIZES, -EINVAL, NULL, 0);
 	t_list("64", LIST_SIZES, 0, geo, 1);
 	t_list("64..4096", LIST_SIZES, -EINVAL, NULL, 0);
 	t_list("64..4096x1", LIST_SIZES, -ERANGE, NULL, 0);
