@@ -1384,8 +1384,9 @@ static int run_grid(struct sweep *s)
 	}
 	/* the last point's region, device and claim; a break above too */
 	run_keep_release(&s->keep);
-	/* a Ctrl-C after the last point's last poll stopped nothing */
-	if (run_stops && !status && measured + failed < s->to_run)
+	/* a Ctrl-C is said in the status, even one during the last point,
+	 * which stopped nothing: the shell's convention for SIGINT */
+	if (run_stops && !status)
 		status = EXIT_INTERRUPTED;
 	s->measured = measured;
 	fprintf(stderr, "%s sweep: %zu points: %zu measured, %zu failed, %zu already in the files, %zu skipped, %zu not run\n", LATT_PROG,

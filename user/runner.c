@@ -1666,6 +1666,16 @@ int run_exit_status(const struct run_opts *o, const struct run_report *r)
 {
 	const struct latt_result *s = &r->res;
 
+	if (r->interrupted && s->config.mode == LATT_MODE_BANDWIDTH) {
+		/* a bandwidth run counts time streamed, not samples */
+		log_warn("%s: interrupted: run %s, %.3f of %.3f s streamed",
+			 o->target, latt_name(NAMES_STATE, s->state),
+			 s->tsc_end > s->tsc_start && r->info->tsc_khz ?
+			 (double)(s->tsc_end - s->tsc_start) /
+			 ((double)r->info->tsc_khz * 1e3) : 0.0,
+			 (double)s->config.duration_us / 1e6);
+		return EXIT_INTERRUPTED;
+	}
 	if (r->interrupted) {
 		log_warn("%s: interrupted: run %s, %llu of %llu samples",
 			 o->target, latt_name(NAMES_STATE, s->state),

@@ -484,6 +484,19 @@ top_region=$(sed -n 's/.*;region=\([0-9]*\);.*/\1/p' "$tmp/out" | sort -n | tail
 	[ "$(grep -c ';region=4096;' "$tmp/out")" -eq 2 ] && [ ! -e "$tmp/rwd/working-set.csv" ]
 report $? "repro-working-set: 4K up to $top_region B, the most within half the node's free memory ($half B)"
 
+# ---- a Ctrl-C during the last point: it is finished, the status 130 ----
+rm -f "$tmp/int.csv"
+"$ctl" sweep --engine user --quiet --samples 10000000 --region 16M \
+	--out "$tmp/int.csv" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 130 ] && [ "$(wc -l <"$tmp/int.csv")" -eq 2 ] &&
+	grep -q "1 points: 1 measured" "$tmp/err"
+report $? "a Ctrl-C during a sweep's last point: the point finished and written, exit 130 (got $rc)"
+
 # ---- --resume after a sweep stopped mid-write ----
 # What a user relies on: a file that lost the end of its last row (a
 # crash, a full disk) resumes into a file every row of which reads, each
