@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # tail.gp - the tail of one run: latency against percentile, p50 to
-# p99.9999, on a log scale of 1/(1-p) ("nines").
+# p99.9999, on a log scale of 1/(1-p) ("nines"), as far as the samples
+# support (10 beyond a percentile: up to 1 - 10/N of N samples).
 #
 # Data: a `lattester-ctl run --hist FILE` file (see hist.gp).  A bucket
 # holds the percentiles from the fraction of samples below it to
@@ -15,14 +16,21 @@ stats infile using 3 nooutput
 N = STATS_sum
 below(cum, n) = cum - n / N
 nines(cum, n) = 1.0 / (1.0 - below(cum, n))
-# the latencies drawn (those of the buckets up to p99.9999): the smallest
+# run's rule (lattester-ctl's LATT_PCT_BEYOND): a percentile q needs 10
+# samples beyond it, 10/(1-q) in all, so N samples support nines up to
+# N/10; a bucket beyond is one of the few largest samples, not drawn
+max_nines = N / 10.0
+drawn(cum, n) = below(cum, n) < 1 && nines(cum, n) <= max_nines * 1.000001
+# the latencies drawn (those of the supported buckets): the smallest
 # above 0, the largest, and whether there is a 0
-stats infile using (below($5, $3) < 1 && $4 > 0 ? $4 : 1e300) nooutput
+stats infile using (drawn($5, $3) && $4 > 0 ? $4 : 1e300) nooutput
 y_min = STATS_min < 1e300 ? STATS_min : 1
-stats infile using (below($5, $3) < 1 ? $4 : 0) nooutput
+stats infile using (drawn($5, $3) ? $4 : 0) nooutput
 y_max = STATS_max > y_min ? STATS_max : y_min
-stats infile using (below($5, $3) < 1 && $4 <= 0 ? 1 : 0) nooutput
+stats infile using (drawn($5, $3) && $4 <= 0 ? 1 : 0) nooutput
 y_zeros = STATS_sum
+stats infile using (drawn($5, $3) ? 0 : 1) nooutput
+cut = STATS_sum
 
 # ---- units: the same block in every script with a log latency axis ----
 # (tests/plots/run checks that the copies agree)
@@ -73,11 +81,12 @@ eval LOG_TICS
 eval FLOOR_LINE
 if (y_zeros > 0) { notes = notes . "latencies of 0 drawn on the floor line marked 0 (a log axis has no 0)\n"; nnotes = nnotes + 1 }
 if (chain > 1) { notes = notes . sprintf("chase: a sample times %d dependent loads; its figure is their mean, and so the percentiles are of such means, not of single loads\n", chain); nnotes = nnotes + 1 }
+if (cut > 0) { notes = notes . sprintf("%.0f samples support percentiles up to %s (10 samples beyond each): %d bucket%s above it not drawn\n", N, pct_label(1 - 1 / max_nines)[1:strlen(pct_label(1 - 1 / max_nines)) - 1], cut, cut == 1 ? "" : "s"); nnotes = nnotes + 1 }
 eval NOTES
 set grid xtics ytics
 set key off
 lifted(v) = v > 0 ? v : y_floor
-plot infile using (below($5, $3) < 1 ? nines($5, $3) : 1/0):(lifted($4)) \
+plot infile using (drawn($5, $3) ? nines($5, $3) : 1/0):(lifted($4)) \
 	with steps lw 2 lc rgb "#d62728", \
-     infile using (below($5, $3) < 1 ? nines($5, $3) : 1/0):(lifted($4)) \
+     infile using (drawn($5, $3) ? nines($5, $3) : 1/0):(lifted($4)) \
 	with points pt 7 ps 0.4 lc rgb "#d62728"
