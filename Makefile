@@ -25,7 +25,8 @@
 #                   $(MANDIR)/man1, its bash completion into
 #                   $(BASHCOMPDIR); make uninstall
 #   make dkms-install   the module through DKMS for every installed kernel
-#                   with headers; make dkms-uninstall
+#                   with headers (DKMS_KERNELS="K ..." for those alone);
+#                   make dkms-uninstall
 #
 # KDIR: the kernel build tree.  Defaults to the running kernel's; where that
 # does not exist, the newest installed /usr/src/linux-headers-*-amd64 (not
@@ -151,7 +152,7 @@ dkms-install:
 	cp -r include/uapi include/lattester $(DKMS_SRC)/include/
 	sed 's/@VERSION@/$(VERSION)/' dkms.conf.in >$(DKMS_SRC)/dkms.conf
 	dkms add -m lattester -v $(VERSION)
-	@set -e; for k in $$(ls /lib/modules); do \
+	@set -e; for k in $(or $(DKMS_KERNELS),$$(ls /lib/modules)); do \
 		if [ -e /lib/modules/$$k/build/Makefile ]; then \
 			dkms build -m lattester -v $(VERSION) -k $$k && \
 			dkms install -m lattester -v $(VERSION) -k $$k; \
