@@ -568,7 +568,8 @@ static int latt_measure_all(struct latt_thread *t, struct latt_pattern *pat,
 		r->tsc_start = rdtsc();	/* the samples begin after it */
 	}
 	ret = latt_measure(t, pat, &lc);
-	if (lcal) {
+	/* as the calibration after the samples: unknown (0) when stopped */
+	if (lcal && !ret) {
 		sort(lcal, lc.n, sizeof(*lcal), latt_cmp_u64, NULL);
 		r->overhead_end = latt_lcal_median(lcal, lc.n);
 	}

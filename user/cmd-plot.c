@@ -717,11 +717,18 @@ static int drop_unsupported(struct plot *p, struct sweep_csv *c)
 	bool left = false, timed = false;
 	int i;
 
-	if (c->samples_col < 0)
+	/* only the kinds that draw latency figures (bw-* draw GB/s) */
+	if (c->samples_col < 0 ||
+	    !(p->kind->prepare == prepare_sweep ||
+	      p->kind->prepare == prepare_bars ||
+	      p->kind->prepare == prepare_loaded ||
+	      p->kind->prepare == prepare_ws))
 		return 0;
 	for (r = 0; r < c->n; r++) {
 		samples = strtoull(c->fields[r][c->samples_col], NULL, 10);
-		timed |= samples > 0;	/* bandwidth rows time none */
+		if (!samples)	/* a bandwidth row: it times nothing */
+			continue;
+		timed = true;
 		for (i = 0; i < NR_STATS; i++) {
 			if (c->stat_col[i] < 0)
 				continue;
@@ -734,12 +741,8 @@ static int drop_unsupported(struct plot *p, struct sweep_csv *c)
 			c->fields[r][c->stat_col[i]] = fl + strlen(fl);
 		}
 	}
-	/* the kinds that draw latency figures (bw-* draw GB/s); a file
-	 * without timed rows is the kind's own to refuse */
-	if (!left && timed && (p->kind->prepare == prepare_sweep ||
-		      p->kind->prepare == prepare_bars ||
-		      p->kind->prepare == prepare_loaded ||
-		      p->kind->prepare == prepare_ws)) {
+	/* a file without timed rows is the kind's own to refuse */
+	if (!left && timed) {
 		log_err("%s: no point has samples enough for --stat %s (a percentile q needs %u/(1-q) samples): nothing to draw",
 			p->in, p->stats, LATT_PCT_BEYOND);
 		return 1;
@@ -766,7 +769,7 @@ static int drop_unsupported(struct plot *p, struct sweep_csv *c)
 static int read_sweep(const char *path, struct sweep_csv *c)
 {
 	FILE *f = fopen(path, "re");
-	char *line = NULL, **hdr, **fl;
+	char *line = NULL, **hdr, **fl, **nl, ***nf;
 	size_t cap = 0, i;
 	int nh = -1, n;
 
@@ -810,9 +813,14 @@ static int read_sweep(const char *path, struct sweep_csv *c)
 			free(fl);
 			continue;	/* a cut row, or a point not done */
 		}
-		c->lines = realloc(c->lines, (c->n + 1) * sizeof(*c->lines));
-		c->fields = realloc(c->fields, (c->n + 1) * sizeof(*c->fields));
-		if (!c->lines || !c->fields) {
+		/* never NULL into @c: sweep_csv_free() walks its @n rows */
+		nl = realloc(c->lines, (c->n + 1) * sizeof(*c->lines));
+		if (nl)
+			c->lines = nl;
+		nf = realloc(c->fields, (c->n + 1) * sizeof(*c->fields));
+		if (nf)
+			c->fields = nf;
+		if (!nl || !nf) {
 			free(fl);
 			goto oom;
 		}
@@ -849,7 +857,7 @@ static int merge_sweep(struct sweep_csv *c, const char *cpath,
 		       struct sweep_csv *d, const char *dpath)
 {
 	int map[CSV_MAX_FIELDS], j, k;
-	char **fl;
+	char **fl, **lines, ***fields;
 	size_t r;
 
 	for (j = 0; j < c->nh; j++) {
@@ -861,9 +869,13 @@ static int merge_sweep(struct sweep_csv *c, const char *cpath,
 		}
 		map[j] = k;
 	}
-	c->lines = realloc(c->lines, (c->n + d->n) * sizeof(*c->lines));
-	c->fields = realloc(c->fields, (c->n + d->n) * sizeof(*c->fields));
-	if (!c->lines || !c->fields) {
+	lines = realloc(c->lines, (c->n + d->n) * sizeof(*c->lines));
+	if (lines)
+		c->lines = lines;
+	fields = realloc(c->fields, (c->n + d->n) * sizeof(*c->fields));
+	if (fields)
+		c->fields = fields;
+	if (!lines || !fields) {
 		log_err("out of memory");
 		return 1;
 	}

@@ -79,7 +79,7 @@ static const struct cmd_opt sweep_options[] = {
 	RUN_OPTS_THREADS,
 	OPT_ROW("delay", OPT_DELAY, "LIST",
 	  "injection delays in cycles, e.g. 0,50,100..1000+100: the load steps of --mode loaded (default: 0)"),
-	OPT_ROW_NAMES("op", OPT_OP, "LIST", "accesses (default: load)", NAMES_OP),
+	OPT_ROW_NAMES("op", OPT_OP, "LIST", "accesses (default: load; durable, as run: the shortest durable store of the target)", NAMES_OP),
 	OPT_ROW_NAMES("fence", OPT_FENCE, "LIST", "fences (default: default)",
 	  NAMES_FENCE),
 	OPT_ROW_NAMES("pattern", OPT_PATTERN, "LIST",
@@ -1082,6 +1082,13 @@ static int open_outputs(struct sweep *s)
 	return 0;
 }
 
+static bool regular_file(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISREG(st.st_mode);
+}
+
 /*
  * Close the files; @drop_empty: a file this sweep started and wrote no row
  * to goes again (every point failed), so that it doesn't stand in the way
@@ -1097,7 +1104,9 @@ static int close_outputs(struct sweep *s, bool drop_empty)
 		if (o->f && fclose(o->f)) {
 			log_err("%s: %s", o->path, strerror(errno));
 			rc = 1;
-		} else if (o->f && drop_empty && o->fresh && !o->written) {
+		} else if (o->f && drop_empty && o->fresh && !o->written &&
+			   regular_file(o->path)) {
+			/* never a device: /dev/null is an output too */
 			if (unlink(o->path))
 				log_warn("%s: %s", o->path, strerror(errno));
 			else

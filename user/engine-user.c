@@ -671,7 +671,8 @@ static int measure_all(struct user_thr *t, struct latt_pattern *pat,
 		r->tsc_start = latt_rdtsc();	/* the samples begin after it */
 	}
 	ret = sample_all(t, pat, &lc);
-	if (lcal) {
+	/* as the calibration after the samples: unknown (0) when stopped */
+	if (lcal && !ret) {
 		qsort(lcal, lc.n, sizeof(*lcal), cmp_u64);
 		r->overhead_end = latt_lcal_median(lcal, lc.n);
 	}

@@ -96,8 +96,10 @@ static int probe_new(const char *path, char *why, unsigned long len)
 		return -err;
 	}
 	fs = pseudo_fs(fd);
-	err = fs ? EPERM : posix_fallocate(fd, 0, 4096);
-	/* a filesystem without fallocate: glibc writes instead, or says */
+	/* a block, the size kept at 0: a probe left by a kill is empty */
+	err = fs ? EPERM : fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, 4096) ?
+	      errno : 0;
+	/* a filesystem without fallocate: nothing more to learn before */
 	if (err == EOPNOTSUPP || err == EINVAL)
 		err = 0;
 	close(fd);
@@ -122,13 +124,31 @@ static int probe_new(const char *path, char *why, unsigned long len)
  */
 int out_check_errno(const char *path, char *why, unsigned long len)
 {
-	const char *fs;
+	char target[2 * PATH_MAX + 2], link[PATH_MAX];
+	const char *fs, *slash;
 	struct stat st;
+	ssize_t n;
 	int fd, err;
 
-	if (stat(path, &st))
-		return errno == ENOENT ? probe_new(path, why, len) :
-		       (snprintf(why, len, "%s", strerror(errno)), -errno);
+	if (stat(path, &st)) {
+		err = errno;
+		if (err != ENOENT) {
+			snprintf(why, len, "%s", strerror(err));
+			return -err;
+		}
+		/* a link to a file not made yet: the file is the one made */
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0)
+			return probe_new(path, why, len);
+		link[n] = '\0';
+		slash = strrchr(path, '/');
+		if (link[0] == '/' || !slash)
+			snprintf(target, sizeof(target), "%s", link);
+		else
+			snprintf(target, sizeof(target), "%.*s/%s",
+				 (int)(slash - path), path, link);
+		return probe_new(target, why, len);
+	}
 	if (S_ISDIR(st.st_mode)) {
 		snprintf(why, len, "%s", strerror(EISDIR));
 		return -EISDIR;

@@ -292,19 +292,26 @@ static void print_header(FILE *f, const struct run_report *r)
 	     r->interrupted ? " (interrupted)" : "");
 	line(f, "tsc_khz:", "%llu", (unsigned long long)r->info->tsc_khz);
 	print_timer(f, r);
-	if (c->mode == LATT_MODE_LOADED)
-		line(f, "overhead:", "%llu cycles median under the traffic, min %llu, max %llu; idle %llu; %s%llu across the samples", (unsigned long long)s->overhead,
+	if (c->mode == LATT_MODE_LOADED) {
+		char idle[24] = "unknown", end[24] = "unknown";
+
+		/* 0: unknown (a module before ABI 2.5, a run stopped) */
+		if (s->overhead_idle)
+			snprintf(idle, sizeof(idle), "%llu",
+				 (unsigned long long)s->overhead_idle);
+		if (s->overhead_end)
+			snprintf(end, sizeof(end), "%llu",
+				 (unsigned long long)s->overhead_end);
+		line(f, "overhead:", "%llu cycles median under the traffic, min %llu, max %llu; idle %s; %s across the samples", (unsigned long long)s->overhead,
 		     (unsigned long long)s->overhead_min,
-		     (unsigned long long)s->overhead_max,
-		     (unsigned long long)s->overhead_idle,
-		     s->overhead_end ? "" : "unknown ",
-		     (unsigned long long)s->overhead_end);
-	else if (s->overhead_end)
+		     (unsigned long long)s->overhead_max, idle, end);
+	}
+	if (c->mode != LATT_MODE_LOADED && s->overhead_end)
 		line(f, "overhead:", "%llu cycles median, min %llu, max %llu; %llu after the samples", (unsigned long long)s->overhead,
 		     (unsigned long long)s->overhead_min,
 		     (unsigned long long)s->overhead_max,
 		     (unsigned long long)s->overhead_end);
-	else
+	else if (c->mode != LATT_MODE_LOADED)
 		line(f, "overhead:", "%llu cycles median, min %llu, max %llu",
 		     (unsigned long long)s->overhead,
 		     (unsigned long long)s->overhead_min,

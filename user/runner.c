@@ -166,8 +166,10 @@ int run_set_option(struct run_opts *o, int id, const char *v)
 			return 0;
 		}
 		return parse_op(v, &c->op);
-	case OPT_FENCE:		o->fence_set = true;
-				return parse_fence(v, &c->fence);
+	case OPT_FENCE:
+		/* "default" (a sweep's point without --fence) asks for none */
+		o->fence_set = strcmp(v, "default");
+		return parse_fence(v, &c->fence);
 	case OPT_PATTERN:
 		rc = parse_pattern(v, &c->pattern, &c->stride);
 		if (!rc && c->pattern == LATT_PAT_CHASE)

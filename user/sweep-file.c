@@ -240,6 +240,23 @@ static bool v1_kind(const char *line)
 	return strstr(line, v1);
 }
 
+/* Is @s the beginning of the header this version writes? */
+static bool header_prefix(const char *s)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	bool yes;
+	FILE *m = open_memstream(&buf, &n);
+
+	if (!m)
+		return false;
+	sweep_csv_header(m);
+	fclose(m);
+	yes = buf && !strncmp(buf, s, strlen(s));
+	free(buf);
+	return yes;
+}
+
 static int load_csv(FILE *f, struct sweep_file_rows *r, char *why,
 		    size_t len)
 {
@@ -252,6 +269,13 @@ static int load_csv(FILE *f, struct sweep_file_rows *r, char *why,
 	while ((got = getline(&line, &cap, f)) > 0) {
 		lineno++;
 		if (line[got - 1] != '\n') {	/* the last line, cut short */
+			/* before any header: only the start of ours is a
+			 * sweep's, anything else a file not to touch */
+			if (!hdr && !header_prefix(line)) {
+				snprintf(why, len, "line 1 is not the header of a lattester-ctl sweep CSV file");
+				rc = -EINVAL;
+				break;
+			}
 			r->cut = (size_t)got;
 			break;
 		}
@@ -319,6 +343,14 @@ static int load_jsonl(FILE *f, struct sweep_file_rows *r, char *why,
 	while ((got = getline(&line, &cap, f)) > 0) {
 		lineno++;
 		if (line[got - 1] != '\n') {	/* the last line, cut short */
+			/* a row of ours begins so; anything else is not
+			 * a sweep's to take off */
+			if (line[0] != '{' || (got > 1 && line[1] != '"')) {
+				snprintf(why, len, "line %lu is not a whole JSON object, nor the start of one (no newline ends it): not a lattester-ctl sweep JSON lines file",
+					 lineno);
+				rc = -EINVAL;
+				break;
+			}
 			r->cut = (size_t)got;
 			break;
 		}

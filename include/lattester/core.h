@@ -473,7 +473,8 @@ _Static_assert(LATT_CALIB_SAMPLES % (2 * LATT_LCAL_EMPTIES) == 0,
 struct latt_lcal {
 	__u64 *v;
 	char *base;
-	__u32 n, every;
+	__u32 n;
+	__u64 every;
 };
 
 /** latt_lcal_init() - nothing taken yet; @v NULL: nothing to take */
@@ -506,10 +507,10 @@ static __always_inline void latt_lcal_window(struct latt_lcal *c,
 		return;
 	if (c->n + LATT_LCAL_EMPTIES > LATT_CALIB_SAMPLES) {
 		/*
-		 * full (LATT_LCAL_BLOCKS windows' empties, an even number):
-		 * keep windows 0, 2, 4 ... of them, which are those whose
-		 * number is a multiple of the new @every, and take empties
-		 * half as often
+		 * full (the empties of LATT_CALIB_SAMPLES /
+		 * LATT_LCAL_EMPTIES windows, an even number): keep windows
+		 * 0, 2, 4 ... of them, which are those whose number is a
+		 * multiple of the new @every, and take empties half as often
 		 */
 		for (k = 0; k < LATT_CALIB_SAMPLES / 2; k++)
 			c->v[k] = c->v[(k / LATT_LCAL_EMPTIES) * 2 *
@@ -592,13 +593,14 @@ static inline void latt_acct_merge(struct latt_acct *to,
 	__u64 n = 0, c;
 	__u32 b;
 
-	if (to->hist && from->hist)
+	if (from->hist)
 		for (b = 0; b < LATT_HIST_BUCKETS; b++) {
 			c = from->hist[b];
 			if (!c)
 				continue;
 			n += c;
-			to->hist[d ? latt_hist_shift(b, d) : b] += c;
+			if (to->hist)
+				to->hist[d ? latt_hist_shift(b, d) : b] += c;
 		}
 	if (from->min != ~0ULL) {	/* it has samples: moved, as they */
 		if (latt_sub_floor(from->min, d) < to->min)

@@ -394,9 +394,9 @@ struct latt_outlier {
  * @error: negative errno of a failed run
  * @config: as run, defaults resolved
  * @count: samples taken
- * @min: raw cycles
- * @max: raw cycles
- * @sum: of raw cycles
+ * @min: raw cycles (several timing threads: merged, see below)
+ * @max: raw cycles (likewise)
+ * @sum: of raw cycles (likewise)
  * @sum_corrected: of max(raw - overhead, 0)
  * @overhead: calibrated timer overhead, median: what corrects the
  *	figures.  Thread 0's: in loaded mode its calibration under load (ABI
@@ -517,7 +517,8 @@ struct latt_result {
  *	ABI 2.5: across them, as in struct latt_result)
  * @backwards: ABI 1.3: samples with t1 < t0
  * @overhead_idle: ABI 2.5: its calibration before the common start (equal
- *	to @overhead but for the loaded run's timing thread)
+ *	to @overhead but for the loaded run's timing thread; 0 for a
+ *	streaming thread, which calibrates nothing)
  *
  * Cycles are raw, as in struct latt_result; @tsc_start/@tsc_end are the
  * thread's own, on the common TSC.  A streaming thread counts no samples.

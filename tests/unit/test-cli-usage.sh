@@ -624,6 +624,13 @@ else
 	else
 		skip "a read-only mount: no tmpfs can be mounted here (needs CAP_SYS_ADMIN)"
 	fi
+	# a link to a file not made yet: the file is made where it points
+	ln -sf "$tmp/linked.json" "$tmp/link.json"
+	rm -f "$tmp/linked.json"
+	expect 0 "fake: --json through a dangling link" f "$ctl" run \
+		--samples 1000 --json "$tmp/link.json"
+	[ -L "$tmp/link.json" ] && [ -s "$tmp/linked.json" ]
+	report $? "fake: the link kept, its target written"
 	# one check for every command's outputs
 	"$ctl" sweep --engine user --size 64 --samples 100 --region 16M \
 		--out /proc/latt-test.csv >"$tmp/out" 2>"$tmp/err"

@@ -497,6 +497,36 @@ rc=$?
 	grep -q "1 points: 1 measured" "$tmp/err"
 report $? "a Ctrl-C during a sweep's last point: the point finished and written, exit 130 (got $rc)"
 
+# ---- files a sweep must not take for its own ----
+# a file of one line without its newline that is no sweep header: not
+# a cut-short sweep to take over, but someone's file (refused, untouched)
+printf 'precious data, no newline' >"$tmp/precious.csv"
+"$ctl" sweep --engine user --quiet --samples 100 --region 16M \
+	--out "$tmp/precious.csv" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && [ "$(cat "$tmp/precious.csv")" = "precious data, no newline" ]
+report $? "a one-line file without newline that is no sweep header: refused, untouched"
+printf 'precious data, no newline' >"$tmp/precious.jsonl"
+"$ctl" sweep --engine user --quiet --samples 100 --region 16M --resume \
+	--out "$tmp/precious.jsonl" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && [ "$(cat "$tmp/precious.jsonl")" = "precious data, no newline" ] &&
+	grep -q "not a lattester-ctl sweep JSON lines file" "$tmp/err"
+report $? "--resume of a JSON lines file whose one line is no JSON object: refused, untouched"
+# an output that is a device (here a node of /dev/null's numbers): a
+# sweep whose every point failed removes the file it started, never this
+if [ "$(id -u)" = 0 ] && mknod "$tmp/null.csv" c 1 3 2>/dev/null; then
+	"$ctl" sweep --engine user --op durable --samples 100 --region 16M \
+		--out "$tmp/null.csv" >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 1 ] && [ -c "$tmp/null.csv" ] && grep -q "1 failed" "$tmp/err"
+	report $? "every point failed, the output a device: the device stays"
+else
+	skip "a device as --out: no mknod here (not root)"
+fi
+# --op durable in a sweep's list is a point (run refuses it on DRAM)
+"$ctl" sweep --engine user --op durable,load --samples 100 --region 16M \
+	--dry-run >"$tmp/out" 2>"$tmp/err"
+grep -q ';op=durable;' "$tmp/out" && ! grep -q 'leave --fence out' "$tmp/err"
+report $? "sweep --op durable,load: a point of each, no --fence asked for"
+
 # ---- --resume after a sweep stopped mid-write ----
 # What a user relies on: a file that lost the end of its last row (a
 # crash, a full disk) resumes into a file every row of which reads, each
