@@ -3,7 +3,7 @@
 #
 #   make            build kmod/lattester.ko and user/lattester-ctl
 #   make check      install what is missing, build, run every test
-#   make check-quick   the inner loop: the host unit tests, then the
+#   make check-quick   the inner loop: the host unit tests beside the
 #                   default VM suite on the newest generic kernel (nothing
 #                   installed: run make check once first)
 #   make demo       build, boot a VM with emulated pmem, run a measurement
@@ -88,10 +88,15 @@ check: deps
 	$(MAKE) all
 	./tests/run-all
 
+# check-quick: the VM suite boots beside the unit tests (as make check
+# runs them: a guest leaves part of a CPU idle), its output after theirs
 check-quick: all
-	./tests/unit/run
+	@mkdir -p build; \
 	LATT_KERNELS="$$(./tools/vm/kernels | grep -v -e '-rt-' | tail -n 1)" \
-		./tests/vm/run --cases tests/vm/cases
+		./tests/vm/run --cases tests/vm/cases >build/quick-vm.log 2>&1 & \
+	vm=$$!; ./tests/unit/run; unit=$$?; wait $$vm; vmrc=$$?; \
+	cat build/quick-vm.log; \
+	test $$unit -eq 0 && test $$vmrc -eq 0
 
 # check-debug-quick: the cases of tests/vm/debug-quick.list alone
 check-debug check-debug-quick: deps
