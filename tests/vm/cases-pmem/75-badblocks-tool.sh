@@ -54,19 +54,11 @@ bb_refused() {
 	fi
 }
 
-# sums DEV FROM-4K-BLOCK COUNT...: a checksum (md5) of each (FROM, COUNT)
-# pair of 4 KiB blocks of DEV, read with O_DIRECT (the module writes behind
-# the page cache) a MiB at a time, on one line
+# sums DEV FROM-4K-BLOCK COUNT...: a hash of each (FROM, COUNT) pair of
+# 4 KiB blocks of DEV, read with O_DIRECT (the module writes behind the page
+# cache), on one line (daxsum: md5sum took 14 of this case's 20 s)
 sums() {
-	local dev=$1 out=
-	shift
-	while [ $# -ge 2 ]; do
-		out="$out $(dd if="$dev" iflag=direct,skip_bytes,count_bytes bs=1M \
-			skip=$(($1 * 4096)) count=$(($2 * 4096)) 2>/dev/null |
-			md5sum | cut -c1-16)"
-		shift 2
-	done
-	echo "$out"
+	daxsum blocks "$@" || fail "daxsum blocks $*"
 }
 
 # skip_json NAME ARGS...: run_json, and keep what the tool said
