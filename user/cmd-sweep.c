@@ -94,6 +94,8 @@ static const struct cmd_opt sweep_options[] = {
 	  "memory the accesses spread over, as for run: sizes and ranges, e.g. 4K..4Gx2 or 16K,64M, each a point (default: 1GiB)"),
 	RUN_OPTS_MEASURE,
 	RUN_OPTS_SAMPLE,
+	OPT_ROW("repeat", OPT_REPEAT, "N",
+	  "measure the whole grid N times (up to 1000), each point's repeats a row of their own with repeat=K in the key (K from 2): plot draws their median with error bars, compare weighs differences against their spread (default: 1)"),
 	OPT_ROW("out", OPT_OUT, "FILE",
 	  "append one row per point to FILE.csv or FILE.jsonl (JSON lines); give it twice for both"),
 	OPT_ROW("resume", OPT_RESUME, NULL,
@@ -375,6 +377,7 @@ static int defaults(struct sweep *s)
 		rc = str_list_add(&g->patterns, "rand");
 	if (!rc && !g->sizes.n)
 		rc = parse_u64_list("64", LIST_SIZES, &g->sizes);
+	g->repeats = s->base.repeat;
 	if (rc) {
 		log_err("out of memory");
 		return 1;
@@ -516,6 +519,7 @@ static const char *point_opts(const struct sweep *s,
 	    run_set_option(o, OPT_PATTERN, p->pattern))
 		return "invalid value";	/* checked while parsing */
 	o->cfg.size = p->size;
+	o->cfg.seed = grid_repeat_seed(o->cfg.seed, p->repeat);
 	if (p->region) {
 		o->cfg.region = p->region;
 		o->region_set = true;
@@ -547,7 +551,10 @@ static void describe(char *buf, size_t len, const struct sweep *s,
 		n += snprintf(buf + n, len - n, " delay %llu",
 			      (unsigned long long)p->delay);
 	if (n > 0 && (size_t)n < len && g->targets.n > 1)
-		snprintf(buf + n, len - n, " %s", p->target);
+		n += snprintf(buf + n, len - n, " %s", p->target);
+	if (n > 0 && (size_t)n < len && g->repeats > 1)
+		snprintf(buf + n, len - n, " repeat %u/%u", p->repeat,
+			 g->repeats);
 }
 
 /* ---- progress ---- */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <lattester/prng.h>
 #include "grid.h"
 #include "parse.h"
 
@@ -238,7 +239,8 @@ size_t grid_size(const struct sweep_grid *g)
 			  g->threads.n ? g->threads.n : 1,
 			  g->delays.n ? g->delays.n : 1, g->ops.n, g->fences.n,
 			  g->patterns.n, g->sizes.n,
-			  g->regions.n ? g->regions.n : 1 };
+			  g->regions.n ? g->regions.n : 1,
+			  g->repeats ? g->repeats : 1 };
 	size_t n = 1, i;
 
 	for (i = 0; i < sizeof(dims) / sizeof(dims[0]); i++) {
@@ -272,6 +274,25 @@ void grid_point(const struct sweep_grid *g, size_t i, struct grid_point *p)
 	p->cpu = (__u32)g->cpus.v[i % g->cpus.n];
 	i /= g->cpus.n;
 	p->target = g->targets.v[i % g->targets.n];
+	i /= g->targets.n;
+	p->repeat = (__u32)(i % (g->repeats ? g->repeats : 1)) + 1;
+}
+
+/**
+ * grid_repeat_seed() - the seed repeat @repeat of a point (or of run
+ * --repeat) seeded @seed draws its addresses with: @seed for the first,
+ * then seeds of their own, apart from the threads' streams
+ * (latt_prng_derive() of 1 to the thread count), so that the repeats'
+ * spread includes the choice of addresses
+ * @seed: --seed
+ * @repeat: from 1
+ *
+ * Return: the seed.
+ */
+__u64 grid_repeat_seed(__u64 seed, __u32 repeat)
+{
+	return repeat <= 1 ? seed :
+	       latt_prng_derive(seed, (1ULL << 32) + repeat);
 }
 
 void grid_free(struct sweep_grid *g)
@@ -296,6 +317,7 @@ const struct key_def key_defs[KEY_NR] = {
 	[KEY_SIZE]		= { "size", KEY_GRID, NULL, "--size" },
 	[KEY_THREADS]		= { "threads", KEY_GRID, "1", "--threads" },
 	[KEY_DELAY]		= { "delay", KEY_GRID, "0", "--delay" },
+	[KEY_REPEAT]		= { "repeat", KEY_GRID, "1", "--repeat" },
 	[KEY_SAMPLES]		= { "samples", 0, NULL, "--samples" },
 	[KEY_REGION]		= { "region", KEY_GRID, NULL, "--region" },
 	[KEY_OFFSET]		= { "offset", 0, NULL, "--offset" },
@@ -369,6 +391,8 @@ void grid_point_key(char *buf, size_t len, const struct grid_point *p,
 	if (p->delay)
 		key_put(buf, len, &n, KEY_DELAY, "%llu",
 			(unsigned long long)p->delay);
+	if (p->repeat > 1)
+		key_put(buf, len, &n, KEY_REPEAT, "%u", p->repeat);
 	if (*fixed && n + 1 < len)
 		snprintf(buf + n, len - n, ";%s", fixed);
 }

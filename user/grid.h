@@ -39,8 +39,10 @@ void str_list_free(struct str_list *l);
 bool str_list_has(const struct str_list *l, const char *s);
 
 /**
- * struct sweep_grid - the dimensions, outermost first: target, cpu,
- * threads, delay, op, fence, pattern, size, region.  @patterns holds whole
+ * struct sweep_grid - the dimensions, outermost first: repeat, target,
+ * cpu, threads, delay, op, fence, pattern, size, region (the repeats
+ * outermost: the whole grid once, then again, so that a drift of the
+ * machine reaches every point's repeats alike).  @patterns holds whole
  * pattern strings ("stride:256"): --stride and --hotspot values are added
  * to it.  An empty @threads, @delays or @regions is the single value 1, 0
  * or 0 (region 0: run's default, "region=default" in the key).
@@ -55,6 +57,7 @@ struct sweep_grid {
 	struct str_list patterns;
 	struct u64_list sizes;
 	struct u64_list regions;
+	unsigned int repeats;	/* the whole grid this many times; 0: once */
 };
 
 struct grid_point {
@@ -68,12 +71,14 @@ struct grid_point {
 	const char *pattern;
 	__u64 size;
 	__u64 region;		/* 0: not a dimension (--region's one value) */
+	__u32 repeat;		/* 1 to repeats: the pass over the grid */
 };
 
 size_t grid_size(const struct sweep_grid *g);
 void grid_point(const struct sweep_grid *g, size_t i, struct grid_point *p);
 int grid_add_pattern_values(struct sweep_grid *g, const char *name,
 			    const struct u64_list *values);
+__u64 grid_repeat_seed(__u64 seed, __u32 repeat);
 void grid_free(struct sweep_grid *g);
 
 /*
@@ -95,6 +100,7 @@ enum key_id {
 	KEY_SIZE,
 	KEY_THREADS,		/* only when not 1 */
 	KEY_DELAY,		/* only when not 0 */
+	KEY_REPEAT,		/* only when not 1 */
 	/* the options every point of a sweep shares (cmd-sweep.c) */
 	KEY_SAMPLES,
 	KEY_REGION,		/* a dimension: between the shared ones */

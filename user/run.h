@@ -35,6 +35,7 @@
 #define RUN_CALIBRATION_SAMPLES	10000	/* the pass that finds the median */
 
 #define RUN_MAX_WARNINGS	4
+#define RUN_MAX_REPEAT		1000	/* --repeat */
 
 /* The options of run; sweep has them too (cmd-sweep.c). */
 enum run_opt_id {
@@ -74,6 +75,7 @@ enum run_opt_id {
 	OPT_HIST_FORMAT,
 	OPT_SKIP_BADBLOCKS,
 	OPT_ALLOW_UNCHECKED,
+	OPT_REPEAT,
 	OPT_RUN_LAST,		/* sweep's own options follow */
 };
 
@@ -137,6 +139,7 @@ struct run_opts {
 	bool fence_set;		/* --fence given */
 	bool allow_unchecked;	/* --allow-unchecked (pmem) */
 	__u64 tlb_locality;	/* --tlb-locality: chase's stride */
+	__u32 repeat;		/* --repeat: runs of the one configuration */
 	struct thread_opts th;	/* --threads, --cpus, --mode, ... */
 	struct target_spec spec;
 	struct run_target tgt;	/* resolved */

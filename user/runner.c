@@ -109,6 +109,7 @@ void run_defaults(struct run_opts *o)
 	c->cpu = host_first_cpu();
 	c->max_outliers = RUN_DEFAULT_MAX_OUTLIERS;
 	c->width = LATT_WIDTH_AUTO;
+	o->repeat = 1;
 	o->thr = (struct threshold_spec){ THR_OFF, 0, "0" };
 	o->spec = (struct target_spec){ TARGET_DRAM, LATT_NODE_LOCAL, NULL };
 	snprintf(o->target, sizeof(o->target), "dram");
@@ -191,6 +192,10 @@ int run_set_option(struct run_opts *o, int id, const char *v)
 	case OPT_SKIP_BADBLOCKS: o->skip_badblocks = true; return 0;
 	case OPT_ALLOW_UNCHECKED: o->allow_unchecked = true; return 0;
 	case OPT_SEED:		return parse_u64(v, &c->seed);
+	case OPT_REPEAT:
+		rc = parse_u32(v, &o->repeat);
+		return rc ? rc : o->repeat < 1 || o->repeat > RUN_MAX_REPEAT ?
+			    -ERANGE : 0;
 	case OPT_CHAIN:		return parse_u32(v, &c->chain);
 	case OPT_THRESHOLD:	return parse_threshold(v, &o->thr);
 	case OPT_MAX_OUTLIERS:	return parse_u32(v, &c->max_outliers);

@@ -2,7 +2,9 @@
 /*
  * stats.c - see stats.h.  No I/O: the unit test links this file.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <lattester/hist.h>
@@ -20,6 +22,103 @@ const struct latt_stat_def latt_stats[NR_STATS] = {
 	[STAT_MAX]	= { "max",	1000000, true },
 	[STAT_MEAN]	= { "mean",	0,	 true },
 };
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * latt_spread_of() - the median, min and max of @n values (the median of
+ * an even count: the mean of the middle two)
+ * @s: the spread
+ * @v: the values, one per repeat
+ * @n: how many
+ *
+ * Return: 0, -EINVAL for no value, -ENOMEM.
+ */
+int latt_spread_of(struct latt_spread *s, const double *v, size_t n)
+{
+	double *w;
+
+	if (!n)
+		return -EINVAL;
+	w = malloc(n * sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	memcpy(w, v, n * sizeof(*w));
+	qsort(w, n, sizeof(*w), cmp_double);
+	s->n = n;
+	s->min = w[0];
+	s->max = w[n - 1];
+	s->median = n % 2 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2;
+	free(w);
+	return 0;
+}
+
+/**
+ * latt_apart_chance() - the chance that the ranges of @n and @m repeats of
+ * one distribution don't overlap: 2 / C(n + m, n)
+ * @n: repeats of one
+ * @m: repeats of the other
+ *
+ * Return: the probability, 1 where it can't be less (a repeat each).
+ */
+double latt_apart_chance(size_t n, size_t m)
+{
+	double c = 1;
+	size_t k;
+
+	/* C(n + m, n) = prod over k = 1..n of (m + k) / k */
+	for (k = 1; k <= n; k++)
+		c = c * (double)(m + k) / (double)k;
+	return c > 2 ? 2 / c : 1;
+}
+
+/**
+ * latt_spread_apart() - do two sets of repeats differ beyond their spread?
+ * @a: one figure over one set's repeats
+ * @b: the same figure over the other's
+ * @p: set to latt_apart_chance() of their counts
+ *
+ * A single run (n 1) is a range of one value: against repeats it is apart
+ * when it lies outside their range, by chance 2 / (m + 1).
+ *
+ * Return: LATT_APART_UNKNOWN where neither had repeats, else WITHIN, FEW
+ * (apart, by chance above LATT_SPREAD_P) or BEYOND.
+ */
+enum latt_apart latt_spread_apart(const struct latt_spread *a,
+				  const struct latt_spread *b, double *p)
+{
+	*p = latt_apart_chance(a->n, b->n);
+	if (a->n < 2 && b->n < 2)
+		return LATT_APART_UNKNOWN;
+	if (a->max >= b->min && b->max >= a->min)
+		return LATT_APART_WITHIN;
+	return *p <= LATT_SPREAD_P ? LATT_APART_BEYOND : LATT_APART_FEW;
+}
+
+/**
+ * latt_apart_name() - how reports spell a verdict
+ * @a: the verdict
+ *
+ * Return: "beyond", "within", "few" or "unknown".
+ */
+const char *latt_apart_name(enum latt_apart a)
+{
+	switch (a) {
+	case LATT_APART_WITHIN:
+		return "within";
+	case LATT_APART_FEW:
+		return "few";
+	case LATT_APART_BEYOND:
+		return "beyond";
+	default:
+		return "unknown";
+	}
+}
 
 /** latt_correct() - raw cycles minus the timer overhead, floored at 0 */
 __u64 latt_correct(__u64 raw, __u64 overhead)

@@ -54,6 +54,39 @@ struct latt_summary {
 	unsigned int nr_unsupported;
 };
 
+/**
+ * struct latt_spread - one figure over the repeats of a run or a sweep
+ * point: their median, least and largest, and how many had the figure
+ */
+struct latt_spread {
+	double median;
+	double min;
+	double max;
+	size_t n;
+};
+
+/*
+ * Two sets of repeats differ beyond their spread when their ranges don't
+ * overlap and that is unlikely by chance: with n and m repeats of one
+ * distribution it happens with probability 2 / C(n + m, n) (every one of
+ * one set below every one of the other, or above), which must not exceed
+ * LATT_SPREAD_P (5 and 5 repeats: 0.008; 3 and 3: 0.1, too few to tell).
+ */
+#define LATT_SPREAD_P	0.05
+
+enum latt_apart {
+	LATT_APART_UNKNOWN,	/* neither had repeats: no spread to go by */
+	LATT_APART_WITHIN,	/* the ranges overlap */
+	LATT_APART_FEW,		/* apart, but too few repeats to tell */
+	LATT_APART_BEYOND,	/* apart beyond the run-to-run spread */
+};
+
+int latt_spread_of(struct latt_spread *s, const double *v, size_t n);
+double latt_apart_chance(size_t n, size_t m);
+enum latt_apart latt_spread_apart(const struct latt_spread *a,
+				  const struct latt_spread *b, double *p);
+const char *latt_apart_name(enum latt_apart a);
+
 __u64 latt_correct(__u64 raw, __u64 overhead);
 double latt_ns(double cycles, __u64 tsc_khz);
 __u32 latt_chain(const struct latt_config *cfg);

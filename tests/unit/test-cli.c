@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <lattester/hist.h>
+#include <lattester/prng.h>
 #include "csv.h"
 #include "grid.h"
 #include "outstats.h"
@@ -493,6 +494,93 @@ static void test_stats(void)
 	      "no samples: all zero");
 }
 
+/* A normal variate (Box-Muller) from a xorshift64 stream. */
+static double normal(__u64 *x)
+{
+	double u[2];
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		*x ^= *x << 13;
+		*x ^= *x >> 7;
+		*x ^= *x << 17;
+		u[k] = ((double)(*x >> 11) + 0.5) / 9007199254740992.0;
+	}
+	return sqrt(-2 * log(u[0])) * cos(2 * M_PI * u[1]);
+}
+
+/* How often two sets of @n repeats, the second's mean @shift standard
+ * deviations up, are said to differ beyond their spread. */
+static double beyond_rate(size_t n, double shift, int trials)
+{
+	double a[16], b[16], p;
+	struct latt_spread sa, sb;
+	__u64 x = 0x9e3779b97f4a7c15ULL;
+	int t, hits = 0;
+	size_t k;
+
+	for (t = 0; t < trials; t++) {
+		for (k = 0; k < n; k++) {
+			a[k] = 300 + 10 * normal(&x);
+			b[k] = 300 + 10 * (shift + normal(&x));
+		}
+		latt_spread_of(&sa, a, n);
+		latt_spread_of(&sb, b, n);
+		hits += latt_spread_apart(&sa, &sb, &p) == LATT_APART_BEYOND;
+	}
+	return (double)hits / trials;
+}
+
+/*
+ * Repeats: the median and range, and the verdict compare gives: repeats of
+ * one distribution are said to differ no more often than LATT_SPREAD_P
+ * (2/C(10,5) = 0.8% for 5 and 5), a real shift nearly always, and 3 and 3
+ * repeats (a chance of 0.1) never.
+ */
+static void test_spread(void)
+{
+	const double odd[] = { 5, 1, 4, 2, 3 }, even[] = { 10, 40, 20, 30 };
+	struct latt_spread a = { 0 }, b = { 0 };
+	double p, same, shifted;
+
+	int rc = latt_spread_of(&a, odd, 5);
+
+	check(!rc && a.median == 3 && a.min == 1 && a.max == 5 && a.n == 5,
+	      "spread of 5: median 3, 1 to 5 (%g, %g to %g)",
+	      a.median, a.min, a.max);
+	rc = latt_spread_of(&b, even, 4);
+	check(!rc && b.median == 25 && b.min == 10 && b.max == 40,
+	      "spread of 4: median 25 (the middle two's mean), 10 to 40 (%g)",
+	      b.median);
+	check(latt_spread_of(&a, odd, 0) == -EINVAL, "spread of nothing: EINVAL");
+	check(near(latt_apart_chance(5, 5), 2.0 / 252) &&
+	      near(latt_apart_chance(3, 3), 0.1) &&
+	      near(latt_apart_chance(1, 9), 0.2) && latt_apart_chance(1, 1) == 1,
+	      "chance of ranges apart: 2/C(n+m,n) (5,5: %g; 3,3: %g)",
+	      latt_apart_chance(5, 5), latt_apart_chance(3, 3));
+	a = (struct latt_spread){ 100, 100, 100, 1 };
+	b = (struct latt_spread){ 101, 101, 101, 1 };
+	check(latt_spread_apart(&a, &b, &p) == LATT_APART_UNKNOWN,
+	      "a run each: no spread to go by");
+	b = (struct latt_spread){ 95, 90, 99, 40 };
+	rc = latt_spread_apart(&a, &b, &p);
+	check(rc == LATT_APART_BEYOND && near(p, 2.0 / 41),
+	      "a run outside 40 repeats' range: beyond (chance %g)", p);
+	b.max = 100;
+	check(latt_spread_apart(&a, &b, &p) == LATT_APART_WITHIN,
+	      "a run on the edge of the range: within");
+
+	same = beyond_rate(5, 0, 40000);
+	shifted = beyond_rate(5, 4, 4000);
+	check(same >= 0.005 && same <= 0.011,
+	      "5 and 5 repeats of one distribution: beyond in %.2f%% of 40000 (want 0.79%%)",
+	      100 * same);
+	check(shifted >= 0.9, "5 and 5 repeats 4 sigma apart: beyond in %.1f%% (want >= 90%%)",
+	      100 * shifted);
+	check(beyond_rate(3, 6, 2000) == 0,
+	      "3 and 3 repeats, however far apart: never beyond (chance 0.1)");
+}
+
 /* Percentiles the sample count supports: 10/(1-q) samples at least. */
 static void test_supported(void)
 {
@@ -771,9 +859,78 @@ static void test_grid(void)
 	check(!strcmp(key, "target=dram:1;cpu=0;op=nt-store;fence=default;"
 		      "pattern=hotspot:65536;size=256;samples=1000"),
 	      "key: %s", key);
+	check(p.repeat == 1, "no --repeat: every point repeat 1");
+
+	/* --repeat 3: the whole grid three times, repeat=K from 2 */
+	g.repeats = 3;
+	check(grid_size(&g) == 3 * 36, "--repeat 3: 108 points");
+	grid_point(&g, 35, &p);
+	check(p.repeat == 1 && p.size == 256, "the first pass: repeat 1");
+	grid_point(&g, 36, &p);
+	check(p.repeat == 2 && !strcmp(p.target, "dram:0") && p.size == 64,
+	      "point 37: the grid again, repeat 2");
+	grid_point_key(key, sizeof(key), &p, "samples=1000");
+	check(!strcmp(key, "target=dram:0;cpu=0;op=load;fence=default;"
+		      "pattern=seq;size=64;repeat=2;samples=1000"),
+	      "key of a repeat: %s", key);
+	grid_point(&g, 107, &p);
+	check(p.repeat == 3 && p.size == 256 && !strcmp(p.target, "dram:1"),
+	      "the last point: repeat 3");
+	g.repeats = 0;
 	str_list_free(&g.patterns);
 	check(grid_size(&g) == 0, "an empty dimension: no points");
 	grid_free(&g);
+}
+
+/* Lines (of a 2^20-line region) that two address streams share among
+ * their first @n draws: about n^2 / 2^20 for unrelated streams. */
+static size_t shared_lines(__u64 a, __u64 b, size_t n)
+{
+	static unsigned char seen[1 << 20];
+	struct latt_prng r;
+	size_t i, shared = 0;
+
+	memset(seen, 0, sizeof(seen));
+	latt_prng_seed(&r, a);
+	for (i = 0; i < n; i++)
+		seen[latt_prng_below(&r, 1 << 20)] = 1;
+	latt_prng_seed(&r, b);
+	for (i = 0; i < n; i++)
+		shared += seen[latt_prng_below(&r, 1 << 20)];
+	return shared;
+}
+
+/*
+ * The repeats of a point draw other lines than each other and than the
+ * threads of any of them (what a user relies on: a repeat is a new sample
+ * of addresses, not a replay), and the first keeps --seed.
+ */
+static void test_repeat_seeds(void)
+{
+	const __u64 seed = 0x1a77e57e;
+	size_t worst = 0, s;
+	__u32 r, k, t;
+
+	check(grid_repeat_seed(seed, 1) == seed, "repeat 1 keeps the seed");
+	for (r = 1; r <= 4; r++) {
+		for (k = r + 1; k <= 4; k++) {
+			s = shared_lines(grid_repeat_seed(seed, r),
+					 grid_repeat_seed(seed, k), 4096);
+			worst = s > worst ? s : worst;
+		}
+		/* thread t of repeat r against thread 0 of every other */
+		for (t = 1; t < 8; t++)
+			for (k = 1; k <= 4; k++) {
+				if (k == r)
+					continue;
+				s = shared_lines(latt_prng_derive(grid_repeat_seed(seed, r), t),
+						 grid_repeat_seed(seed, k), 4096);
+				worst = s > worst ? s : worst;
+			}
+	}
+	/* 4096 draws each: 16 shared lines expected, a replay shares 4096 */
+	check(worst < 64, "repeats and their threads share at most %zu of 4096 lines (unrelated: about 16)",
+	      worst);
 }
 
 /* key_diff()'s calls, said: "name:a/b," each. */
@@ -1003,9 +1160,11 @@ int main(void)
 	test_thread_opts();
 	test_stats();
 	test_supported();
+	test_spread();
 	test_thresholds();
 	test_outliers();
 	test_grid();
+	test_repeat_seeds();
 	test_key();
 	test_csv();
 	test_resume();
