@@ -4,7 +4,8 @@
 #
 # Data: `lattester-ctl plot bars` turns a sweep CSV into a table: one row
 # per group, the group's name then one column per series (ns; "-" where
-# the sweep has no such point).
+# the sweep has no such point); with repeats, then each series' least and
+# largest in turn (the error bar; the bar is their median).
 # Variables:
 #   infile     that file (required)
 #   nseries    its series columns; series_1 ... series_N their titles
@@ -15,6 +16,8 @@
 #              dependent loads, 0 if it varies) or "mixed"
 #   nzero      how many bars are 0 (default 1: look for them)
 #   unsupported_note  percentiles not drawn, too few samples
+#   repeats    the most times a point was measured (default 1: no error
+#              bars); repeat_note says so under the plot
 # A bar of 0 would be invisible: it gets a marker on the axis and its
 # value, "0 ns", above it.
 if (!exists("infile")) print "bars.gp: set infile"; exit status 1
@@ -35,6 +38,8 @@ per_text = per eq "load" ? (chain > 0 ? sprintf("per load (mean of %d dependent 
 set ylabel stat . " latency " . per_text . " (ns, timer overhead subtracted)"
 bnote = per ne "access" ? "chase: a sample times a chain of dependent loads; its figure is their mean, and p90 and above are percentiles of such means" : ""
 if (exists("unsupported_note")) { bnote = bnote . (bnote eq "" ? "" : "\n") . unsupported_note . " (no bar)" }
+if (!exists("repeats")) repeats = 1
+if (exists("repeat_note")) { bnote = bnote . (bnote eq "" ? "" : "\n") . repeat_note }
 if (bnote ne "") { set label 99 bnote at character 1, character 1.2 left font ",9"; set bmargin (strstrt(bnote, "\n") > 0 ? 6 : 5) }
 set xlabel group
 set style data histograms
@@ -48,6 +53,8 @@ set xtics nomirror rotate by -20
 # where bar i of a group is: clusters of nseries bars and a gap of 1
 bar_x(g, i) = g + (i - (nseries + 1) / 2.0) / (nseries + 1.0)
 is_zero(v) = v <= 0
+# repeats: an error bar from each bar's least to its largest repeat
+err_plots = repeats < 2 ? "" : ", for [i=1:nseries] infile using (bar_x($0, i)):(column(i + 1)):(column(nseries + 2 * i)):(column(nseries + 2 * i + 1)) with yerrorbars lc rgb '#222222' pt 0 lw 1.2 notitle"
 if (!exists("nzero")) nzero = 1
 if (nzero > 0) {
 plot for [i=1:nseries] infile using (column(i + 1)):xtic(1) \
@@ -55,10 +62,11 @@ plot for [i=1:nseries] infile using (column(i + 1)):xtic(1) \
      for [i=1:nseries] infile using (bar_x($0, i)):(is_zero(column(i + 1)) ? 0 : 1/0) \
 	with points pt 9 ps 1.6 lc i notitle, \
      for [i=1:nseries] infile using (bar_x($0, i)):(is_zero(column(i + 1)) ? 0 : 1/0):("0 ns") \
-	with labels rotate by 90 left offset 0, 1 font ",9" notitle
+	with labels rotate by 90 left offset 0, 1 font ",9" notitle \
+	@err_plots
 } else {
 # no bar of 0: no markers (gnuplot 5.4 dies of a labels plot whose every
 # point is undefined beside the bars of a single group)
 plot for [i=1:nseries] infile using (column(i + 1)):xtic(1) \
-	title (stitle(i) eq "" ? stat : stitle(i))
+	title (stitle(i) eq "" ? stat : stitle(i)) @err_plots
 }

@@ -7,7 +7,9 @@
 # Data: `lattester-ctl plot sweep` turns a sweep CSV into blocks, one per
 # series, separated by two blank lines, each sorted by x, with the columns
 #   x min p50 p90 p99 p99.9 p99.99 p99.999 p99.9999 max mean rate
-# (ns; rate: outliers / samples, "-" without a threshold)
+# (ns; rate: outliers / samples, "-" without a threshold); with repeats,
+# then each of those columns' least and largest in turn (min_lo min_hi
+# p50_lo p50_hi ...: the error bar; the point is their median)
 # Variables:
 #   unsupported_note  the percentiles not drawn, too few samples (a note)
 #   infile     that file (required)
@@ -21,12 +23,15 @@
 #   per        "access" (default), "load" (chase: the mean of a chain of
 #              chain loads) or "mixed"; chain: K, or 0 if it varies
 #   subtitle   what every point shares (target, cpu, ...)
+#   repeats    the most times a point was measured (default 1: no error
+#              bars); repeat_note says so under the plot
 if (!exists("infile")) print "sweep.gp: set infile"; exit status 1
 if (!exists("nseries")) nseries = 1
 if (!exists("xname")) xname = "size"
 if (!exists("stats")) stats = "p50 p99"
 if (!exists("subtitle")) subtitle = ""
 if (!exists("rate")) rate = 0
+if (!exists("repeats")) repeats = 1
 if (!exists("per")) per = "access"
 if (!exists("chain")) chain = 0
 if (!exists("y2_floor")) { y2_floor = 0; y2_zeros = 0 }
@@ -67,6 +72,10 @@ NOTES = 'if (nnotes > 0) { set bmargin 4 + 1.1 * nnotes; set label 99 notes at c
 
 names = "x min p50 p90 p99 p99.9 p99.99 p99.999 p99.9999 max mean rate"
 col(s) = sum [k=1:words(names)] (word(names, k) eq s ? k : 0)
+# repeats: the least and largest of figure s follow the figures
+nfig = words(names) - 1
+lo_col(s) = nfig + 2 * (col(s) - 1)
+hi_col(s) = lo_col(s) + 1
 stitle(i) = exists(sprintf("series_%d", i)) ? value(sprintf("series_%d", i)) : sprintf("series %d", i)
 xlabel_of(n) = n eq "stride" ? "stride (bytes, log scale)" : \
 	n eq "hotspot" ? "hotspot size (bytes, log scale)" : \
@@ -104,6 +113,7 @@ if (rate) {
 	if (y2_zeros > 0) { notes = notes . sprintf("%d outlier rate%s of 0 drawn on the right axis's floor line marked 0\n", y2_zeros, y2_zeros == 1 ? "" : "s"); nnotes = nnotes + 1 }
 }
 if (exists("unsupported_note")) { notes = notes . unsupported_note . "\n"; nnotes = nnotes + 1 }
+if (exists("repeat_note")) { notes = notes . repeat_note . "\n"; nnotes = nnotes + 1 }
 eval NOTES
 set grid xtics ytics
 set key outside right top
@@ -123,7 +133,8 @@ rate_lc = nseries == 1 ? "lc rgb '#333333'" : "lc i"
 zero_plots = y_zeros == 0 ? "" : ", for [i=1:nseries] for [j=1:words(stats)] infile index (i - 1) using 1:(zero_at(column(col(word(stats, j))), y_floor)) with points lc colour(i, j) pt 11 ps 1.8 notitle"
 rate_plots = !rate ? "" : ", for [i=1:nseries] infile index (i - 1) using 1:(lifted(column(col('rate')), y2_floor)) axes x1y2 with linespoints " . rate_lc . " dt 3 pt 4 ps 0.9 lw 1.5 title (stitle(i) eq '' ? 'outlier rate' : stitle(i) . ' outlier rate')" . \
 	(y2_zeros == 0 ? "" : ", for [i=1:nseries] infile index (i - 1) using 1:(zero_at(column(col('rate')), y2_floor)) axes x1y2 with points " . rate_lc . " pt 11 ps 1.8 notitle")
+err_plots = repeats < 2 ? "" : ", for [i=1:nseries] for [j=1:words(stats)] infile index (i - 1) using 1:(lifted(column(col(word(stats, j))), y_floor)):(lifted(column(lo_col(word(stats, j))), y_floor)):(lifted(column(hi_col(word(stats, j))), y_floor)) with yerrorbars lc colour(i, j) pt 0 lw 1.2 notitle"
 plot for [i=1:nseries] for [j=1:words(stats)] infile index (i - 1) \
 	using 1:(lifted(column(col(word(stats, j))), y_floor)):xtic(xtic_of($1)) with linespoints \
 	lc colour(i, j) dt j pt (j == 1 ? 7 : 6) ps 0.8 lw 2 title ltitle(i, j) \
-	@zero_plots @rate_plots
+	@err_plots @zero_plots @rate_plots

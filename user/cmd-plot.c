@@ -29,6 +29,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -135,7 +136,7 @@ enum plot_opt_id {
 
 static const struct cmd_opt plot_options[] = {
 	OPT_ROW("in", OPT_IN, "FILE",
-	  "the data: a run --hist file (hist, tail), a run --outliers .csv file (outliers), a sweep .csv file (sweep, bars, bw-threads, bw-size, loaded, working-set: give --in again to draw the rows of several, e.g. repeats), a matrix --json or --csv file (matrix)"),
+	  "the data: a run --hist file (hist, tail), a run --outliers .csv file (outliers), a sweep .csv file (sweep, bars, bw-threads, bw-size, loaded, working-set: give --in again to draw the rows of several; a point's repeats, sweep --repeat or the same key in several files, are drawn as their median, with error bars from the least to the largest in sweep and bars), a matrix --json or --csv file (matrix)"),
 	OPT_ROW("out", OPT_OUT, "FILE.png|FILE.svg",
 	  "the picture (default: the input's name without its extension, -KIND.png)"),
 	OPT_ROW("x", OPT_X, "size|stride|hotspot|region",
@@ -603,6 +604,15 @@ struct sweep_csv {
 	char *hdr_line;		/* the header, split in place into @hdr */
 	char **hdr;
 	int nh;
+	/* repeats (collapse_repeats()): per row, the rows it stands for (0:
+	 * a repeat drawn as part of another row); with @repeats > 1, the
+	 * least and largest value of each column over them, at
+	 * [row * nh + column] (NAN: none) */
+	size_t *nrep;
+	size_t repeats;		/* the most rows one point stands for */
+	double *lo, *hi;
+	char **owned;		/* the medians written into @fields */
+	size_t nowned;
 };
 
 static void sweep_csv_free(struct sweep_csv *c)
@@ -621,6 +631,12 @@ static void sweep_csv_free(struct sweep_csv *c)
 	free(c->kv);
 	free(c->hdr_line);
 	free(c->hdr);
+	free(c->nrep);
+	free(c->lo);
+	free(c->hi);
+	for (i = 0; i < c->nowned; i++)
+		free(c->owned[i]);
+	free(c->owned);
 }
 
 /*
@@ -897,6 +913,168 @@ static int merge_sweep(struct sweep_csv *c, const char *cpath,
 	return 0;
 }
 
+/* ---- repeats: the rows of one point, drawn as their median ---- */
+
+/* @key without its repeat field, into @buf */
+static void key_sans_repeat(char *buf, size_t len, const char *key)
+{
+	const char *pos = key, *name, *value;
+	size_t nlen, vlen, n = 0;
+
+	buf[0] = '\0';
+	while (key_next(&pos, &name, &nlen, &value, &vlen) > 0 && n < len) {
+		if (nlen == 6 && !strncmp(name, "repeat", 6))
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%.*s=%.*s",
+				      n ? ";" : "", (int)nlen, name,
+				      (int)vlen, value);
+	}
+}
+
+static char **cmp_keys;
+
+static int cmp_key_rows(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int r = strcmp(cmp_keys[x], cmp_keys[y]);
+
+	return r ? r : x < y ? -1 : x > y;
+}
+
+/* Is column @k a figure that repeats are drawn by (ns, GB/s, rate)? */
+static bool figure_col(const struct sweep_csv *c, int k)
+{
+	size_t i;
+
+	for (i = 0; i < NR_STATS; i++)
+		if (c->stat_col[i] == k)
+			return true;
+	for (i = 0; i < NR_GBPS; i++)
+		if (c->gbps_col[i] == k)
+			return true;
+	return k == c->rate_col;
+}
+
+/* The median of @rows[0..@n) in column @k into row @rows[0], the least
+ * and largest beside it; cells that are empty (unsupported) take no part */
+static int merge_column(struct sweep_csv *c, const size_t *rows, size_t n,
+			int k)
+{
+	struct latt_spread s;
+	double *v = malloc(n * sizeof(*v));
+	size_t j, m = 0;
+	char buf[48], **o;
+	const char *f;
+	int rc = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (j = 0; j < n; j++) {
+		f = c->fields[rows[j]][k];
+		if (*f && strcmp(f, "-"))
+			v[m++] = strtod(f, NULL);
+	}
+	if (m && !latt_spread_of(&s, v, m)) {
+		snprintf(buf, sizeof(buf), "%.6g", s.median);
+		o = realloc(c->owned, (c->nowned + 1) * sizeof(*o));
+		if (!o || !(o[c->nowned] = strdup(buf))) {
+			if (o)
+				c->owned = o;
+			rc = -ENOMEM;
+		} else {
+			c->owned = o;
+			c->fields[rows[0]][k] = o[c->nowned++];
+			c->lo[rows[0] * (size_t)c->nh + (size_t)k] = s.min;
+			c->hi[rows[0] * (size_t)c->nh + (size_t)k] = s.max;
+		}
+	}
+	free(v);
+	return rc;
+}
+
+/*
+ * Rows of one point (keys that differ in their repeat field alone, or the
+ * same key in several --in files) stand for one: the first, its figures
+ * their median, the least and largest beside it (@c->lo, @c->hi) for the
+ * error bars; the others' @nrep is 0.  Said in the plot's notes.
+ */
+static int collapse_repeats(struct plot *p, struct sweep_csv *c)
+{
+	char **keys = calloc(c->n ? c->n : 1, sizeof(*keys));
+	size_t *idx = calloc(c->n ? c->n : 1, sizeof(*idx));
+	size_t i, j, g, k, points = 0, most = 1, least = 0;
+	char note[160], buf[2048];
+	int rc = -ENOMEM, col;
+
+	c->nrep = calloc(c->n ? c->n : 1, sizeof(*c->nrep));
+	if (!keys || !idx || !c->nrep)
+		goto out;
+	for (i = 0; i < c->n; i++) {
+		key_sans_repeat(buf, sizeof(buf), c->key_col >= 0 ?
+				c->fields[i][c->key_col] : "");
+		/* no key (never written so): a row of its own */
+		if (!buf[0])
+			snprintf(buf, sizeof(buf), "#%zu", i);
+		if (!(keys[i] = strdup(buf)))
+			goto out;
+		idx[i] = i;
+		c->nrep[i] = 1;
+	}
+	cmp_keys = keys;
+	qsort(idx, c->n, sizeof(*idx), cmp_key_rows);
+	for (i = 0; i < c->n; i = j) {
+		for (j = i + 1; j < c->n && !strcmp(keys[idx[i]], keys[idx[j]]);
+		     j++)
+			;
+		most = j - i > most ? j - i : most;
+	}
+	c->repeats = most;
+	if (most < 2) {
+		rc = 0;
+		goto out;
+	}
+	c->lo = malloc(c->n * (size_t)c->nh * sizeof(*c->lo));
+	c->hi = malloc(c->n * (size_t)c->nh * sizeof(*c->hi));
+	if (!c->lo || !c->hi)
+		goto out;
+	for (k = 0; k < c->n * (size_t)c->nh; k++)
+		c->lo[k] = c->hi[k] = NAN;
+	for (i = 0; i < c->n; i = j) {
+		for (j = i + 1; j < c->n && !strcmp(keys[idx[i]], keys[idx[j]]);
+		     j++)
+			;
+		/* idx[i] is the group's first row in the files' order */
+		c->nrep[idx[i]] = j - i;
+		for (g = i + 1; g < j; g++)
+			c->nrep[idx[g]] = 0;
+		for (col = 0; col < c->nh; col++)
+			if (figure_col(c, col) &&
+			    merge_column(c, idx + i, j - i, col))
+				goto out;
+		points += j - i > 1;
+		if (j - i > 1 && (!least || j - i < least))
+			least = j - i;
+	}
+	snprintf(note, sizeof(note), "%zu point%s measured %s%zu times: the median of the repeats%s",
+		 points, points == 1 ? "" : "s",
+		 least < most ? "up to " : "", most,
+		 p->kind->prepare == prepare_sweep ||
+		 p->kind->prepare == prepare_bars ?
+		 ", error bars from the least to the largest" : "");
+	log_info("%s: %s", p->in, note);
+	var_str(p, "repeat_note", note);
+	fprintf(p->vars, "repeats = %zu\n", most);
+	rc = 0;
+out:
+	for (i = 0; keys && i < c->n; i++)
+		free(keys[i]);
+	free(keys);
+	free(idx);
+	if (rc)
+		log_err("out of memory");
+	return rc ? 1 : 0;
+}
+
 /* Every --in file's rows, in @c, their dimensions filled. */
 static int read_sweeps(struct plot *p, struct sweep_csv *c)
 {
@@ -916,6 +1094,8 @@ static int read_sweeps(struct plot *p, struct sweep_csv *c)
 	}
 	if (!rc)
 		rc = drop_unsupported(p, c);
+	if (!rc)
+		rc = collapse_repeats(p, c);
 	return rc;
 }
 
@@ -1356,9 +1536,28 @@ static const char *cell(const struct sweep_csv *c, size_t row, int col)
 }
 
 /*
+ * A cell's least or largest over its point's repeats (collapse_repeats()),
+ * for an error bar: the cell itself where the point has no repeats, "-"
+ * where the cell is empty.
+ */
+static void fprint_bound(FILE *f, const struct sweep_csv *c, size_t row,
+			 int col, bool hi)
+{
+	double v = col >= 0 && c->lo ?
+		   (hi ? c->hi : c->lo)[row * (size_t)c->nh + (size_t)col] :
+		   NAN;
+
+	if (!isnan(v))
+		fprintf(f, " %.6g", v);
+	else
+		fprintf(f, " %s", cell(c, row, col));
+}
+
+/*
  * The data of a line plot: a block per series, two blank lines apart, its
  * rows sorted by dimension @along; a row is @along's value, then the
- * columns @cols (-1: "-").
+ * columns @cols (-1: "-"), then, where points were repeated (@c->repeats
+ * > 1), the least and largest of each of @cols in turn.
  */
 static int write_blocks(struct plot *p, const struct sweep_csv *c,
 			const bool *use, const struct labels *l, size_t along,
@@ -1381,6 +1580,10 @@ static int write_blocks(struct plot *p, const struct sweep_csv *c,
 			fprintf(f, "%s", val(c, i, along));
 			for (m = 0; m < ncols; m++)
 				fprintf(f, " %s", cell(c, i, cols[m]));
+			for (m = 0; c->repeats > 1 && m < ncols; m++) {
+				fprint_bound(f, c, i, cols[m], false);
+				fprint_bound(f, c, i, cols[m], true);
+			}
 			fputc('\n', f);
 		}
 		fputs("\n\n", f);
@@ -1691,6 +1894,7 @@ static int prepare_bars(struct plot *p, const struct sweep_csv *c, bool *use)
 {
 	static struct series s[MAX_SERIES];
 	static char groups[MAX_SERIES][128];
+	static size_t at[MAX_SERIES];	/* each series' row in a group */
 	int gd = dim_index(p->group), st = 0;
 	size_t i, k, g, ng = 0, ns = 0, nzero = 0;
 	struct labels l = { 0 };
@@ -1731,16 +1935,28 @@ static int prepare_bars(struct plot *p, const struct sweep_csv *c, bool *use)
 		fprintf(f, "\"%s\"", groups[g]);
 		for (k = 0; k < ns; k++) {
 			v = "-";
+			at[k] = SIZE_MAX;
 			for (i = 0; i < s[k].n; i++) {
 				fmt_dim(gname, sizeof(gname), (size_t)gd,
 					val(c, s[k].rows[i], (size_t)gd));
-				if (!strcmp(gname, groups[g]))
+				if (!strcmp(gname, groups[g])) {
 					v = cell(c, s[k].rows[i],
 						 c->stat_col[st]);
+					at[k] = s[k].rows[i];
+				}
 			}
 			if (strcmp(v, "-") && strtod(v, NULL) <= 0)
 				nzero++;
 			fprintf(f, " %s", v);
+		}
+		/* repeats: each bar's least and largest, in turn */
+		for (k = 0; c->repeats > 1 && k < ns; k++) {
+			if (at[k] == SIZE_MAX) {
+				fputs(" - -", f);
+				continue;
+			}
+			fprint_bound(f, c, at[k], c->stat_col[st], false);
+			fprint_bound(f, c, at[k], c->stat_col[st], true);
 		}
 		fputc('\n', f);
 	}
@@ -1824,7 +2040,9 @@ static int select_rows(struct plot *p, const struct sweep_csv *c, bool *use)
 		return 1;
 	}
 	for (i = 0; i < c->n; i++) {
-		use[i] = !strcmp(val(c, i, (size_t)md), mode) != other;
+		/* a repeat is drawn as part of its point's first row */
+		use[i] = !strcmp(val(c, i, (size_t)md), mode) != other &&
+			 (!c->nrep || c->nrep[i]);
 		n += use[i];
 	}
 	if (n)
