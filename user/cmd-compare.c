@@ -37,6 +37,7 @@
 #define RUN_SCHEMA	"lattester-run"
 #define SCHEMA_VERSION	1	/* of the run and sweep documents read */
 #define MAX_FILES	16
+#define MAX_REPEATS	1000	/* a point's repeats taken (sweep --repeat's most) */
 #define STAT_RATE	NR_STATS	/* the outlier rate: a row of its own */
 #define NR_ROWS		(NR_STATS + 1)
 #define RATIO_DECIMALS	6
@@ -93,7 +94,7 @@ const struct cmd_usage compare_usage = {
 	.opts = compare_options,
 	.description =
 		"compare prints a header naming each result (file, target, op, pattern, size, CPU, engine, kernel and host), then a table: a row per statistic, a column per file, and a column per other file with its ratio to the baseline.  The figures are corrected ns when every result records its TSC frequency, else corrected cycles; results whose figures can't be brought to one unit are refused.\n\n"
-		"What the files compare is what sets them apart: a field of the configuration with one value in each file and different values between them (the target, the engine, ...).  When they differ in more than the target and the engine (op, size, samples, ...), they are compared all the same, with a warning naming the fields.  Sweeps are compared point by point: their other fields (each point's key) match the points; a point with no match is shown with '-' and counted.  A file that is no lattester result, of a schema version this tool doesn't read, or an outlier or sweep CSV file, is refused by name.",
+		"What the files compare is what sets them apart: a field of the configuration with one value in each file and different values between them (the target, the engine, ...).  When they differ in more than the target and the engine (op, size, samples, ...), they are compared all the same, with a warning naming the fields.  Sweeps are compared point by point: their other fields (each point's key) match the points; a point with no match is shown with '-' and counted.  A point's repeats (sweep --repeat, or a point written twice) are compared by their median, and a column per other file says whether the difference lies beyond their spread: beyond (the ranges apart, by a chance of 2/C(n+m,n) <= 0.05: 5 and 5 repeats), few (apart, too few repeats to tell) or within.  A file that is no lattester result, of a schema version this tool doesn't read, or an outlier or sweep CSV file, is refused by name.",
 	.examples = compare_examples,
 	.see_also = "perf-diff(1)",
 	.file_args = 1,
@@ -147,7 +148,10 @@ struct point {
 	size_t nf;
 	char *match;		/* the fields that match it to others */
 	size_t idx;		/* in its file */
-	bool dup;		/* an earlier point has its match */
+	bool dup;		/* a repeat of an earlier point (its match) */
+	struct point **rep;	/* the first of a match: its repeats, itself
+				 * first (@nrep > 1), else NULL */
+	size_t nrep;
 };
 
 struct file {
@@ -158,6 +162,8 @@ struct file {
 	struct point **sorted;	/* by match, then index */
 	size_t unmatched;	/* points with no match in the baseline */
 	size_t missing;		/* baseline points with no match here */
+	size_t repeated;	/* points measured more than once */
+	size_t most, least;	/* the most and fewest times, of those */
 };
 
 /* A row of points: the baseline's, and what matches it in each file. */
@@ -286,9 +292,13 @@ static int key_fields(struct point *p, const char *key)
 	size_t nlen, vlen;
 	int r;
 
-	while ((r = key_next(&pos, &name, &nlen, &value, &vlen)) > 0)
+	while ((r = key_next(&pos, &name, &nlen, &value, &vlen)) > 0) {
+		/* sweep --repeat: repeats of one point, not points */
+		if (nlen == 6 && !strncmp(name, "repeat", 6))
+			continue;
 		if ((r = add_field_n(p, name, nlen, value, vlen)))
 			return r;
+	}
 	return r;
 }
 
@@ -619,11 +629,12 @@ static int make_match(const struct compare *c, struct point *p)
 	return fclose(m) ? -ENOMEM : 0;
 }
 
-/* Sort each file by match, mark repeated points, count the unmatched. */
+/* Sort each file by match, gather each point's repeats, count the
+ * unmatched. */
 static int match_points(struct compare *c)
 {
 	struct file *b = &c->f[c->base], *f;
-	size_t i, dups;
+	size_t i, j, k;
 	int fi;
 
 	for (fi = 0; fi < c->nf; fi++) {
@@ -637,16 +648,26 @@ static int match_points(struct compare *c)
 			f->sorted[i] = &f->p[i];
 		}
 		qsort(f->sorted, f->n, sizeof(*f->sorted), cmp_points);
-		for (i = 1, dups = 0; i < f->n; i++) {
-			if (strcmp(f->sorted[i]->match, f->sorted[i - 1]->match))
+		/* a match's points: the first (in the file's order) and its
+		 * repeats (sweep --repeat, or a point written twice) */
+		for (i = 0; i < f->n; i = j) {
+			for (j = i + 1; j < f->n &&
+			     !strcmp(f->sorted[j]->match, f->sorted[i]->match);
+			     j++)
+				f->sorted[j]->dup = true;
+			f->sorted[i]->nrep = j - i;
+			if (j - i < 2)
 				continue;
-			f->sorted[i]->dup = true;
-			dups++;
+			f->sorted[i]->rep = calloc(j - i, sizeof(struct point *));
+			if (!f->sorted[i]->rep)
+				return -ENOMEM;
+			for (k = i; k < j; k++)
+				f->sorted[i]->rep[k - i] = f->sorted[k];
+			f->repeated++;
+			f->most = j - i > f->most ? j - i : f->most;
+			f->least = !f->least || j - i < f->least ? j - i :
+				   f->least;
 		}
-		if (dups && add_warning(c, "[%d] %s: %zu point%s repeat%s an earlier one: the first is used", fi + 1,
-					f->path, dups, dups == 1 ? "" : "s",
-					dups == 1 ? "s" : ""))
-			return -ENOMEM;
 	}
 	c->m = calloc(b->n, sizeof(*c->m));
 	if (!c->m)
@@ -832,10 +853,10 @@ static bool unsupported(struct json_object *lat, const char *name)
 	return false;
 }
 
-/* A point's figure for row @row in the chosen unit; none ("-", null) for
+/* One run's figure for row @row in the chosen unit; none ("-", null) for
  * a percentile its samples can't support. */
-static bool figure(const struct compare *c, const struct point *p, int row,
-		   double *v)
+static bool figure_one(const struct compare *c, const struct point *p,
+		       int row, double *v)
 {
 	struct json_object *lat;
 	double n;
@@ -852,6 +873,66 @@ static bool figure(const struct compare *c, const struct point *p, int row,
 		return false;
 	return get_num(get(lat, units[c->unit].key, latt_stats[row].name,
 			   NULL), v);
+}
+
+/*
+ * A point's figure for row @row over its repeats (one, if it has none):
+ * their median, least and largest, counting those that have it.
+ */
+static bool spread(const struct compare *c, const struct point *p, int row,
+		   struct latt_spread *s)
+{
+	double v[MAX_REPEATS];
+	size_t k, n = 0;
+
+	if (!p)
+		return false;
+	if (!p->rep) {
+		if (!figure_one(c, p, row, &v[0]))
+			return false;
+		*s = (struct latt_spread){ v[0], v[0], v[0], 1 };
+		return true;
+	}
+	for (k = 0; k < p->nrep && n < MAX_REPEATS; k++)
+		n += figure_one(c, p->rep[k], row, &v[n]);
+	return n && !latt_spread_of(s, v, n);
+}
+
+/* A point's figure: its repeats' median, or its own. */
+static bool figure(const struct compare *c, const struct point *p, int row,
+		   double *v)
+{
+	struct latt_spread s;
+
+	if (!spread(c, p, row, &s))
+		return false;
+	*v = s.median;
+	return true;
+}
+
+/* Does @m's figure in file @fi differ from the baseline's beyond their
+ * repeats' spread?  *@chance: that of ranges apart by chance. */
+static enum latt_apart apart(const struct compare *c, const struct match *m,
+			     int row, int fi, double *chance)
+{
+	struct latt_spread a, b;
+
+	*chance = 1;
+	if (fi == c->base || !spread(c, m->p[fi], row, &a) ||
+	    !spread(c, m->p[c->base], row, &b))
+		return LATT_APART_UNKNOWN;
+	return latt_spread_apart(&a, &b, chance);
+}
+
+/* Was any point measured more than once? */
+static bool any_repeats(const struct compare *c)
+{
+	int fi;
+
+	for (fi = 0; fi < c->nf; fi++)
+		if (c->f[fi].repeated)
+			return true;
+	return false;
 }
 
 /* @m's figure in file @fi over the baseline's, if both are there. */
@@ -938,7 +1019,9 @@ static void print_head(const struct compare *c, int fi)
 	size_t i, k, n = 0;
 
 	printf("[%d] %s:", fi + 1, f->path);
-	if (f->sweep)
+	if (f->sweep && f->repeated)
+		printf(" %zu rows;", f->n);
+	else if (f->sweep)
 		printf(" %zu point%s;", f->n, f->n == 1 ? "" : "s");
 	for (i = 0; i < ARRAY_SIZE(head_fields); i++) {
 		v = file_value(f, head_fields[i]);
@@ -955,6 +1038,10 @@ static void print_head(const struct compare *c, int fi)
 	if (kernel || host)
 		printf("; kernel %s on %s", kernel ? kernel : "?",
 		       host ? host : "?");
+	if (f->repeated)
+		printf("; %zu point%s measured %s%zu times: their median",
+		       f->repeated, f->repeated == 1 ? "" : "s",
+		       f->least < f->most ? "up to " : "", f->most);
 	putchar('\n');
 }
 
@@ -962,6 +1049,7 @@ static void print_text(const struct compare *c)
 {
 	char lab[512], cell[64], ref[16];
 	size_t i, w = 5;	/* "point" */
+	bool reps = any_repeats(c);
 	int fi, row;
 
 	for (fi = 0; fi < c->nf; fi++)
@@ -971,6 +1059,9 @@ static void print_text(const struct compare *c)
 	putchar('\n');
 	printf(units[c->unit].title, c->per ? c->per : "access (per load where chase --chain)");
 	printf("; ratios to [%d]\n", c->base + 1);
+	if (reps)
+		printf("[N]vs[%d]: beyond, the repeats' ranges apart by a chance of at most %g (2/C(n+m,n)); few, apart with too few repeats to tell; within, the ranges overlap\n",
+		       c->base + 1, LATT_SPREAD_P);
 	for (i = 0; i < c->nm && c->f[0].sweep; i++) {
 		label(lab, sizeof(lab), c, c->m[i].p[c->base]);
 		w = strlen(lab) > w ? strlen(lab) : w;
@@ -987,6 +1078,12 @@ static void print_text(const struct compare *c)
 			continue;
 		snprintf(cell, sizeof(cell), "[%d]/[%d]", fi + 1, c->base + 1);
 		printf(" %9s", cell);
+	}
+	for (fi = 0; reps && fi < c->nf; fi++) {
+		if (fi == c->base)
+			continue;
+		snprintf(cell, sizeof(cell), "[%d]vs[%d]", fi + 1, c->base + 1);
+		printf(" %10s", cell);
 	}
 	putchar('\n');
 	for (i = 0; i < c->nm; i++) {
@@ -1014,6 +1111,15 @@ static void print_text(const struct compare *c)
 					printf(" %9.3f", r);
 				else
 					printf(" %9s", "-");
+			}
+			for (fi = 0; reps && fi < c->nf; fi++) {
+				enum latt_apart a;
+
+				if (fi == c->base)
+					continue;
+				a = apart(c, m, row, fi, &r);
+				printf(" %10s", a == LATT_APART_UNKNOWN ? "-" :
+				       latt_apart_name(a));
 			}
 			putchar('\n');
 		}
@@ -1051,6 +1157,8 @@ static struct json_object *json_file(const struct compare *c, int fi)
 	latt_json_u64(o, "points", f->n);
 	latt_json_u64(o, "unmatched", f->unmatched);
 	latt_json_u64(o, "missing", f->missing);
+	latt_json_u64(o, "repeated", f->repeated);
+	latt_json_u64(o, "most_repeats", f->repeated ? f->most : 1);
 	for (i = 0; i < ARRAY_SIZE(prov_keys); i++) {
 		v = get(prov, prov_keys[i], NULL);
 		json_object_object_add(o, prov_keys[i], json_object_get(v));
@@ -1062,6 +1170,44 @@ static struct json_object *json_file(const struct compare *c, int fi)
 	}
 	json_object_object_add(o, "fields", fields);
 	return o;
+}
+
+/* "spreads" (per result: its repeats' n, median, min and max), "apart"
+ * (per result: beyond, few, within against the baseline; null for it or
+ * with no spread on either side) and "chance" (of ranges that far apart) */
+static void json_spreads(const struct compare *c, const struct match *m,
+			 int row, struct json_object *s)
+{
+	struct json_object *sp = json_object_new_array();
+	struct json_object *ap = json_object_new_array();
+	struct json_object *ch = json_object_new_array();
+	struct json_object *o;
+	struct latt_spread v;
+	enum latt_apart a;
+	double p;
+	int fi, d = row_decimals(c, row);
+
+	for (fi = 0; fi < c->nf; fi++) {
+		if (spread(c, m->p[fi], row, &v)) {
+			o = json_object_new_object();
+			latt_json_u64(o, "n", v.n);
+			json_object_object_add(o, "median",
+					       json_new_fixed(v.median, d));
+			json_object_object_add(o, "min", json_new_fixed(v.min, d));
+			json_object_object_add(o, "max", json_new_fixed(v.max, d));
+			json_object_array_add(sp, o);
+		} else {
+			json_object_array_add(sp, NULL);
+		}
+		a = apart(c, m, row, fi, &p);
+		json_object_array_add(ap, a == LATT_APART_UNKNOWN ? NULL :
+				      json_object_new_string(latt_apart_name(a)));
+		json_object_array_add(ch, a == LATT_APART_UNKNOWN ? NULL :
+				      json_new_fixed(p, RATIO_DECIMALS));
+	}
+	json_object_object_add(s, "spreads", sp);
+	json_object_object_add(s, "apart", ap);
+	json_object_object_add(s, "chance", ch);
 }
 
 static struct json_object *json_point(const struct compare *c,
@@ -1094,6 +1240,8 @@ static struct json_object *json_point(const struct compare *c,
 		}
 		json_object_object_add(s, "values", vals);
 		json_object_object_add(s, "ratios", ratios);
+		if (any_repeats(c))
+			json_spreads(c, m, row, s);
 		json_object_object_add(stats, row_name(row), s);
 	}
 	json_object_object_add(o, "stats", stats);
@@ -1162,6 +1310,8 @@ static void csv_num(bool ok, double v, int decimals, int last)
 static void print_csv(const struct compare *c)
 {
 	char lab[512], name[32];
+	bool reps = any_repeats(c);
+	int cols;
 	size_t i;
 	int fi, row;
 	double v;
@@ -1171,10 +1321,11 @@ static void print_csv(const struct compare *c)
 		log_warn("%s", c->warnings.v[i]);
 	csv_put(stdout, "label", 0);
 	csv_put(stdout, "stat", 0);
-	for (fi = 0; fi < 2 * c->nf; fi++) {
+	cols = (reps ? 3 : 2) * c->nf;
+	for (fi = 0; fi < cols; fi++) {
 		snprintf(name, sizeof(name), "%s_%d", fi < c->nf ? "value" :
-			 "ratio", fi % c->nf + 1);
-		csv_put(stdout, name, fi + 1 == 2 * c->nf);
+			 fi < 2 * c->nf ? "ratio" : "apart", fi % c->nf + 1);
+		csv_put(stdout, name, fi + 1 == cols);
 	}
 	for (i = 0; i < c->nm; i++) {
 		label(lab, sizeof(lab), c, c->m[i].p[c->base]);
@@ -1189,7 +1340,15 @@ static void print_csv(const struct compare *c)
 			}
 			for (fi = 0; fi < c->nf; fi++) {
 				ok = ratio(c, &c->m[i], row, fi, &v);
-				csv_num(ok, v, RATIO_DECIMALS, fi + 1 == c->nf);
+				csv_num(ok, v, RATIO_DECIMALS,
+					!reps && fi + 1 == c->nf);
+			}
+			for (fi = 0; reps && fi < c->nf; fi++) {
+				enum latt_apart a = apart(c, &c->m[i], row,
+							  fi, &v);
+
+				csv_put(stdout, a == LATT_APART_UNKNOWN ? "" :
+					latt_apart_name(a), fi + 1 == c->nf);
 			}
 		}
 	}
@@ -1299,6 +1458,7 @@ static void compare_free(struct compare *c)
 				free(p->f[j].value);
 			}
 			free(p->f);
+			free(p->rep);
 			free(p->match);
 			json_object_put(p->o);
 		}

@@ -328,6 +328,64 @@ s=d["points"][0]["stats"]["p99.99"]
 sys.exit(not (s["values"] == [1000, None] and s["ratios"][1] is None))' "$tmp/out"
 report $? "--json: the unsupported figure and its ratio are null"
 
+# ---- repeats (sweep --repeat): the median, and the verdict on the spread
+# reps FILE FACTOR...: sweep-kernel.jsonl's points, repeat K (from 1) with
+# its ns figures times the K-th FACTOR (repeat=K in the key from K 2)
+reps()
+{
+	python3 - "$fix/sweep-kernel.jsonl" "$@" <<'PY'
+import json, sys
+src, out, factors = sys.argv[1], sys.argv[2], [float(f) for f in sys.argv[3:]]
+rows = [json.loads(l) for l in open(src) if l.strip()]
+with open(out, "w") as o:
+    for k, f in enumerate(factors, 1):
+        for r in rows:
+            r = json.loads(json.dumps(r))
+            for s, v in r["latency"]["ns"].items():
+                if v is not None:
+                    r["latency"]["ns"][s] = v * f
+            if k > 1:
+                parts = r["key"].split(";")
+                parts.insert(6, "repeat=%d" % k)
+                r["key"] = ";".join(parts)
+            o.write(json.dumps(r) + "\n")
+PY
+}
+reps "$tmp/r5.jsonl" 1 0.98 1.01 0.99 1.02
+reps "$tmp/r5same.jsonl" 0.985 1.0 1.015 0.995 1.005
+reps "$tmp/r5up.jsonl" 1.10 1.08 1.11 1.09 1.12
+reps "$tmp/r3.jsonl" 1 0.98 1.02
+reps "$tmp/r3up.jsonl" 1.10 1.08 1.12
+# the figures of sweep-kernel.jsonl's first point (size 64)
+p50=$(python3 -c 'import json,sys; print("%.1f" % json.loads(open(sys.argv[1]).readline())["latency"]["ns"]["p50"])' "$fix/sweep-kernel.jsonl")
+cmp_run 0 "repeats of one distribution" --stat p50 "$tmp/r5.jsonl" "$tmp/r5same.jsonl"
+has "$tmp/out" "3 points measured 5 times: their median" "the header says how many times"
+has "$tmp/out" "^size=64 +p50 +$p50 +$p50 +1.000 +within$" "the median of 5 repeats ($p50), within the spread"
+cmp_run 0 "repeats 10% up" --stat p50 "$tmp/r5.jsonl" "$tmp/r5up.jsonl"
+[ "$(grep -c ' beyond$' "$tmp/out")" -eq 3 ] && ! grep -q ' within$' "$tmp/out"
+report $? "5 and 5 repeats, ranges apart (chance 0.008): beyond, at every point"
+cmp_run 0 "3 and 3 repeats 10% up" --stat p50 "$tmp/r3.jsonl" "$tmp/r3up.jsonl"
+[ "$(grep -c ' few$' "$tmp/out")" -eq 3 ]
+report $? "3 and 3 repeats, ranges apart (chance 0.1): few, not beyond"
+cmp_run 0 "a sweep without repeats against repeats" --stat p50 "$tmp/r5.jsonl" sweep-kernel.jsonl
+has "$tmp/out" "^size=64 +p50 +$p50 +$p50 +1.000 +within$" "a single run inside the repeats' range: within"
+cmp_run 0 "two sweeps without repeats" --stat p50 sweep-kernel.jsonl sweep-kernel.jsonl
+! grep -q 'vs\[1\]' "$tmp/out"
+report $? "no repeats anywhere: no verdict column"
+cmp_run 0 "--json of repeats" --json --stat p50 "$tmp/r5.jsonl" "$tmp/r5up.jsonl"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+s=d["points"][0]["stats"]["p50"]
+a, b = s["spreads"]
+ok = (s["apart"] == [None, "beyond"] and abs(s["chance"][1] - 2/252) < 1e-6
+      and a["n"] == 5 and b["n"] == 5 and abs(a["min"] / a["median"] - 0.98) < 1e-3
+      and abs(b["max"] / a["median"] - 1.12) < 1e-3 and d["files"][0]["most_repeats"] == 5)
+sys.exit(not ok)' "$tmp/out"
+report $? "--json: spreads (n, median, min, max), apart and chance per result"
+cmp_run 0 "--csv of repeats" --csv --stat p50 "$tmp/r5.jsonl" "$tmp/r5up.jsonl"
+head -1 "$tmp/out" | grep -qx "label,stat,value_1,value_2,ratio_1,ratio_2,apart_1,apart_2" &&
+	grep -q "^size=64,p50,.*,,beyond$" "$tmp/out"
+report $? "--csv: apart_N columns"
+
 # ---- usage ----
 cmp_run 2 "one file" kernel.json
 has "$tmp/err" "two results or more are compared" "one file: said"
