@@ -426,6 +426,44 @@ static struct point *new_point(struct file *f, struct json_object *o)
 	return p;
 }
 
+/*
+ * run --repeat N: the document is repeat 1's, and "repeats" holds every
+ * repeat (latency, result, outlier_summary), the first again: repeats 2
+ * to N become points of their own with the document's fields, which
+ * match_points() gathers as the repeats of the first.
+ */
+static int load_repeats(struct file *f, struct json_object *o)
+{
+	struct json_object *reps = get(o, "repeats", NULL), *r;
+	struct json_object *prov = get(o, "provenance", NULL);
+	size_t k, n, j, first = f->n - 1;
+	struct point *p;
+
+	if (!reps || !json_object_is_type(reps, json_type_array))
+		return 0;
+	n = json_object_array_length(reps);
+	for (k = 1; k < n; k++) {
+		r = json_object_array_get_idx(reps, k);
+		if (!json_object_is_type(r, json_type_object))
+			continue;
+		/* the run's provenance (its TSC frequency) is each repeat's */
+		if (prov && !get(r, "provenance", NULL))
+			json_object_object_add(r, "provenance",
+					       json_object_get(prov));
+		p = new_point(f, json_object_get(r));
+		if (!p)
+			goto oom;
+		for (j = 0; j < f->p[first].nf; j++)
+			if (add_field(p, f->p[first].f[j].name,
+				      f->p[first].f[j].value))
+				goto oom;
+	}
+	return 0;
+oom:
+	log_err("out of memory");
+	return 1;
+}
+
 /* A run --json document. */
 static int load_run(struct compare *c, struct file *f, struct json_object *o)
 {
@@ -453,7 +491,7 @@ static int load_run(struct compare *c, struct file *f, struct json_object *o)
 	if (state && strcmp(state, "done") &&
 	    add_warning(c, "[%d] %s: the run ended %s: its figures are of the samples taken", (int)(f - c->f) + 1, f->path, state))
 		return 1;
-	return 0;
+	return load_repeats(f, o);
 }
 
 /* A sweep .jsonl file: one row per line; a line cut short is skipped. */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "grid.h"
 #include "log.h"
 #include "outfile.h"
 #include "parse.h"
@@ -46,6 +47,8 @@ static const struct cmd_opt run_options[] = {
 	OPT_ROW("outliers", OPT_OUTLIERS, "FILE",
 	  "write every outlier record to FILE.csv or FILE.json (needs --threshold)"),
 	RUN_OPTS_SAMPLE,
+	OPT_ROW("repeat", OPT_REPEAT, "N",
+	  "run N times (up to 1000), each repeat with a seed of its own: the table gives each statistic's median over the repeats, least, largest and spread, the JSON every repeat; compare weighs differences against the spread (default: 1)"),
 	OPT_ROW("json", OPT_JSON, "FILE|-",
 	  "write the result as JSON to FILE, or to stdout for -"),
 	OPT_ROW("hist", OPT_HIST, "FILE|-",
@@ -144,6 +147,10 @@ static int check_args(const struct run_opts *o)
 	static const char *const opt[] = { "--json", "--hist", "--outliers" };
 	size_t i, j;
 
+	if (o->repeat > 1 && o->cfg.mode == LATT_MODE_BANDWIDTH)
+		return cmd_usage_error(&run_usage, "--repeat compares latency figures: repeat a --mode bandwidth run with sweep --repeat");
+	if (o->repeat > 1 && (o->hist || o->outliers))
+		return cmd_usage_error(&run_usage, "--repeat: %s writes one run's samples: give it to a run without --repeat", o->hist ? "--hist" : "--outliers");
 	if (why)
 		return cmd_usage_error(&run_usage, "%s", why);
 	if (o->json && o->hist && !strcmp(o->json, "-") && !strcmp(o->hist, "-"))
@@ -186,6 +193,8 @@ static int run_parse(int argc, char **argv, struct run_opts *o)
 	return check_args(o);
 }
 
+static __u32 cur_repeat;	/* the repeat measured, from 1 */
+
 static void show_progress(void *arg, const struct latt_status *st)
 {
 	const struct run_opts *o = arg;
@@ -197,6 +206,11 @@ static void show_progress(void *arg, const struct latt_status *st)
 		fprintf(stderr, "\r%s run: %.1f/%.1f s (%.1f%%)", LATT_PROG,
 			(double)st->samples_done / 1e6,
 			(double)st->samples_total / 1e6, pct);
+	else if (o->repeat > 1)
+		fprintf(stderr, "\r%s run: repeat %u/%u: %llu/%llu samples (%.1f%%)",
+			LATT_PROG, cur_repeat, o->repeat,
+			(unsigned long long)st->samples_done,
+			(unsigned long long)st->samples_total, pct);
 	else
 		fprintf(stderr, "\r%s run: %llu/%llu samples (%.1f%%)",
 			LATT_PROG, (unsigned long long)st->samples_done,
@@ -236,6 +250,56 @@ static int write_outputs(const struct run_opts *o, const struct run_report *r)
 	return rc;
 }
 
+/*
+ * run --repeat N: N runs of one configuration, repeat K with
+ * grid_repeat_seed(); stops at the first that fails or is interrupted,
+ * and reports the repeats measured.
+ */
+static int run_repeats(struct run_opts *o, const struct cmd_ctx *ctx,
+		       struct run_hooks *h, bool progress)
+{
+	struct run_report *r = calloc(o->repeat, sizeof(*r));
+	const __u64 seed = o->cfg.seed;
+	size_t n = 0, k;
+	int rc = 0, out = 0, err;
+
+	if (!r) {
+		log_err("out of memory");
+		return 1;
+	}
+	for (cur_repeat = 1; cur_repeat <= o->repeat; cur_repeat++) {
+		r[n].ctx = ctx;
+		o->cfg.seed = grid_repeat_seed(seed, cur_repeat);
+		rc = run_measure(o, &r[n], h);
+		if (rc)
+			break;
+		n++;
+		if (run_exit_status(o, &r[n - 1]))
+			break;
+	}
+	o->cfg.seed = seed;
+	if (progress)
+		fputs("\r\033[K", stderr);
+	if (n) {
+		if (!writes_stdout(o->json))
+			report_print_repeats(stdout, r, n);
+		if (o->json && (err = report_write_json_repeats(o->json, r, n))) {
+			log_err("%s: %s", o->json, strerror(-err));
+			out = 1;
+		}
+		if (n < o->repeat)
+			log_warn("%zu of %u repeats measured", n, o->repeat);
+		if (!rc)
+			rc = run_exit_status(o, &r[n - 1]);
+		if (out && !rc)
+			rc = out;
+	}
+	for (k = 0; k < o->repeat; k++)
+		run_report_free(&r[k]);
+	free(r);
+	return rc;
+}
+
 int cmd_run(int argc, char **argv, const struct cmd_ctx *ctx)
 {
 	struct run_report r = { .ctx = ctx };
@@ -257,6 +321,8 @@ int cmd_run(int argc, char **argv, const struct cmd_ctx *ctx)
 		h.arg = &o;
 	}
 	run_catch_signals();
+	if (o.repeat > 1)
+		return run_repeats(&o, ctx, &h, progress);
 	rc = run_measure(&o, &r, &h);
 	if (progress)
 		fputs("\r\033[K", stderr);

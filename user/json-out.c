@@ -537,8 +537,14 @@ struct json_object *json_run_warnings(const struct run_report *r)
  * latency table (@latency), the outlier summary and records, and the
  * threads of a run that had several or a mode.
  */
-static int write_doc(const char *path, const struct run_report *r,
-		     const char *schema, bool latency)
+static struct json_object *repeats_json(const struct run_report *r,
+					size_t n);
+static struct json_object *repeat_summary(const struct run_report *r,
+					  size_t n);
+
+/* @nrep > 1: run --repeat's "repeats" and "repeat_summary" too */
+static int write_doc_n(const char *path, const struct run_report *r,
+		       const char *schema, bool latency, size_t nrep)
 {
 	struct json_object *o = json_object_new_object();
 	int rc;
@@ -557,9 +563,87 @@ static int write_doc(const char *path, const struct run_report *r,
 	if (r->trep.n)
 		json_object_object_add(o, "threads", json_run_threads(r));
 	json_object_object_add(o, "warnings", json_run_warnings(r));
+	if (nrep > 1) {
+		json_object_object_add(o, "repeats", repeats_json(r, nrep));
+		json_object_object_add(o, "repeat_summary",
+				       repeat_summary(r, nrep));
+	}
 	rc = json_emit(path, o);
 	json_object_put(o);
 	return rc;
+}
+
+static int write_doc(const char *path, const struct run_report *r,
+		     const char *schema, bool latency)
+{
+	return write_doc_n(path, r, schema, latency, 1);
+}
+
+/* Each repeat: its index, seed, result, latency, outlier summary. */
+static struct json_object *repeats_json(const struct run_report *r,
+					size_t n)
+{
+	struct json_object *a = json_object_new_array(), *o;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		o = json_object_new_object();
+		latt_json_u64(o, "repeat", k + 1);
+		latt_json_u64(o, "seed", r[k].res.config.seed);
+		json_object_object_add(o, "result", json_run_result(&r[k]));
+		json_object_object_add(o, "latency", r[k].res.count ?
+				       json_run_latency(&r[k]) : NULL);
+		json_object_object_add(o, "outlier_summary",
+				       json_run_outlier_summary(&r[k]));
+		json_object_object_add(o, "warnings",
+				       json_run_warnings(&r[k]));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+/* Per statistic, over the repeats that support it: n, median, min, max
+ * in corrected ns (or cycles where the TSC frequency is unknown). */
+static struct json_object *repeat_summary(const struct run_report *r,
+					  size_t n)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *st = json_object_new_object(), *s;
+	bool ns = r[0].info->tsc_khz != 0;
+	struct latt_spread sp;
+	double v[RUN_MAX_REPEAT];
+	size_t k, m;
+	int i;
+
+	latt_json_u64(o, "count", n);
+	latt_json_str(o, "unit", ns ? "ns" : "cycles");
+	for (i = 0; i < NR_STATS; i++) {
+		for (k = m = 0; k < n; k++)
+			if (r[k].res.count && r[k].sum.supported[i])
+				v[m++] = ns ? r[k].sum.ns[i] : r[k].sum.cycles[i];
+		if (!m || latt_spread_of(&sp, v, m)) {
+			json_object_object_add(st, latt_stats[i].name, NULL);
+			continue;
+		}
+		s = json_object_new_object();
+		latt_json_u64(s, "n", m);
+		add_fixed(s, "median", sp.median, NS_DECIMALS);
+		add_fixed(s, "min", sp.min, NS_DECIMALS);
+		add_fixed(s, "max", sp.max, NS_DECIMALS);
+		json_object_object_add(st, latt_stats[i].name, s);
+	}
+	json_object_object_add(o, "stats", st);
+	return o;
+}
+
+/**
+ * report_write_json_repeats() - run --repeat: repeat 1's document, with
+ * "repeats" (every repeat, the first again) and "repeat_summary"
+ */
+int report_write_json_repeats(const char *path, const struct run_report *r,
+			      size_t n)
+{
+	return write_doc_n(path, r, RUN_SCHEMA, true, n);
 }
 
 /**

@@ -392,6 +392,76 @@ void report_print(FILE *f, const struct run_report *r)
 	threads_print(f, r);
 }
 
+/* Repeat columns shown in the text (all are in the JSON). */
+#define REPEAT_COLUMNS	8
+
+/**
+ * report_print_repeats() - run --repeat: the first repeat's header, then
+ * a row per statistic: the median over the repeats, the least and the
+ * largest, the spread ((max - min) / median), and each repeat's figure
+ * (the first REPEAT_COLUMNS)
+ * @f: where to
+ * @r: the repeats' reports
+ * @n: how many
+ */
+void report_print_repeats(FILE *f, const struct run_report *r, size_t n)
+{
+	struct latt_spread s;
+	double v[RUN_MAX_REPEAT];
+	char head[16], note[512];
+	size_t k, m, shown = n < REPEAT_COLUMNS ? n : REPEAT_COLUMNS;
+	bool ns = r[0].info->tsc_khz != 0;
+	int i;
+
+	print_header(f, &r[0]);
+	fprintf(f, "\nlatency per %s over %zu repeats of %llu samples: %s corrected (raw - overhead), each repeat its own seed\n",
+		r[0].sum.per_load ? "load" : "access", n,
+		(unsigned long long)r[0].samples_asked, ns ? "ns" : "cycles");
+	fprintf(f, "%-8s %10s %10s %10s %7s", "", "median", "min", "max",
+		"spread");
+	for (k = 0; k < shown; k++) {
+		snprintf(head, sizeof(head), "#%zu", k + 1);
+		fprintf(f, " %9s", head);
+	}
+	fputc('\n', f);
+	for (i = 0; i < NR_STATS; i++) {
+		if (!latt_stats[i].in_table)
+			continue;
+		for (k = m = 0; k < n; k++)
+			if (r[k].res.count && r[k].sum.supported[i])
+				v[m++] = ns ? r[k].sum.ns[i] : r[k].sum.cycles[i];
+		fprintf(f, "%-8s", latt_stats[i].name);
+		if (!m || latt_spread_of(&s, v, m)) {
+			fprintf(f, " %10s %10s %10s %7s", "-", "-", "-", "-");
+		} else {
+			fprintf(f, " %10.1f %10.1f %10.1f", s.median, s.min,
+				s.max);
+			if (s.median > 0)
+				fprintf(f, " %6.1f%%",
+					100 * (s.max - s.min) / s.median);
+			else
+				fprintf(f, " %7s", "-");
+		}
+		for (k = 0; k < shown; k++) {
+			if (!r[k].res.count || !r[k].sum.supported[i])
+				fprintf(f, " %9s", "-");
+			else
+				fprintf(f, " %9.1f", ns ? r[k].sum.ns[i] :
+					r[k].sum.cycles[i]);
+		}
+		fputc('\n', f);
+	}
+	if (shown < n)
+		fprintf(f, "(repeats %zu to %zu: in the JSON)\n", shown + 1, n);
+	fprintf(f, "spread: (max - min) / median over the repeats; compare tells two runs' repeats apart\n");
+	if (latt_unsupported_note(note, sizeof(note), &r[0].sum, true))
+		fprintf(f, "-: %s\n", note);
+	for (k = 1; k < n; k++)
+		for (i = 0; i < r[k].nr_warnings; i++)
+			fprintf(f, "warning: repeat %zu: %s\n", k + 1,
+				r[k].warnings[i]);
+}
+
 /* The end of a written file: 0, or what went wrong; stdout stays open. */
 static int out_close(FILE *f)
 {

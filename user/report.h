@@ -20,6 +20,9 @@ void fmt_target(char *buf, size_t len, const struct run_report *r);
 void fmt_pattern(char *buf, size_t len, const struct latt_config *c);
 
 void report_print(FILE *f, const struct run_report *r);
+void report_print_repeats(FILE *f, const struct run_report *r, size_t n);
+int report_write_json_repeats(const char *path, const struct run_report *r,
+			      size_t n);
 const char *report_timer_name(const struct run_report *r);
 int report_tsc_stable(const struct run_report *r);
 int report_write_hist(const char *path, const struct run_report *r);

@@ -483,4 +483,53 @@ else
 	skip "taskset: one CPU in this process's affinity, nothing to move to"
 fi
 
+# ---- run --repeat: every repeat, the median and range, a seed each ----
+runjson rep --repeat 3 --samples 2000 --region 16M --seed 7
+rc=$?
+[ $rc -eq 0 ] && python3 - "$tmp/rep.json" >"$tmp/why" 2>&1 <<'EOF'
+import json, statistics, sys
+d = json.load(open(sys.argv[1]))
+reps, summ = d["repeats"], d["repeat_summary"]
+why = []
+if len(reps) != 3 or [r["repeat"] for r in reps] != [1, 2, 3]:
+    why.append("repeats %r" % [r.get("repeat") for r in reps])
+seeds = [r["seed"] for r in reps]
+if seeds[0] != 7 or len(set(seeds)) != 3:
+    why.append("seeds %r: want 7, then two others" % seeds)
+if reps[0]["latency"]["ns"]["p50"] != d["latency"]["ns"]["p50"]:
+    why.append("the document is not repeat 1's")
+for stat in ("min", "p50", "p99", "mean"):
+    v = [r["latency"]["ns"][stat] for r in reps]
+    s = summ["stats"][stat]
+    if abs(s["median"] - statistics.median(v)) > 0.002 or \
+            abs(s["min"] - min(v)) > 0.002 or abs(s["max"] - max(v)) > 0.002:
+        why.append("%s: %r, repeats %r" % (stat, s, v))
+if summ["stats"]["p99.99"] is not None:
+    why.append("p99.99 of 2000 samples summarised")
+if why:
+    print("#  " + "; ".join(why))
+    sys.exit(1)
+EOF
+report $? "run --repeat 3: every repeat, a seed each (--seed first), median, min and max of each statistic (exit $rc)"
+[ $rc -eq 0 ] || cat "$tmp/why" "$tmp/err"
+"$ctl" run --engine user --quiet --repeat 3 --samples 2000 --region 16M --seed 7 >"$tmp/rep.txt" 2>&1
+p50=$(jget rep 'd["repeat_summary"]["stats"]["p50"]["median"]')
+grep -qE "^p50 +[0-9.]+ " "$tmp/rep.txt" &&
+	grep -q "over 3 repeats of 2000 samples" "$tmp/rep.txt" &&
+	grep -qE "^p99.99 +- +- +- +-" "$tmp/rep.txt"
+report $? "run --repeat 3: the table of the repeats (median $p50 ns here)"
+# 4 KiB loads take far longer than 64 B ones: compare says so, beyond the
+# spread of 5 repeats each
+runjson rep64 --repeat 5 --samples 2000 --region 16M &&
+	runjson rep4k --repeat 5 --samples 2000 --region 16M --size 4096 &&
+	"$ctl" compare --stat p50 "$tmp/rep64.json" "$tmp/rep4k.json" >"$tmp/cmp" 2>&1 &&
+	grep -qE "^p50 .* beyond$" "$tmp/cmp" && grep -q "1 point measured 5 times" "$tmp/cmp"
+report $? "compare of two run --repeat 5 files: 4 KiB loads beyond the spread of 64 B ones"
+refused 2 "--repeat: '0': " --repeat 0
+refused 2 "--repeat: '1001': " --repeat 1001
+refused 2 "^lattester-ctl run: --repeat: --hist writes one run's samples: give it to a run without --repeat" \
+	--repeat 2 --hist "$tmp/h.dat"
+refused 2 "^lattester-ctl run: --repeat compares latency figures: repeat a --mode bandwidth run with sweep --repeat" \
+	--repeat 2 --mode bandwidth
+
 finish
