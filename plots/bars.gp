@@ -18,6 +18,9 @@
 #   unsupported_note  percentiles not drawn, too few samples
 #   repeats    the most times a point was measured (default 1: no error
 #              bars); repeat_note says so under the plot
+#   nrefs      --ref lines; ref_1 ... their latencies (ns), ref_1_label ...
+#              their labels
+#   y_max      the largest bar, error bar or line (default: autoscale)
 # A bar of 0 would be invisible: it gets a marker on the axis and its
 # value, "0 ns", above it.
 if (!exists("infile")) print "bars.gp: set infile"; exit status 1
@@ -46,7 +49,16 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border -1
 set boxwidth 0.9
-set yrange [0:*]
+if (exists("y_max") && y_max > 0) { set yrange [0:y_max * 1.12] } else { set yrange [0:*] }
+# --ref: dashed lines at reference latencies (a published figure), each
+# labelled at its left end
+if (!exists("nrefs")) nrefs = 0
+do for [k = 1:nrefs] { \
+	rv = value(sprintf("ref_%d", k)); \
+	eval sprintf("set arrow %d from graph 0, first %.12g to graph 1, first %.12g nohead dt 2 lw 1.5 lc rgb '#b00000' front", 100 + k, rv, rv); \
+	eval sprintf("set label %d \"%s\" at graph 0.01, first %.12g offset 0, 0.6 left font ',9' front boxed tc rgb '#b00000'", 100 + k, value(sprintf("ref_%d_label", k)), rv) }
+if (nrefs > 0) { set style textbox opaque noborder margins 1, 1 }
+
 set grid ytics
 set key outside right top
 set xtics nomirror rotate by -20

@@ -25,6 +25,8 @@
 #   subtitle   what every point shares (target, cpu, ...)
 #   repeats    the most times a point was measured (default 1: no error
 #              bars); repeat_note says so under the plot
+#   nrefs      --ref lines; ref_1 ... their latencies (ns, within y_min
+#              and y_max), ref_1_label ... their labels
 if (!exists("infile")) print "sweep.gp: set infile"; exit status 1
 if (!exists("nseries")) nseries = 1
 if (!exists("xname")) xname = "size"
@@ -115,6 +117,14 @@ if (rate) {
 if (exists("unsupported_note")) { notes = notes . unsupported_note . "\n"; nnotes = nnotes + 1 }
 if (exists("repeat_note")) { notes = notes . repeat_note . "\n"; nnotes = nnotes + 1 }
 eval NOTES
+# --ref: dashed lines at reference latencies (a published figure), each
+# labelled at its left end
+if (!exists("nrefs")) nrefs = 0
+do for [k = 1:nrefs] { \
+	rv = value(sprintf("ref_%d", k)); \
+	eval sprintf("set arrow %d from graph 0, first %.12g to graph 1, first %.12g nohead dt 2 lw 1.5 lc rgb '#b00000' front", 100 + k, rv, rv); \
+	eval sprintf("set label %d \"%s\" at graph 0.01, first %.12g offset 0, 0.6 left font ',9' front boxed tc rgb '#b00000'", 100 + k, value(sprintf("ref_%d_label", k)), rv) }
+if (nrefs > 0) { set style textbox opaque noborder margins 1, 1 }
 set grid xtics ytics
 set key outside right top
 set datafile missing "-"

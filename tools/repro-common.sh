@@ -246,3 +246,79 @@ repro_movdir64b() {
 		echo "$repro_name: this CPU has no movdir64b (/proc/cpuinfo): left out" >&2
 	fi
 }
+
+# ---- the published figures beside the measured ones ----
+
+# repro_setup: what differs between this run's setup and the published
+# one ($repro_published_setup, default: the Optane studies',
+# Documentation/reproducing.md, "What was published"): the memory, the
+# engine, the CPU and whether it is virtual or emulated
+repro_setup() {
+	case $target in
+	dram*) repro_kind="DRAM, not Optane DC PMM" ;;
+	/dev/pmem* | namespace*) repro_kind="persistent memory (a pmem namespace)" ;;
+	/dev/dax*) repro_kind="device-DAX (persistent memory or CXL)" ;;
+	cxl:*) repro_kind="CXL memory, not Optane DC PMM" ;;
+	*) repro_kind="a file's memory" ;;
+	esac
+	case " $repro_rest ${engine:+--engine $engine} " in
+	*" --engine user "* | *" --engine=user "*)
+		repro_eng="user (a pinned thread, interrupts on: its tails hold the interrupts and the hypervisor's steals the module keeps out)" ;;
+	*) repro_eng="kernel (the module: interrupts off in short windows, as LATTester)" ;;
+	esac
+	repro_model=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
+	if echo "$repro_model" | grep -q 'TCG'; then
+		repro_virt="emulated by QEMU (TCG): every timing is the emulator's, none the hardware's"
+	elif grep -qw hypervisor /proc/cpuinfo 2>/dev/null; then
+		repro_virt="a virtual machine (CPU flag hypervisor): the hypervisor may take the CPU for milliseconds, and the TSC may move in coarse steps"
+	else
+		repro_virt="no hypervisor flag: bare metal"
+	fi
+	echo "$repro_name: setup, published: ${repro_published_setup:-Optane DC PMMs and DDR4 DRAM on a two-socket Cascade Lake server, measured by LATTester (a kernel module, interrupts off)}"
+	echo "$repro_name: setup, here: target $target ($repro_kind); engine $repro_eng; CPU ${repro_model:-unknown}; $repro_virt"
+}
+
+# repro_stat CSV STAT FIELD=VALUE...: the median over the done rows whose
+# FIELDs have those VALUEs (repeats: sweep --repeat, or -- --repeat N) of
+# column STAT, or "-" where none has it
+repro_stat() {
+	repro_csv=$1 repro_col=$2
+	shift 2
+	awk -F, -v col="$repro_col" -v want="$*" '
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+		  nw = split(want, w, " "); next }
+	$c["state"] == "done" && (col in c) && $c[col] != "" {
+		for (k = 1; k <= nw; k++) {
+			split(w[k], fv, "=")
+			if ($c[fv[1]] != fv[2]) next
+		}
+		v[++n] = $c[col] + 0
+	}
+	END {
+		if (!n) { print "-"; exit }
+		for (i = 2; i <= n; i++)	# insertion sort: busybox awk has no asort
+			for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
+				t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+		m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+		printf "%.1f\n", m
+	}' "$repro_csv"
+}
+
+# repro_ratio A B: A / B to two decimals, "-" if either is "-" or B is 0
+repro_ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		if (a == "-" || b == "-" || b + 0 == 0) print "-"
+		else printf "%.2f\n", a / b }'
+}
+
+# repro_pub LABEL PUBLISHED SOURCE MEASURED: one line of the table
+repro_pub() {
+	printf '%s:   %-44s published %-9s measured %-9s [%s]\n' \
+		"$repro_name" "$1" "$2" "$4" "$3"
+}
+
+# repro_none SOURCE: an experiment whose figures reproducing.md quotes no
+# number of
+repro_none() {
+	echo "$repro_name: published: reproducing.md quotes no single figure for this experiment; compare the shape of the curve with $1"
+}

@@ -132,6 +132,7 @@ enum plot_opt_id {
 	OPT_CANVAS,
 	OPT_TITLE,
 	OPT_CACHES,
+	OPT_REF,
 };
 
 static const struct cmd_opt plot_options[] = {
@@ -151,6 +152,8 @@ static const struct cmd_opt plot_options[] = {
 	  "picture size in pixels (default: 1000x600)"),
 	OPT_ROW("title", OPT_TITLE, "TEXT",
 	  "the second title line (default: from the data: target, cpu, ...)"),
+	OPT_ROW("ref", OPT_REF, "NS=LABEL",
+	  "sweep, bars: a dashed reference line at a latency, e.g. --ref '305=Optane random load, published'; NS takes ns, us or ms (default ns); give it again for more, up to 8"),
 	OPT_ROW("caches", OPT_CACHES, "LIST",
 	  "working-set: the cache lines drawn, e.g. L1d=48K,L2=2M,L3=32M, or none (default: the measured CPU's caches from sysfs)"),
 	OPT_END
@@ -174,10 +177,10 @@ static const char *const plot_examples[] = {
 	NULL
 };
 
-/* --in: a sweep plot draws the rows of several files */
+/* --in: a sweep plot draws the rows of several files; --ref: lines */
 static bool plot_repeatable(int id)
 {
-	return id == OPT_IN;
+	return id == OPT_IN || id == OPT_REF;
 }
 
 const struct cmd_usage plot_usage = {
@@ -203,6 +206,7 @@ const struct cmd_usage plot_usage = {
 };
 
 #define PLOT_MAX_IN	16	/* --in files of a sweep plot */
+#define PLOT_MAX_REF	8	/* --ref lines */
 
 struct plot {
 	const struct plot_kind *kind;
@@ -232,11 +236,57 @@ struct plot {
 	} cache[MAX_CACHES];
 	size_t ncache;
 	char cache_src[64];	/* "--caches", "sysfs, cpu 0" */
+	double ref[PLOT_MAX_REF];	/* --ref: ns, and the label */
+	const char *ref_label[PLOT_MAX_REF];
+	int nref;
 };
 
 /* ---- options ---- */
 
 static int parse_caches(struct plot *p, const char *v);
+static void var_str(struct plot *p, const char *name, const char *v);
+static void var_num(struct plot *p, const char *name, double v);
+
+/* --ref NS=LABEL: 305=..., 1.5us=..., 2ms=... */
+static int parse_ref(struct plot *p, const char *v)
+{
+	const char *eq = strchr(v, '=');
+	char num[32], *end;
+	double x, scale = 1;
+	size_t n;
+
+	if (!eq || eq == v || !eq[1] || (n = (size_t)(eq - v)) >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, v, n);
+	num[n] = '\0';
+	x = strtod(num, &end);
+	if (!strcmp(end, "us"))
+		scale = 1e3;
+	else if (!strcmp(end, "ms"))
+		scale = 1e6;
+	else if (*end && strcmp(end, "ns"))
+		return -EINVAL;
+	if (end == num || !(x > 0) || x * scale > 1e12)
+		return -EINVAL;
+	p->ref[p->nref] = x * scale;
+	p->ref_label[p->nref++] = eq + 1;
+	return 0;
+}
+
+/* the --ref lines, for the scripts: nrefs, ref_K and ref_K_label */
+static void ref_vars(struct plot *p)
+{
+	char name[32];
+	int k;
+
+	fprintf(p->vars, "nrefs = %d\n", p->nref);
+	for (k = 0; k < p->nref; k++) {
+		snprintf(name, sizeof(name), "ref_%d", k + 1);
+		var_num(p, name, p->ref[k]);
+		snprintf(name, sizeof(name), "ref_%d_label", k + 1);
+		var_str(p, name, p->ref_label[k]);
+	}
+}
 
 static int set_canvas(struct plot *p, const char *v)
 {
@@ -399,6 +449,12 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 		case OPT_CACHES:
 			p->caches = optarg;
 			break;
+		case OPT_REF:
+			if (p->nref == PLOT_MAX_REF)
+				return cmd_usage_error(&plot_usage, "--ref: %d lines at most", PLOT_MAX_REF);
+			if (parse_ref(p, optarg))
+				return cmd_usage_error(&plot_usage, "--ref: '%s': expected NS=LABEL, NS a latency above 0 in ns, or with us or ms (305=Optane random load, 1.5us=...)", optarg);
+			break;
 		}
 	}
 	if (!p->kind)
@@ -434,6 +490,9 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 		return cmd_usage_error(&plot_usage, "--stat: '%s': matrix draws one figure", p->stat_arg);
 	if (!p->gbps[0])
 		snprintf(p->gbps, sizeof(p->gbps), "total");
+	if (p->nref && p->kind->prepare != prepare_sweep &&
+	    p->kind->prepare != prepare_bars)
+		return cmd_usage_error(&plot_usage, "--ref: reference lines are drawn on sweep and bars plots, not %s", p->kind->name);
 	if (p->caches && parse_caches(p, p->caches))
 		return cmd_usage_error(&plot_usage, "--caches: '%s': expected NAME=SIZE,... (L1d=48K,L2=2M) or none",
 				       p->caches);
@@ -1661,7 +1720,20 @@ static void log_range(struct plot *p, const char *prefix,
 				min = v;
 			if (v > max)
 				max = v;
+			/* a repeated point's error bar, drawn too */
+			if (c->lo && c->lo[i * (size_t)c->nh + (size_t)cols[k]] > 0 &&
+			    c->lo[i * (size_t)c->nh + (size_t)cols[k]] < min)
+				min = c->lo[i * (size_t)c->nh + (size_t)cols[k]];
+			if (c->hi && c->hi[i * (size_t)c->nh + (size_t)cols[k]] > max)
+				max = c->hi[i * (size_t)c->nh + (size_t)cols[k]];
 		}
+	}
+	/* the latency axis holds the --ref lines */
+	for (k = 0; !strcmp(prefix, "y") && k < (size_t)p->nref; k++) {
+		if (!min || p->ref[k] < min)
+			min = p->ref[k];
+		if (p->ref[k] > max)
+			max = p->ref[k];
 	}
 	if (!min)		/* nothing above 0: an axis around 1 */
 		min = max = 1;
@@ -1832,6 +1904,7 @@ static int prepare_sweep(struct plot *p, const struct sweep_csv *c, bool *use)
 	}
 	var_str(p, "xname", dims[xd].name);
 	var_str(p, "stats", p->stats);
+	ref_vars(p);
 	per_vars(p, c, use);
 	ny = stat_cols(p, c, ycols);
 	log_range(p, "y", c, use, ycols, ny);
@@ -1895,6 +1968,7 @@ static int prepare_bars(struct plot *p, const struct sweep_csv *c, bool *use)
 	static struct series s[MAX_SERIES];
 	static char groups[MAX_SERIES][128];
 	static size_t at[MAX_SERIES];	/* each series' row in a group */
+	double vmax = 0;
 	int gd = dim_index(p->group), st = 0;
 	size_t i, k, g, ng = 0, ns = 0, nzero = 0;
 	struct labels l = { 0 };
@@ -1912,6 +1986,7 @@ static int prepare_bars(struct plot *p, const struct sweep_csv *c, bool *use)
 			st = (int)i;
 	var_str(p, "stat", stat);
 	var_str(p, "group", dims[gd].name);
+	ref_vars(p);
 	per_vars(p, c, use);
 	if (series_labels(p, c, use, gd, &l) ||
 	    make_series(p, c, use, &l, s, &ns))
@@ -1947,6 +2022,12 @@ static int prepare_bars(struct plot *p, const struct sweep_csv *c, bool *use)
 			}
 			if (strcmp(v, "-") && strtod(v, NULL) <= 0)
 				nzero++;
+			if (strcmp(v, "-") && strtod(v, NULL) > vmax)
+				vmax = strtod(v, NULL);
+			if (at[k] != SIZE_MAX && c->hi &&
+			    c->hi[at[k] * (size_t)c->nh + (size_t)c->stat_col[st]] > vmax)
+				vmax = c->hi[at[k] * (size_t)c->nh +
+					     (size_t)c->stat_col[st]];
 			fprintf(f, " %s", v);
 		}
 		/* repeats: each bar's least and largest, in turn */
@@ -1964,6 +2045,10 @@ static int prepare_bars(struct plot *p, const struct sweep_csv *c, bool *use)
 	 * dies of a labels plot whose every point is undefined beside a
 	 * histogram of one group */
 	fprintf(p->vars, "nzero = %zu\n", nzero);
+	/* the axis holds the bars, their error bars and the --ref lines */
+	for (i = 0; i < (size_t)p->nref; i++)
+		vmax = p->ref[i] > vmax ? p->ref[i] : vmax;
+	var_num(p, "y_max", vmax);
 	rc = close_data(p, f);
 out:
 	series_free(s, ns);

@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <lattester/core.h>
 #include "builtin.h"
-#include "grid.h"
 #include "log.h"
 #include "outfile.h"
 #include "parse.h"
@@ -252,7 +252,7 @@ static int write_outputs(const struct run_opts *o, const struct run_report *r)
 
 /*
  * run --repeat N: N runs of one configuration, repeat K with
- * grid_repeat_seed(); stops at the first that fails or is interrupted,
+ * latt_repeat_seed(); stops at the first that fails or is interrupted,
  * and reports the repeats measured.
  */
 static int run_repeats(struct run_opts *o, const struct cmd_ctx *ctx,
@@ -269,7 +269,7 @@ static int run_repeats(struct run_opts *o, const struct cmd_ctx *ctx,
 	}
 	for (cur_repeat = 1; cur_repeat <= o->repeat; cur_repeat++) {
 		r[n].ctx = ctx;
-		o->cfg.seed = grid_repeat_seed(seed, cur_repeat);
+		o->cfg.seed = latt_repeat_seed(seed, cur_repeat);
 		rc = run_measure(o, &r[n], h);
 		if (rc)
 			break;

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include <json-c/json.h>
+#include <lattester/core.h>
 #include "builtin.h"
 #include "csv.h"
 #include "dev.h"
@@ -519,7 +520,7 @@ static const char *point_opts(const struct sweep *s,
 	    run_set_option(o, OPT_PATTERN, p->pattern))
 		return "invalid value";	/* checked while parsing */
 	o->cfg.size = p->size;
-	o->cfg.seed = grid_repeat_seed(o->cfg.seed, p->repeat);
+	o->cfg.seed = latt_repeat_seed(o->cfg.seed, p->repeat);
 	if (p->region) {
 		o->cfg.region = p->region;
 		o->region_set = true;

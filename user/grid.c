@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <lattester/prng.h>
 #include "grid.h"
 #include "parse.h"
 
@@ -276,23 +275,6 @@ void grid_point(const struct sweep_grid *g, size_t i, struct grid_point *p)
 	p->target = g->targets.v[i % g->targets.n];
 	i /= g->targets.n;
 	p->repeat = (__u32)(i % (g->repeats ? g->repeats : 1)) + 1;
-}
-
-/**
- * grid_repeat_seed() - the seed repeat @repeat of a point (or of run
- * --repeat) seeded @seed draws its addresses with: @seed for the first,
- * then seeds of their own, apart from the threads' streams
- * (latt_prng_derive() of 1 to the thread count), so that the repeats'
- * spread includes the choice of addresses
- * @seed: --seed
- * @repeat: from 1
- *
- * Return: the seed.
- */
-__u64 grid_repeat_seed(__u64 seed, __u32 repeat)
-{
-	return repeat <= 1 ? seed :
-	       latt_prng_derive(seed, (1ULL << 32) + repeat);
 }
 
 void grid_free(struct sweep_grid *g)

@@ -78,7 +78,6 @@ size_t grid_size(const struct sweep_grid *g);
 void grid_point(const struct sweep_grid *g, size_t i, struct grid_point *p);
 int grid_add_pattern_values(struct sweep_grid *g, const char *name,
 			    const struct u64_list *values);
-__u64 grid_repeat_seed(__u64 seed, __u32 repeat);
 void grid_free(struct sweep_grid *g);
 
 /*

@@ -800,6 +800,24 @@ static inline __u32 latt_thread_outliers(__u32 max, __u32 nlat, __u32 i)
 }
 
 /**
+ * latt_repeat_seed() - the seed of repeat @repeat of a run seeded @seed
+ * (lattester-ctl run --repeat, sweep --repeat)
+ * @seed: the run's --seed
+ * @repeat: from 1
+ *
+ * The first repeat keeps @seed; the others get seeds of their own, apart
+ * from every thread's stream (latt_prng_derive() of a thread index, below
+ * LATT_MAX_THREADS): a repeat draws new addresses, not a replay.
+ *
+ * Return: the repeat's seed.
+ */
+static inline __u64 latt_repeat_seed(__u64 seed, __u32 repeat)
+{
+	return repeat <= 1 ? seed :
+	       latt_prng_derive(seed, (1ULL << 32) + repeat);
+}
+
+/**
  * latt_thread_pattern() - the address generator of a run's thread
  * @pat: out
  * @c: the run's configuration

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <lattester/hist.h>
+#include <lattester/core.h>
 #include <lattester/prng.h>
 #include "csv.h"
 #include "grid.h"
@@ -911,11 +912,11 @@ static void test_repeat_seeds(void)
 	size_t worst = 0, s;
 	__u32 r, k, t;
 
-	check(grid_repeat_seed(seed, 1) == seed, "repeat 1 keeps the seed");
+	check(latt_repeat_seed(seed, 1) == seed, "repeat 1 keeps the seed");
 	for (r = 1; r <= 4; r++) {
 		for (k = r + 1; k <= 4; k++) {
-			s = shared_lines(grid_repeat_seed(seed, r),
-					 grid_repeat_seed(seed, k), 4096);
+			s = shared_lines(latt_repeat_seed(seed, r),
+					 latt_repeat_seed(seed, k), 4096);
 			worst = s > worst ? s : worst;
 		}
 		/* thread t of repeat r against thread 0 of every other */
@@ -923,8 +924,8 @@ static void test_repeat_seeds(void)
 			for (k = 1; k <= 4; k++) {
 				if (k == r)
 					continue;
-				s = shared_lines(latt_prng_derive(grid_repeat_seed(seed, r), t),
-						 grid_repeat_seed(seed, k), 4096);
+				s = shared_lines(latt_prng_derive(latt_repeat_seed(seed, r), t),
+						 latt_repeat_seed(seed, k), 4096);
 				worst = s > worst ? s : worst;
 			}
 	}

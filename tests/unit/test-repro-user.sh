@@ -72,10 +72,42 @@ one()
 }
 
 one repro-basic-latency basic-latency 36 -n 300 -- --engine user --region 16M
+# the published figures beside the measured ones, and the setup's
+# differences: the measured figure is the CSV's own (its median)
+python3 - "$tmp/basic-latency/basic-latency.csv" "$tmp/out" <<'PY'
+import csv, re, statistics, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["state"] == "done"]
+out = open(sys.argv[2]).read()
+def p50(op, pat):
+    return statistics.median(float(r["ns_p50"]) for r in rows
+                             if r["op"] == op and r["pattern"] == pat and r["size"] == "64")
+why = []
+for label, pub, want in (("random load, Optane DC PMM", "305", p50("load", "rand")),
+                         ("random load, DRAM", "81", p50("load", "rand")),
+                         ("sequential load, Optane DC PMM", "169", p50("load", "seq"))):
+    m = re.search(r"basic-latency: +%s +published %s +measured ([0-9.]+) +\[Izraelevitz et al\. 2019, §3\.1\]" %
+                  (re.escape(label), pub), out)
+    if not m or abs(float(m.group(1)) - want) > 0.051:
+        why.append("%s: %s, want measured %.1f" % (label, m and m.group(0), want))
+if not re.search(r"clwb, clflushopt cheaper than clflush +published yes +measured (yes|no) \(random: clwb [0-9.]+", out):
+    why.append("no clwb/clflush line")
+if not re.search(r"setup, here: target dram \(DRAM, not Optane DC PMM\); engine user \(a pinned thread, interrupts on", out):
+    why.append("no setup line naming the target and the user engine")
+if "setup, published: Optane DC PMMs and DDR4 DRAM on a two-socket Cascade Lake server" not in out:
+    why.append("no published setup line")
+if why:
+    print("#  " + "; ".join(why))
+    sys.exit(1)
+PY
+report $? "repro-basic-latency: the published figures (305, 81, 169 ns) beside the CSV's medians, and the setup's differences"
 one repro-size size 10 -n 100 -s 64..16Kx4 -- --engine user --region 16M
 # nt-store only: no loads for the eighth check to compare with
 one repro-tail-hotspot tail-hotspot 3 -n 2000 -H 4K..1Mx16 -- --engine user \
 	--region 16M
+grep -qE "^tail-hotspot: +share of accesses that are outliers +published 0\.006% +measured [0-9.]+% \(4096 B\) to [0-9.]+% \(1048576 B\)" "$tmp/out" &&
+	grep -qE "^tail-hotspot: +worst outlier over the common case +published ~100x +measured [0-9]+x" "$tmp/out" &&
+	grep -q "^tail-hotspot: setup, here: target dram" "$tmp/out"
+report $? "repro-tail-hotspot: the published tail figures beside the measured ones"
 # the CXL latency table, its CXL target named (this host has no
 # memory-only node): local DRAM only, so the target is the local node
 # 5 ops with rand and load with chase, and movdir64b where the CPU has it
