@@ -139,7 +139,7 @@ static const struct cmd_opt plot_options[] = {
 	OPT_ROW("in", OPT_IN, "FILE",
 	  "the data: a run --hist file (hist, tail), a run --outliers .csv file (outliers), a sweep .csv file (sweep, bars, bw-threads, bw-size, loaded, working-set: give --in again to draw the rows of several; a point's repeats, sweep --repeat or the same key in several files, are drawn as their median, with error bars from the least to the largest in sweep and bars), a matrix --json or --csv file (matrix)"),
 	OPT_ROW("out", OPT_OUT, "FILE.png|FILE.svg",
-	  "the picture (default: the input's name without its extension, -KIND.png)"),
+	  "the picture (default: in the current folder, the input's name without its folder and extension, -KIND.png)"),
 	OPT_ROW("x", OPT_X, "size|stride|hotspot|region",
 	  "sweep: the x axis (default: the one that varies most)"),
 	OPT_ROW("stat", OPT_STAT, "LIST",
@@ -381,7 +381,7 @@ static const char *kind_names(void)
 
 static int plot_parse(int argc, char **argv, struct plot *p)
 {
-	const char *dot, *slash;
+	const char *dot, *slash, *base;
 	size_t i;
 	int id;
 
@@ -464,12 +464,14 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 		return cmd_usage_error(&plot_usage, "--in FILE is needed (%s)",
 				       p->kind->what);
 	if (!p->out) {
+		/* in the current folder, as gnuplot writes (the input's
+		 * may be another's, or read-only): its name, -KIND.png */
 		slash = strrchr(p->in, '/');
-		dot = strrchr(p->in, '.');
-		i = dot && (!slash || dot > slash) ? (size_t)(dot - p->in) :
-		    strlen(p->in);
+		base = slash ? slash + 1 : p->in;
+		dot = strrchr(base, '.');
+		i = dot && dot > base ? (size_t)(dot - base) : strlen(base);
 		snprintf(p->out_buf, sizeof(p->out_buf), "%.*s-%s.png", (int)i,
-			 p->in, p->kind->name);
+			 base, p->kind->name);
 		p->out = p->out_buf;
 	}
 	if (p->nin > 1 && p->kind->input != IN_SWEEP)
