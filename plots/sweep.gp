@@ -25,6 +25,8 @@
 #   subtitle   what every point shares (target, cpu, ...)
 #   repeats    the most times a point was measured (default 1: no error
 #              bars); repeat_note says so under the plot
+#   baseline_note  says that some --ref lines are a plain pattern's points
+#              (x 0: no hotspot or stride), drawn across as a baseline
 #   nrefs      --ref lines; ref_1 ... their latencies (ns, within y_min
 #              and y_max), ref_1_label ... their labels
 if (!exists("infile")) print "sweep.gp: set infile"; exit status 1
@@ -116,6 +118,7 @@ if (rate) {
 }
 if (exists("unsupported_note")) { notes = notes . unsupported_note . "\n"; nnotes = nnotes + 1 }
 if (exists("repeat_note")) { notes = notes . repeat_note . "\n"; nnotes = nnotes + 1 }
+if (exists("baseline_note")) { notes = notes . baseline_note . "\n"; nnotes = nnotes + 1 }
 eval NOTES
 # --ref: dashed lines at reference latencies (a published figure), each
 # labelled at its left end
@@ -141,7 +144,10 @@ zero_at(v, f) = v <= 0 && f > 0 ? f : 1/0
 # rate in dark grey beside one series' colours, else in the series')
 rate_lc = nseries == 1 ? "lc rgb '#333333'" : "lc i"
 zero_plots = y_zeros == 0 ? "" : ", for [i=1:nseries] for [j=1:words(stats)] infile index (i - 1) using 1:(zero_at(column(col(word(stats, j))), y_floor)) with points lc colour(i, j) pt 11 ps 1.8 notitle"
-rate_plots = !rate ? "" : ", for [i=1:nseries] infile index (i - 1) using 1:(lifted(column(col('rate')), y2_floor)) axes x1y2 with linespoints " . rate_lc . " dt 3 pt 4 ps 0.9 lw 1.5 title (stitle(i) eq '' ? 'outlier rate' : stitle(i) . ' outlier rate')" . \
+# the rate: a dash pattern and a point of its own, after the percentiles'
+# (p99.99, the third of four, once shared dash 3 with it)
+rate_dt = words(stats) + 1
+rate_plots = !rate ? "" : ", for [i=1:nseries] infile index (i - 1) using 1:(lifted(column(col('rate')), y2_floor)) axes x1y2 with linespoints " . rate_lc . " dt rate_dt pt 12 ps 1.1 lw 1.5 title (stitle(i) eq '' ? 'outlier rate' : stitle(i) . ' outlier rate')" . \
 	(y2_zeros == 0 ? "" : ", for [i=1:nseries] infile index (i - 1) using 1:(zero_at(column(col('rate')), y2_floor)) axes x1y2 with points " . rate_lc . " pt 11 ps 1.8 notitle")
 err_plots = repeats < 2 ? "" : ", for [i=1:nseries] for [j=1:words(stats)] infile index (i - 1) using 1:(lifted(column(col(word(stats, j))), y_floor)):(lifted(column(lo_col(word(stats, j))), y_floor)):(lifted(column(hi_col(word(stats, j))), y_floor)) with yerrorbars lc colour(i, j) pt 0 lw 1.2 notitle"
 plot for [i=1:nseries] for [j=1:words(stats)] infile index (i - 1) \

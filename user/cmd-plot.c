@@ -239,6 +239,7 @@ struct plot {
 	double ref[PLOT_MAX_REF];	/* --ref: ns, and the label */
 	const char *ref_label[PLOT_MAX_REF];
 	int nref;
+	char ref_text[PLOT_MAX_REF][160];	/* labels made here */
 };
 
 /* ---- options ---- */
@@ -1874,6 +1875,49 @@ static int parse_caches(struct plot *p, const char *v)
 
 /* ---- the kinds ---- */
 
+/*
+ * sweep against hotspot or stride: the points of a plain pattern (rand,
+ * seq: x 0, no hotspot to stand at) become dashed lines across, one per
+ * drawn statistic, as long as the --ref lines leave room: the baseline
+ * the hotspots are measured against.  Returns how many.
+ */
+static int baseline_refs(struct plot *p, const struct sweep_csv *c,
+			 const bool *use, int xd)
+{
+	char stats[128], *save = NULL, *st;
+	size_t i, k;
+	int n = 0;
+
+	if (strcmp(dims[xd].name, "hotspot") && strcmp(dims[xd].name, "stride"))
+		return 0;
+	for (i = 0; i < c->n; i++) {
+		if (!use[i] || strcmp(val(c, i, (size_t)xd), "0"))
+			continue;
+		snprintf(stats, sizeof(stats), "%s", p->stats);
+		for (st = strtok_r(stats, " ", &save); st;
+		     st = strtok_r(NULL, " ", &save)) {
+			for (k = 0; k < NR_STATS &&
+			     strcmp(latt_stats[k].name, st); k++)
+				;
+			if (k == NR_STATS || c->stat_col[k] < 0 ||
+			    !*c->fields[i][c->stat_col[k]] ||
+			    strtod(c->fields[i][c->stat_col[k]], NULL) <= 0 ||
+			    p->nref == PLOT_MAX_REF)
+				continue;
+			snprintf(p->ref_text[p->nref], sizeof(p->ref_text[0]),
+				 "%s over the whole region, %s %s",
+				 val(c, i, (size_t)dim_index("pattern")),
+				 val(c, i, (size_t)dim_index("op")), st);
+			p->ref[p->nref] = strtod(c->fields[i][c->stat_col[k]],
+						 NULL);
+			p->ref_label[p->nref] = p->ref_text[p->nref];
+			p->nref++;
+			n++;
+		}
+	}
+	return n;
+}
+
 static int prepare_sweep(struct plot *p, const struct sweep_csv *c, bool *use)
 {
 	const char *xs[] = { "size", "stride", "hotspot", "region" };
@@ -1897,6 +1941,8 @@ static int prepare_sweep(struct plot *p, const struct sweep_csv *c, bool *use)
 		log_err("%s: no point has a %s", p->in, dims[xd].name);
 		return 1;
 	}
+	if (baseline_refs(p, c, use, xd))
+		var_str(p, "baseline_note", "dashed: the points of a plain pattern (no hotspot or stride), across");
 	for (i = 0; i < c->n; i++) {
 		use[i] = use[i] && strcmp(val(c, i, xd), "0") != 0;
 		/* a sweep with --threshold: its outlier rate too */

@@ -101,11 +101,14 @@ if why:
 PY
 report $? "repro-basic-latency: the published figures (305, 81, 169 ns) beside the CSV's medians, and the setup's differences"
 one repro-size size 10 -n 100 -s 64..16Kx4 -- --engine user --region 16M
-# nt-store only: no loads for the eighth check to compare with
-one repro-tail-hotspot tail-hotspot 3 -n 2000 -H 4K..1Mx16 -- --engine user \
+# nt-store only: no loads for the eighth check to compare with; rand
+# beside the 3 hotspots, the baseline
+one repro-tail-hotspot tail-hotspot 4 -n 2000 -H 4K..1Mx16 -- --engine user \
 	--region 16M
 grep -qE "^tail-hotspot: +share of accesses that are outliers +published 0\.006% +measured [0-9.]+% \(4096 B\) to [0-9.]+% \(1048576 B\)" "$tmp/out" &&
 	grep -qE "^tail-hotspot: +worst outlier over the common case +published ~100x +measured [0-9]+x" "$tmp/out" &&
+	grep -qE "^tail-hotspot: +more outliers in a smaller hotspot +published yes +measured (yes|no) \(4096 B: " "$tmp/out" &&
+	grep -qE "^rand, the whole region: +[0-9]+ outliers" "$tmp/out" &&
 	grep -q "^tail-hotspot: setup, here: target dram" "$tmp/out"
 report $? "repro-tail-hotspot: the published tail figures beside the measured ones"
 # the CXL latency table, its CXL target named (this host has no
