@@ -252,8 +252,9 @@ static int write_outputs(const struct run_opts *o, const struct run_report *r)
 
 /*
  * run --repeat N: N runs of one configuration, repeat K with
- * latt_repeat_seed(); stops at the first that fails or is interrupted,
- * and reports the repeats measured.
+ * latt_repeat_seed(); stops at the first that fails or is interrupted
+ * (said, and left out: its figures are of part of its samples), and
+ * reports the repeats that finished.
  */
 static int run_repeats(struct run_opts *o, const struct cmd_ctx *ctx,
 		       struct run_hooks *h, bool progress)
@@ -261,7 +262,7 @@ static int run_repeats(struct run_opts *o, const struct cmd_ctx *ctx,
 	struct run_report *r = calloc(o->repeat, sizeof(*r));
 	const __u64 seed = o->cfg.seed;
 	size_t n = 0, k;
-	int rc = 0, out = 0, err;
+	int rc = 0, out = 0, err, st;
 
 	if (!r) {
 		log_err("out of memory");
@@ -273,9 +274,16 @@ static int run_repeats(struct run_opts *o, const struct cmd_ctx *ctx,
 		rc = run_measure(o, &r[n], h);
 		if (rc)
 			break;
-		n++;
-		if (run_exit_status(o, &r[n - 1]))
+		st = run_exit_status(o, &r[n]);
+		if (st) {
+			log_warn("repeat %u of %u did not finish: left out of the repeats",
+				 cur_repeat, o->repeat);
+			run_report_free(&r[n]);
+			memset(&r[n], 0, sizeof(r[n]));
+			rc = st;
 			break;
+		}
+		n++;
 	}
 	o->cfg.seed = seed;
 	if (progress)
@@ -289,8 +297,6 @@ static int run_repeats(struct run_opts *o, const struct cmd_ctx *ctx,
 		}
 		if (n < o->repeat)
 			log_warn("%zu of %u repeats measured", n, o->repeat);
-		if (!rc)
-			rc = run_exit_status(o, &r[n - 1]);
 		if (out && !rc)
 			rc = out;
 	}

@@ -768,6 +768,18 @@ else
 	report $? "fake: SIGINT result aborted, partial"
 	has "$tmp/out" "^state: +aborted \(interrupted\)$" \
 		"fake: table marks the run aborted"
+	# --repeat: the repeat Ctrl-C cut short is left out, and said
+	FAKE_HANG=1 LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" \
+		"$ctl" run --samples 1000 --repeat 3 >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	sleep 0.5
+	kill -INT "$pid" 2>/dev/null
+	wait "$pid"
+	rc=$?
+	[ "$rc" -eq 130 ] &&
+		grep -q "repeat 1 of 3 did not finish: left out of the repeats" "$tmp/err" &&
+		! grep -q "over .* repeats" "$tmp/out"
+	report $? "fake: SIGINT in repeat 1 of 3: exit 130, the repeat left out and said (exit $rc)"
 
 	# outliers: files, thresholds, summary
 	expect 0 "fake: --outliers csv, 10x" f "$ctl" run --samples 10000 \
