@@ -12,6 +12,7 @@
 #   stat       the percentile shown, e.g. "p50" (default)
 #   group      what the groups are, e.g. "op" (default)
 #   subtitle   what every point shares (target, cpu, ...)
+#   user_note  --note: a line of the caller's under the plot
 #   per, chain "access" (default) or "load" (chase: the mean of chain
 #              dependent loads, 0 if it varies) or "mixed"
 #   nzero      how many bars are 0 (default 1: look for them)
@@ -43,6 +44,7 @@ bnote = per ne "access" ? "chase: a sample times a chain of dependent loads; its
 if (exists("unsupported_note")) { bnote = bnote . (bnote eq "" ? "" : "\n") . unsupported_note . " (no bar)" }
 if (!exists("repeats")) repeats = 1
 if (exists("repeat_note")) { bnote = bnote . (bnote eq "" ? "" : "\n") . repeat_note }
+if (exists("user_note")) { bnote = bnote . (bnote eq "" ? "" : "\n") . user_note }
 if (bnote ne "") { set label 99 bnote at character 1, character 1.2 left font ",9"; set bmargin (strstrt(bnote, "\n") > 0 ? 6 : 5) }
 set xlabel group
 set style data histograms

@@ -14,6 +14,7 @@
 #   xname      "threads" (default) or "size" (bytes, log scale)
 #   gbps       bandwidths to draw, e.g. "total" (default), "read write"
 #   subtitle   what every point shares (target, cpu, ...)
+#   user_note  --note: a line of the caller's under the plot
 if (!exists("infile")) print "bw.gp: set infile"; exit status 1
 if (!exists("nseries")) nseries = 1
 if (!exists("xname")) xname = "threads"
@@ -40,14 +41,27 @@ if (xname eq "size") {
 	set xlabel "threads"
 	set offsets 0.25, 0.25, 0, 0
 }
-set ylabel "bandwidth of all threads (GB/s)"
-set yrange [0:*]
-set grid xtics ytics
-set key outside right top
 # one series: a colour per bandwidth; several: a colour per series
 colour(i, j) = nseries == 1 ? j : i
 ltitle(i, j) = stitle(i) eq "" ? word(gbps, j) : \
 	words(gbps) == 1 ? stitle(i) : stitle(i) . " " . word(gbps, j)
+# a series of 0 GB/s throughout (the writes of a load) would lie on the x
+# axis over the others' zeros: not drawn, named in a note instead
+notes = ""
+nnotes = 0
+do for [i=1:nseries] { do for [j=1:words(gbps)] { \
+	stats infile index (i - 1) using (column(col(word(gbps, j)))) nooutput; \
+	eval sprintf("zero_%d_%d = %d", i, j, STATS_max == 0 && STATS_min == 0); \
+	if (value(sprintf("zero_%d_%d", i, j))) { \
+		zeros = (exists("zeros") ? zeros . ", " : "") . ltitle(i, j) } } }
+if (exists("zeros")) { notes = notes . "0 GB/s throughout, not drawn: " . zeros . "\n"; nnotes = nnotes + 1 }
+if (exists("user_note")) { notes = notes . user_note . "\n"; nnotes = nnotes + 1 }
+if (nnotes > 0) { set bmargin 4 + 1.1 * nnotes; set label 99 notes at character 1, character (0.95 * nnotes + 0.4) left font ",9" }
+is_zero(i, j) = value(sprintf("zero_%d_%d", i, j))
+set ylabel "bandwidth of all threads (GB/s)"
+set yrange [0:*]
+set grid xtics ytics
+set key outside right top
 plot for [i=1:nseries] for [j=1:words(gbps)] infile index (i - 1) \
-	using 1:(column(col(word(gbps, j)))):xtic(xtic_of($1)) with linespoints \
-	lc colour(i, j) dt j pt 7 ps 0.8 lw 2 title ltitle(i, j)
+	using 1:(is_zero(i, j) ? 1/0 : column(col(word(gbps, j)))):xtic(xtic_of($1)) with linespoints \
+	lc colour(i, j) dt j pt 7 ps 0.8 lw 2 title (is_zero(i, j) ? "" : ltitle(i, j))

@@ -1,11 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
-# hist.gp - the latency histogram of one run, log counts.
+# hist.gp - the latency histogram of one run: samples per cycle of each
+# bucket's width, log scale.  The buckets are a cycle wide below 256
+# cycles and wider above (log-linear, under 0.8% of their value): bare
+# counts would step up at 256 where a smooth distribution does not, so
+# each count is divided by its bucket's width.
 #
 # Data: a `lattester-ctl run --hist FILE` file: columns lo_cycles hi_cycles
 # count corrected_ns_mid cumulative_fraction after '#' comment lines.
 # Variables (lattester-ctl plot sets them; by hand: gnuplot -e "..."):
 #   infile    the histogram file (required)
 #   subtitle  what was measured: target, cpu, op, pattern, size
+#   user_note  --note: a line of the caller's under the plot
 #   chain     the file's "chain K" (K > 1: a chase's, per load)
 # The terminal and output are set before this script runs, e.g.
 #   gnuplot -e "infile='run.hist'; set terminal pngcairo; set output 'h.png'" hist.gp
@@ -58,7 +63,7 @@ x_floor = x_zeros > 0 ? nice_below(x_min / 3) : 0
 
 set title "Latency histogram" . (subtitle eq "" ? "" : "\n" . subtitle)
 set xlabel "latency " . per_text . " (timer overhead subtracted; log scale)"
-set ylabel "samples per bucket (log scale)"
+set ylabel "samples per cycle (bucket count / its width in cycles; log scale)"
 set logscale xy
 set xrange [(x_zeros > 0 ? x_floor : x_min) / 1.3 : x_max * 1.3]
 log_axis = "x"; log_lo = x_min / 1.3; log_hi = x_max * 1.3; log_unit = "ns"; log_zero = x_floor
@@ -66,13 +71,18 @@ eval LOG_TICS
 eval FLOOR_LINE
 if (x_zeros > 0) { notes = notes . sprintf("%d bucket%s at 0 drawn on the floor line marked 0 (a log axis has no 0)\n", x_zeros, x_zeros == 1 ? "" : "s"); nnotes = nnotes + 1 }
 if (chain > 1) { notes = notes . sprintf("chase: a sample times %d dependent loads; its figure is their mean, not a single load's latency\n", chain); nnotes = nnotes + 1 }
+if (exists("user_note")) { notes = notes . user_note . "\n"; nnotes = nnotes + 1 }
 eval NOTES
-set format y "%.0f"
+set format y "%g"
 set grid xtics ytics mxtics
 set key off
 set style fill solid 0.6 border -1
-set yrange [0.8:*]
+# a bucket's density: its count over its width (raw cycles, hi - lo + 1)
+density(lo, hi, n) = n / (hi - lo + 1.0)
+stats infile using ($3 > 0 ? density($1, $2, $3) : 1e300) nooutput
+y_lo = STATS_min < 1e300 ? STATS_min / 1.5 : 0.8
+set yrange [y_lo:*]
 # Buckets are log-linear, so impulses at each bucket's middle read best.
 lifted(v) = v > 0 ? v : x_floor
-plot infile using (lifted($4)):3 with impulses lw 3 lc rgb "#1f77b4", \
-     infile using (lifted($4)):3 with points pt 7 ps 0.5 lc rgb "#1f77b4"
+plot infile using (lifted($4)):(density($1, $2, $3)) with impulses lw 3 lc rgb "#1f77b4", \
+     infile using (lifted($4)):(density($1, $2, $3)) with points pt 7 ps 0.5 lc rgb "#1f77b4"

@@ -21,6 +21,7 @@
 #   per, chain "access" or "load" (chase: the mean of chain dependent
 #              loads, 0 if it varies) or "mixed"
 #   subtitle   what every point shares (target, cpu, ...)
+#   user_note  --note: a line of the caller's under the plot
 if (!exists("infile")) print "loaded.gp: set infile"; exit status 1
 if (!exists("nseries")) nseries = 1
 if (!exists("stats")) stats = "p50"
@@ -86,6 +87,7 @@ if (words(stats) > 1) {
 }
 if (per ne "access") { notes = notes . "chase: a sample times a chain of dependent loads; its figure is their mean, and p90 and above are percentiles of such means, not of single loads\n"; nnotes = nnotes + 1 }
 if (exists("unsupported_note")) { notes = notes . unsupported_note . "\n"; nnotes = nnotes + 1 }
+if (exists("user_note")) { notes = notes . user_note . "\n"; nnotes = nnotes + 1 }
 eval NOTES
 set grid xtics ytics
 set key outside right top

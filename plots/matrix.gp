@@ -27,6 +27,7 @@
 #   nnotes, note_1 ...       lines for under the plot (the failed cells
 #                            and why, ...)
 #   subtitle   what every cell shares (op, pattern, size, region, ...)
+#   user_note  --note: a line of the caller's under the plot
 if (!exists("infile")) print "matrix.gp: set infile"; exit status 1
 if (!exists("stat")) stat = "p50"
 if (!exists("per")) per = "access"
@@ -61,13 +62,18 @@ set ylabel "CPU node (row), measured from the CPU named"
 set border 15
 
 # the colour scale: light for the lowest latency, dark red for the
-# highest; one value alone gets a scale around it
-cb_lo = v_max > v_min ? v_min : v_min * 0.9
-cb_hi = v_max > v_min ? v_max : (v_max > 0 ? v_max * 1.1 : 1)
+# highest.  One value alone (a 1x1 matrix, or cells alike) has no scale
+# to show: its cells take the scale's middle and no colour box is drawn
+# (it once showed a range of +-10% that no cell had)
+one_value = !(v_max > v_min)
+cb_lo = one_value ? v_min - 1 : v_min
+cb_hi = one_value ? v_min + 1 : v_max
 set cbrange [cb_lo : cb_hi]
 set palette defined (0 "#ffffcc", 0.25 "#fed976", 0.5 "#fd8d3c", 0.75 "#e31a1c", 1 "#800026")
-set cblabel stat . (per eq "load" ? " per load" : per eq "access" ? " per access" : "") . " (ns)"
-set colorbox
+# the label clear of the colour box's numbers, however wide they are
+set cblabel stat . (per eq "load" ? " per load" : per eq "access" ? " per access" : "") . " (ns)" \
+	offset character (strlen(sprintf("%.0f", cb_hi)) * 0.8 + 0.5), 0
+if (one_value) { unset colorbox } else { set colorbox }
 # a cell's text: white on the dark end of the scale, black elsewhere
 text_rgb(v) = (v - cb_lo) / (cb_hi - cb_lo) > 0.6 ? 0xffffff : 0x000000
 # the labels' size: smaller as the cells get narrower
@@ -76,8 +82,10 @@ label_font = ncols <= 6 ? ",13" : ncols <= 10 ? ",11" : ",9"
 # notes under the plot
 notes = ""
 n = 0
+if (one_value) { notes = notes . "one value: no colour scale\n"; n = n + 1 }
 if (per ne "access") { notes = notes . "chase: a sample times a chain of dependent loads; its figure is their mean, and p90 and above are percentiles of such means, not of single loads\n"; n = n + 1 }
 do for [i=1:nnotes] { notes = notes . value(sprintf("note_%d", i)) . "\n"; n = n + 1 }
+if (exists("user_note")) { notes = notes . user_note . "\n"; n = n + 1 }
 if (n > 0) { set bmargin 2 + 1.1 * n; set label 99 notes at character 1, character (0.95 * n + 0.4) left font ",9" }
 
 unset key

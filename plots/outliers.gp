@@ -7,7 +7,8 @@
 # then the header sample,time_ns,offset,cycles,raw_cycles,ns,window,nmi.
 # Variables: infile (required), subtitle, threshold_ns (a line at the
 # threshold, if > 0), nmi_known (0: the user engine's file, "nmi
-# unavailable": no NMI marker; default 1).
+# unavailable": no NMI marker; default 1), user_note (--note: a line
+# under the plot).
 if (!exists("infile")) print "outliers.gp: set infile"; exit status 1
 if (!exists("subtitle")) subtitle = ""
 if (!exists("threshold_ns")) threshold_ns = 0
@@ -66,6 +67,7 @@ eval LOG_TICS
 eval FLOOR_LINE
 if (y_zeros > 0) { notes = notes . "latencies of 0 drawn on the floor line marked 0 (a log axis has no 0)\n"; nnotes = nnotes + 1 }
 if (!nmi_known) { notes = notes . "user engine: interrupts were not kept out and NMIs are not seen, so no outlier is flagged as an NMI's\n"; nnotes = nnotes + 1 }
+if (exists("user_note")) { notes = notes . user_note . "\n"; nnotes = nnotes + 1 }
 eval NOTES
 set grid xtics ytics
 set key top left box opaque Left reverse

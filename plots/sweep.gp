@@ -23,6 +23,7 @@
 #   per        "access" (default), "load" (chase: the mean of a chain of
 #              chain loads) or "mixed"; chain: K, or 0 if it varies
 #   subtitle   what every point shares (target, cpu, ...)
+#   user_note  --note: a line of the caller's under the plot
 #   repeats    the most times a point was measured (default 1: no error
 #              bars); repeat_note says so under the plot
 #   baseline_note  says that some --ref lines are a plain pattern's points
@@ -119,6 +120,7 @@ if (rate) {
 if (exists("unsupported_note")) { notes = notes . unsupported_note . "\n"; nnotes = nnotes + 1 }
 if (exists("repeat_note")) { notes = notes . repeat_note . "\n"; nnotes = nnotes + 1 }
 if (exists("baseline_note")) { notes = notes . baseline_note . "\n"; nnotes = nnotes + 1 }
+if (exists("user_note")) { notes = notes . user_note . "\n"; nnotes = nnotes + 1 }
 eval NOTES
 # --ref: dashed lines at reference latencies (a published figure), each
 # labelled at its left end

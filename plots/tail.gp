@@ -7,7 +7,8 @@
 # holds the percentiles from the fraction of samples below it to
 # cumulative_fraction; it is drawn as a step at the fraction below it.
 # Variables: infile (required), subtitle, chain (the file's "chain K":
-# lattester-ctl plot reads it; K > 1, a chase's, is per load).
+# lattester-ctl plot reads it; K > 1, a chase's, is per load), user_note
+# (--note: a line under the plot).
 if (!exists("infile")) print "tail.gp: set infile"; exit status 1
 if (!exists("subtitle")) subtitle = ""
 if (!exists("chain")) chain = 1
@@ -82,6 +83,7 @@ eval FLOOR_LINE
 if (y_zeros > 0) { notes = notes . "latencies of 0 drawn on the floor line marked 0 (a log axis has no 0)\n"; nnotes = nnotes + 1 }
 if (chain > 1) { notes = notes . sprintf("chase: a sample times %d dependent loads; its figure is their mean, and so the percentiles are of such means, not of single loads\n", chain); nnotes = nnotes + 1 }
 if (cut > 0) { notes = notes . sprintf("%.0f samples support percentiles up to %s (10 samples beyond each): %d bucket%s above it not drawn\n", N, pct_label(1 - 1 / max_nines)[1:strlen(pct_label(1 - 1 / max_nines)) - 1], cut, cut == 1 ? "" : "s"); nnotes = nnotes + 1 }
+if (exists("user_note")) { notes = notes . user_note . "\n"; nnotes = nnotes + 1 }
 eval NOTES
 set grid xtics ytics
 set key off

@@ -13,6 +13,7 @@
 # Variables:
 #   unsupported_note  the percentiles not drawn, too few samples (a note)
 #   infile     that file (required)
+#   user_note  --note: a line of the caller's under the plot
 #   nseries    blocks in it; series_1 ... series_N their titles
 #   stats      percentiles to draw, e.g. "p50 p99" (default)
 #   ncaches    cache lines; cache_N_name ("L1d"), cache_N_bytes
@@ -103,6 +104,7 @@ do for [i=1:ncaches] {
 }
 if (ncaches > 0) { notes = notes . "caches (" . caches_from . "): " . (shown eq "" ? "none within the regions" : shown) . "\n"; nnotes = nnotes + 1 }
 if (exists("unsupported_note")) { notes = notes . unsupported_note . "\n"; nnotes = nnotes + 1 }
+if (exists("user_note")) { notes = notes . user_note . "\n"; nnotes = nnotes + 1 }
 eval NOTES
 set grid ytics
 set key outside right top

@@ -133,6 +133,7 @@ enum plot_opt_id {
 	OPT_TITLE,
 	OPT_CACHES,
 	OPT_REF,
+	OPT_NOTE,
 };
 
 static const struct cmd_opt plot_options[] = {
@@ -154,6 +155,8 @@ static const struct cmd_opt plot_options[] = {
 	  "the second title line (default: from the data: target, cpu, ...)"),
 	OPT_ROW("ref", OPT_REF, "NS=LABEL",
 	  "sweep, bars: a dashed reference line at a latency, e.g. --ref '305=Optane random load, published'; NS takes ns, us or ms (default ns); give it again for more, up to 8"),
+	OPT_ROW("note", OPT_NOTE, "TEXT",
+	  "a line of your own under the plot, e.g. where the figures come from ('emulated: QEMU TCG')"),
 	OPT_ROW("caches", OPT_CACHES, "LIST",
 	  "working-set: the cache lines drawn, e.g. L1d=48K,L2=2M,L3=32M, or none (default: the measured CPU's caches from sysfs)"),
 	OPT_END
@@ -224,6 +227,7 @@ struct plot {
 	const char *group;
 	unsigned int w, h;
 	const char *title;
+	const char *note;	/* --note */
 	const char *caches;	/* --caches, or NULL: sysfs */
 	bool svg;
 	FILE *vars;		/* gnuplot variable assignments */
@@ -446,6 +450,9 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 			break;
 		case OPT_TITLE:
 			p->title = optarg;
+			break;
+		case OPT_NOTE:
+			p->note = optarg;
 			break;
 		case OPT_CACHES:
 			p->caches = optarg;
@@ -1301,6 +1308,29 @@ static bool is_extra(const struct labels *l, const char *name)
 	return false;
 }
 
+/*
+ * Row @i's CPU: "cpu 1" for one thread; a point of several threads ran
+ * on more: "CPUs 0-7" (--cpus, in its key) or "CPUs from 1" (N online
+ * CPUs from --cpu up), not the first CPU alone.
+ */
+static void fmt_cpus(char *buf, size_t len, const struct sweep_csv *c,
+		     size_t i)
+{
+	const char *key = c->key_col >= 0 ? c->fields[i][c->key_col] : "";
+	const char *threads = val(c, i, (size_t)dim_index("threads"));
+	char cpus[128];
+	const char *v = key_value(key, "cpus", cpus, sizeof(cpus));
+
+	if (!strcmp(threads, "1") || !*threads)
+		fmt_dim(buf, len, (size_t)dim_index("cpu"),
+			val(c, i, (size_t)dim_index("cpu")));
+	else if (*v)
+		snprintf(buf, len, "CPUs %s", v);
+	else
+		snprintf(buf, len, "CPUs from %s",
+			 val(c, i, (size_t)dim_index("cpu")));
+}
+
 static void make_label(char *buf, size_t len, const struct sweep_csv *c,
 		       size_t i, const struct labels *l)
 {
@@ -1311,7 +1341,10 @@ static void make_label(char *buf, size_t len, const struct sweep_csv *c,
 	for (d = 0; d < NR_DIMS && n < len; d++) {
 		if (!l->mask[d] || is_extra(l, dims[d].name))
 			continue;	/* an extra field says it from the key */
-		fmt_dim(one, sizeof(one), d, val(c, i, d));
+		if (!strcmp(dims[d].name, "cpu"))
+			fmt_cpus(one, sizeof(one), c, i);
+		else
+			fmt_dim(one, sizeof(one), d, val(c, i, d));
 		n += snprintf(buf + n, len - n, "%s%s", n ? ", " : "", one);
 	}
 	for (d = 0; d < l->nextra && n < len; d++) {
@@ -1528,8 +1561,14 @@ static void shared_subtitle(struct plot *p, const struct sweep_csv *c,
 	char buf[1024];
 	size_t d, first;
 
+	/* the row of the most threads: its CPUs are what the points span
+	 * (fmt_cpus()); the other fields shown are the same in every row */
 	for (first = 0; first < c->n && !use[first]; first++)
 		;
+	for (d = first; d < c->n; d++)
+		if (use[d] && atoi(val(c, d, (size_t)dim_index("threads"))) >
+			      atoi(val(c, first, (size_t)dim_index("threads"))))
+			first = d;
 	for (d = 0; d < NR_DIMS; d++)
 		l.mask[d] = !vary[d] && (int)d != skip &&
 			    !varies_any(c, use, d) &&
@@ -2974,6 +3013,8 @@ int cmd_plot(int argc, char **argv, const struct cmd_ctx *ctx)
 	}
 	if (p.title)
 		var_str(&p, "subtitle", p.title);
+	if (p.note)
+		var_str(&p, "user_note", p.note);
 	if (p.kind->input == IN_MATRIX) {
 		rc = read_matrix(&p);
 	} else if (p.kind->input != IN_SWEEP) {
