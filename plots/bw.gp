@@ -54,12 +54,18 @@ do for [i=1:nseries] { do for [j=1:words(gbps)] { \
 	eval sprintf("zero_%d_%d = %d", i, j, STATS_max == 0 && STATS_min == 0); \
 	if (value(sprintf("zero_%d_%d", i, j))) { \
 		zeros = (exists("zeros") ? zeros . ", " : "") . ltitle(i, j) } } }
+# every line 0: drawn after all (nothing else to hide, and gnuplot refuses
+# a plot of nothing)
+all_zero = 1
+do for [i=1:nseries] { do for [j=1:words(gbps)] { all_zero = all_zero && value(sprintf("zero_%d_%d", i, j)) } }
+if (all_zero) { do for [i=1:nseries] { do for [j=1:words(gbps)] { eval sprintf("zero_%d_%d = 0", i, j) } }; undefine zeros }
 if (exists("zeros")) { notes = notes . "0 GB/s throughout, not drawn: " . zeros . "\n"; nnotes = nnotes + 1 }
+if (exists("repeat_note")) { notes = notes . repeat_note . "\n"; nnotes = nnotes + 1 }
 if (exists("user_note")) { notes = notes . user_note . "\n"; nnotes = nnotes + 1 }
 if (nnotes > 0) { set bmargin 4 + 1.1 * nnotes; set label 99 notes at character 1, character (0.95 * nnotes + 0.4) left font ",9" }
 is_zero(i, j) = value(sprintf("zero_%d_%d", i, j))
 set ylabel "bandwidth of all threads (GB/s)"
-set yrange [0:*]
+if (all_zero) { set yrange [0:1] } else { set yrange [0:*] }
 set grid xtics ytics
 set key outside right top
 plot for [i=1:nseries] for [j=1:words(gbps)] infile index (i - 1) \

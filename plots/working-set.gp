@@ -104,6 +104,7 @@ do for [i=1:ncaches] {
 }
 if (ncaches > 0) { notes = notes . "caches (" . caches_from . "): " . (shown eq "" ? "none within the regions" : shown) . "\n"; nnotes = nnotes + 1 }
 if (exists("unsupported_note")) { notes = notes . unsupported_note . "\n"; nnotes = nnotes + 1 }
+if (exists("repeat_note")) { notes = notes . repeat_note . "\n"; nnotes = nnotes + 1 }
 if (exists("user_note")) { notes = notes . user_note . "\n"; nnotes = nnotes + 1 }
 eval NOTES
 set grid ytics

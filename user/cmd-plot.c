@@ -271,7 +271,9 @@ static int parse_ref(struct plot *p, const char *v)
 		scale = 1e6;
 	else if (*end && strcmp(end, "ns"))
 		return -EINVAL;
-	if (end == num || !(x > 0) || x * scale > 1e12)
+	/* the label goes into a gnuplot string between double quotes */
+	if (end == num || !(x > 0) || x * scale > 1e12 ||
+	    strpbrk(eq + 1, "\"\\"))
 		return -EINVAL;
 	p->ref[p->nref] = x * scale;
 	p->ref_label[p->nref++] = eq + 1;
@@ -461,7 +463,7 @@ static int plot_parse(int argc, char **argv, struct plot *p)
 			if (p->nref == PLOT_MAX_REF)
 				return cmd_usage_error(&plot_usage, "--ref: %d lines at most", PLOT_MAX_REF);
 			if (parse_ref(p, optarg))
-				return cmd_usage_error(&plot_usage, "--ref: '%s': expected NS=LABEL, NS a latency above 0 in ns, or with us or ms (305=Optane random load, 1.5us=...)", optarg);
+				return cmd_usage_error(&plot_usage, "--ref: '%s': expected NS=LABEL, NS a latency above 0 in ns, or with us or ms (305=Optane random load, 1.5us=...), LABEL without \" or \\", optarg);
 			break;
 		}
 	}
@@ -1762,9 +1764,11 @@ static void log_range(struct plot *p, const char *prefix,
 				min = v;
 			if (v > max)
 				max = v;
-			/* a repeated point's error bar, drawn too */
-			if (c->lo && c->lo[i * (size_t)c->nh + (size_t)cols[k]] > 0 &&
-			    c->lo[i * (size_t)c->nh + (size_t)cols[k]] < min)
+			/* a repeated point's error bar, drawn too: a
+			 * least repeat of 0 on the floor line */
+			if (c->lo && c->lo[i * (size_t)c->nh + (size_t)cols[k]] <= 0)
+				zeros++;
+			else if (c->lo && c->lo[i * (size_t)c->nh + (size_t)cols[k]] < min)
 				min = c->lo[i * (size_t)c->nh + (size_t)cols[k]];
 			if (c->hi && c->hi[i * (size_t)c->nh + (size_t)cols[k]] > max)
 				max = c->hi[i * (size_t)c->nh + (size_t)cols[k]];
@@ -1924,13 +1928,15 @@ static int baseline_refs(struct plot *p, const struct sweep_csv *c,
 			 const bool *use, int xd)
 {
 	char stats[128], *save = NULL, *st;
-	size_t i, k;
+	size_t i, k, dropped = 0;
 	int n = 0;
 
 	if (strcmp(dims[xd].name, "hotspot") && strcmp(dims[xd].name, "stride"))
 		return 0;
 	for (i = 0; i < c->n; i++) {
-		if (!use[i] || strcmp(val(c, i, (size_t)xd), "0"))
+		/* a plain pattern (rand, seq), not another kind's x 0 */
+		if (!use[i] || strcmp(val(c, i, (size_t)xd), "0") ||
+		    strchr(val(c, i, (size_t)dim_index("pattern")), ':'))
 			continue;
 		snprintf(stats, sizeof(stats), "%s", p->stats);
 		for (st = strtok_r(stats, " ", &save); st;
@@ -1940,9 +1946,12 @@ static int baseline_refs(struct plot *p, const struct sweep_csv *c,
 				;
 			if (k == NR_STATS || c->stat_col[k] < 0 ||
 			    !*c->fields[i][c->stat_col[k]] ||
-			    strtod(c->fields[i][c->stat_col[k]], NULL) <= 0 ||
-			    p->nref == PLOT_MAX_REF)
+			    strtod(c->fields[i][c->stat_col[k]], NULL) <= 0)
 				continue;
+			if (p->nref == PLOT_MAX_REF) {
+				dropped++;
+				continue;
+			}
 			snprintf(p->ref_text[p->nref], sizeof(p->ref_text[0]),
 				 "%s over the whole region, %s %s",
 				 val(c, i, (size_t)dim_index("pattern")),
@@ -1954,6 +1963,9 @@ static int baseline_refs(struct plot *p, const struct sweep_csv *c,
 			n++;
 		}
 	}
+	if (dropped)
+		log_warn("%s: %zu baseline line%s of plain-pattern points left out: %d lines at most (--ref's included)",
+			 p->in, dropped, dropped == 1 ? "" : "s", PLOT_MAX_REF);
 	return n;
 }
 
