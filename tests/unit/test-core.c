@@ -15,6 +15,7 @@
 #include <lattester/hist.h>
 #include <lattester/prng.h>
 #include <lattester/pattern.h>
+#include <lattester/quantum.h>
 #include <lattester/chase.h>
 #include "../tap.h"
 
@@ -669,6 +670,85 @@ static void test_chase(void)
 	free(chase_mem);
 }
 
+/* A stand-in TSC that moves in steps of @q ticks (not a whole number, as
+ * a hypervisor's scaling makes it): a reading at true time @t is the last
+ * step, rounded to a tick. */
+static __u64 standin_read(double t, double q)
+{
+	return (__u64)llround(floor(t / q) * q);
+}
+
+static double unit_draw(struct latt_prng *r)
+{
+	return (double)(latt_prng_next(r) >> 11) / 9007199254740992.0;
+}
+
+/*
+ * The timer characterised (issue 25, item 1): a stand-in clock of quantum q
+ * whose two readings back to back take 3 to 3.4 quanta of true time (the
+ * read cost 3q), and samples of accesses 5 to 40 quanta long: the quantum
+ * comes back within 0.1% and the read cost as 3q, for q from 1 tick (a TSC
+ * that moves every tick) to 36.6.  Back-to-back deltas alone that are all
+ * exactly 3 quanta can't tell q from 3q; the samples can.
+ */
+static void test_quantum(void)
+{
+	static const double qs[] = { 1.0, 7.3, 10.0, 24.45, 36.6 };
+	static __u64 d[4000];
+	struct latt_quantum res;
+	struct latt_prng r;
+	double q, t, got;
+	size_t j;
+	int i, rc;
+
+	latt_prng_seed(&r, 42);
+	for (j = 0; j < sizeof(qs) / sizeof(qs[0]); j++) {
+		q = qs[j];
+		t = 1000.0 + 1000.0 * unit_draw(&r);
+		for (i = 0; i < 2000; i++) {	/* back to back: 3 to 3.4 q */
+			__u64 r0 = standin_read(t, q);
+
+			t += q * (3.0 + 0.4 * unit_draw(&r));
+			d[i] = standin_read(t, q) - r0;
+			t += 50 * q * unit_draw(&r);
+		}
+		for (; i < 4000; i++) {		/* samples: 5 to 40 q long */
+			__u64 r0 = standin_read(t, q);
+
+			t += q * (5.0 + 35.0 * unit_draw(&r));
+			d[i] = standin_read(t, q) - r0;
+			t += 50 * q * unit_draw(&r);
+		}
+		rc = latt_quantum_find(&res, d, 4000);
+		got = (double)res.quantum / LATT_Q_ONE;
+		check(!rc && fabs(got - q) <= 0.001 * q,
+		      "quantum %.2f ticks recovered as %.3f, within 0.1%% (%u of 4000 differences, %u ppm fit)",
+		      q, got, res.used, res.fit_ppm);
+		check(fabs((double)res.read_cost - 3 * q) <= 1.0,
+		      "quantum %.2f: read cost %llu ticks, 3 quanta (%.1f)", q,
+		      (unsigned long long)res.read_cost, 3 * q);
+		/* 0.5% of the samples any number of ticks (a stray value):
+		 * the quantum stands */
+		for (i = 0; i < 20; i++)
+			d[2000 + 100 * i] = 200 + latt_prng_below(&r, 1000);
+		rc = latt_quantum_find(&res, d, 4000);
+		got = (double)res.quantum / LATT_Q_ONE;
+		check(!rc && fabs(got - q) <= 0.005 * q,
+		      "quantum %.2f with 20 stray samples of 4000: %.3f", q, got);
+	}
+	/* back-to-back deltas of exactly 3 quanta, no samples: 3q, as said */
+	q = 24.45;
+	for (i = 0; i < 100; i++)
+		d[i] = standin_read(3 * q * (i + 1) + 0.5, q) -
+		       standin_read(3 * q * i + 0.5, q);
+	rc = latt_quantum_find(&res, d, 100);
+	got = (double)res.quantum / LATT_Q_ONE;
+	check(!rc && fabs(got - 3 * q) <= 0.02 * q,
+	      "deltas of 3 quanta alone: %.2f, three quanta (the samples are needed)", got);
+	check(latt_quantum_find(&res, d, 0) == -1 && !res.read_cost,
+	      "no difference: no quantum");
+}
+
 int main(void)
 {
 	test_abi();
@@ -679,5 +759,6 @@ int main(void)
 	test_patterns();
 	test_pattern_coverage();
 	test_chase();
+	test_quantum();
 	return tap_done("core");
 }

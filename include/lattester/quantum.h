@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * quantum.h - the timer's resolution told apart from its read cost (issue
+ * 25, item 1), for both engines: integer arithmetic only (the module has no
+ * FPU to use).
+ *
+ * A TSC that a hypervisor scales may advance in steps: on the AMD EPYC
+ * guests seen so far every reading moved by 24.45 ticks (10 ns), so every
+ * difference of two readings is a multiple of that quantum, rounded to a
+ * tick.  The read cost (two readings back to back) is a few quanta there,
+ * and the two are different things: the cost is what a sample's overhead
+ * subtracts, the quantum is how finely a single sample can tell two
+ * latencies apart.
+ *
+ * latt_quantum_find() takes differences of readings: back-to-back deltas
+ * and, better, a run's own raw samples, whose many multiples pin the
+ * quantum down (deltas alone that are all 3 quanta apart can't tell the
+ * quantum from three of them).  The quantum is the largest spacing that
+ * nearly every difference is a multiple of, within the rounding of its two
+ * readings, then refined by least squares over those multiples; it is held
+ * in 1/256 of a tick, since it need not be a whole number of ticks.
+ *
+ * Status: the estimator and its unit test (tests/unit/test-core.c); the
+ * engines, the ABI, info and the reports do not use it yet.
+ */
+#ifndef _LATTESTER_QUANTUM_H
+#define _LATTESTER_QUANTUM_H
+
+#include <linux/types.h>
+
+#define LATT_Q_SHIFT		8	/* the quantum in 1/256 of a tick */
+#define LATT_Q_ONE		(1ULL << LATT_Q_SHIFT)
+#define LATT_Q_MAX_DIV		64	/* quanta in the smallest difference */
+#define LATT_Q_FIT_PPM		990000	/* differences that must fit: 99% */
+#define LATT_Q_MAX_D		(1ULL << 16)	/* differences looked at: below */
+#define LATT_Q_MAX_N		65536	/* and at most this many */
+
+/**
+ * struct latt_quantum - what latt_quantum_find() found
+ * @quantum: the common spacing of the differences, in 1/256 of a tick
+ *	(LATT_Q_ONE is one tick: a TSC that moves by one); 0 for none
+ * @read_cost: the smallest difference above 0, in ticks
+ * @fit_ppm: the differences that are multiples of @quantum, per million
+ * @used: the differences looked at (0, and LATT_Q_MAX_D ticks or more,
+ *	left out: a tail sample adds nothing a smaller one doesn't, and the
+ *	sums stay within 64 bits)
+ */
+struct latt_quantum {
+	__u64 quantum;
+	__u64 read_cost;
+	__u32 fit_ppm;
+	__u32 used;
+};
+
+/**
+ * latt_q_fits() - is @d (ticks) a multiple of @q (1/256 tick) within the
+ * rounding of two readings?
+ * @d: a difference of two readings
+ * @q: a candidate quantum, > 0
+ * @k: set to the multiple
+ *
+ * Each reading is the true time rounded to a tick, so a difference lies
+ * within a tick of k quanta; the tolerance is half a tick more, for a
+ * candidate not yet refined, and a quarter quantum where that is less, so
+ * that a quantum of 1 (every tick) is not taken for 2.
+ *
+ * Return: nonzero if it fits.
+ */
+static inline int latt_q_fits(__u64 d, __u64 q, __u64 *k)
+{
+	__u64 x = d << LATT_Q_SHIFT, r, tol;
+
+	tol = q / 4 < 3 * LATT_Q_ONE / 2 ? q / 4 : 3 * LATT_Q_ONE / 2;
+	*k = x / q;
+	r = x - *k * q;
+	if (r > q / 2) {
+		r = q - r;
+		(*k)++;
+	}
+	return *k > 0 && r <= tol;
+}
+
+/*
+ * latt_q_band() - over the differences up to @lim ticks: how many there
+ * are (*@m) and fit @q (*@fit), and the least-squares quantum of those
+ * that fit, sum(d k) / sum(k k) (@q where none does)
+ */
+static inline __u64 latt_q_band(const __u64 *d, __u32 n, __u64 q, __u64 lim,
+				__u32 *m, __u32 *fit)
+{
+	__u64 k, sdk = 0, skk = 0;
+	__u32 i;
+
+	*m = 0;
+	*fit = 0;
+	for (i = 0; i < n; i++) {
+		if (!d[i] || d[i] >= LATT_Q_MAX_D || d[i] > lim)
+			continue;
+		(*m)++;
+		if (!latt_q_fits(d[i], q, &k))
+			continue;
+		(*fit)++;
+		sdk += (d[i] << LATT_Q_SHIFT) * k;
+		skk += k * k;
+	}
+	return skk ? sdk / skk : q;
+}
+
+/**
+ * latt_quantum_find() - the quantum and the read cost of a timer
+ * @out: the result
+ * @d: differences of two readings, in ticks: back-to-back deltas, a run's
+ *	raw samples, or both
+ * @n: how many; LATT_Q_MAX_N at most are read
+ *
+ * Candidates are the smallest difference (the mean of those within an
+ * eighth of it) divided by 1 to LATT_Q_MAX_DIV, the largest first.  A candidate is tried on the differences up to twice
+ * the smallest, refined by least squares over their multiples, then on
+ * differences half again as large, and so on: a candidate off by a
+ * fraction of a tick would miss the larger multiples, a refined one hits
+ * them.  The first that LATT_Q_FIT_PPM of the differences of every band
+ * fit is the quantum.
+ *
+ * Return: 0, or -1 with no difference above 0 or none that fits (@out is
+ * then the read cost alone, @quantum 0).
+ */
+static inline int latt_quantum_find(struct latt_quantum *out, const __u64 *d,
+				    __u32 n)
+{
+	__u64 min = 0, max = 0, q, lim, base;
+	__u32 i, div, m, fit, used = 0;
+	int ok;
+
+	out->quantum = 0;
+	out->fit_ppm = 0;
+	if (n > LATT_Q_MAX_N)
+		n = LATT_Q_MAX_N;
+	for (i = 0; i < n; i++) {
+		if (!d[i] || d[i] >= LATT_Q_MAX_D)
+			continue;
+		used++;
+		if (!min || d[i] < min)
+			min = d[i];
+		if (d[i] > max)
+			max = d[i];
+	}
+	out->read_cost = min;
+	out->used = used;
+	if (!used)
+		return -1;
+	/* the smallest difference as the mean of those within an eighth of
+	 * it (under a quantum, if it is 3 of them; a tick or more from 8
+	 * ticks up): one is off by up to a tick, their mean far less */
+	base = 0;
+	m = 0;
+	for (i = 0; i < n; i++) {
+		if (d[i] && d[i] <= min + min / 8) {
+			base += d[i] << LATT_Q_SHIFT;
+			m++;
+		}
+	}
+	base /= m;
+	for (div = 1; div <= LATT_Q_MAX_DIV; div++) {
+		q = base / div;
+		if (q < LATT_Q_ONE / 2)
+			break;
+		ok = 1;
+		for (lim = 2 * min;; lim += lim / 2) {
+			q = latt_q_band(d, n, q, lim, &m, &fit);
+			if ((__u64)fit * 1000000 < (__u64)m * LATT_Q_FIT_PPM ||
+			    !q) {
+				ok = 0;
+				break;
+			}
+			if (lim >= max)
+				break;
+		}
+		if (!ok)
+			continue;
+		out->quantum = q;
+		out->fit_ppm = (__u32)((__u64)fit * 1000000 / used);
+		return 0;
+	}
+	return -1;
+}
+
+#endif /* _LATTESTER_QUANTUM_H */
