@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Every op x pattern on DRAM through lattester-ctl, one JSON file each;
 # 20-ops-patterns.check validates them on the host.
+# vm-kernels: 6.1.* 6.12.*+deb12-amd64
+# vm-kernels-why: the access kernels are the same code on PREEMPT_RT; what it changes (the windows, the kthreads, the locks) 40-abort, 45-irqs-off and 62-sigkill to 66-long-run test there
 set -u
 rc=0
 run() {	# file-stem, lattester-ctl run options...
