@@ -609,24 +609,18 @@ static struct json_object *repeat_summary(const struct run_report *r,
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *st = json_object_new_object(), *s;
-	bool ns = r[0].info->tsc_khz != 0;
 	struct latt_spread sp;
-	double v[RUN_MAX_REPEAT];
-	size_t k, m;
 	int i;
 
 	latt_json_u64(o, "count", n);
-	latt_json_str(o, "unit", ns ? "ns" : "cycles");
+	latt_json_str(o, "unit", report_repeat_ns(r) ? "ns" : "cycles");
 	for (i = 0; i < NR_STATS; i++) {
-		for (k = m = 0; k < n; k++)
-			if (r[k].res.count && r[k].sum.supported[i])
-				v[m++] = ns ? r[k].sum.ns[i] : r[k].sum.cycles[i];
-		if (!m || latt_spread_of(&sp, v, m)) {
+		if (report_repeat_spread(r, n, i, &sp)) {
 			json_object_object_add(st, latt_stats[i].name, NULL);
 			continue;
 		}
 		s = json_object_new_object();
-		latt_json_u64(s, "n", m);
+		latt_json_u64(s, "n", sp.n);
 		add_fixed(s, "median", sp.median, NS_DECIMALS);
 		add_fixed(s, "min", sp.min, NS_DECIMALS);
 		add_fixed(s, "max", sp.max, NS_DECIMALS);

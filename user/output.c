@@ -395,6 +395,43 @@ void report_print(FILE *f, const struct run_report *r)
 /* Repeat columns shown in the text (all are in the JSON). */
 #define REPEAT_COLUMNS	8
 
+/** report_repeat_ns() - repeats are summed up in ns: the TSC rate is known */
+bool report_repeat_ns(const struct run_report *r)
+{
+	return r->info->tsc_khz != 0;
+}
+
+/**
+ * report_repeat_figure() - one repeat's figure of statistic @stat, in ns
+ * (@ns) or corrected cycles; false where it has none (no samples, or too
+ * few for the percentile)
+ */
+bool report_repeat_figure(const struct run_report *r, bool ns, int stat,
+			  double *v)
+{
+	if (!r->res.count || !r->sum.supported[stat])
+		return false;
+	*v = ns ? r->sum.ns[stat] : r->sum.cycles[stat];
+	return true;
+}
+
+/**
+ * report_repeat_spread() - statistic @stat over the @n repeats @r that
+ * have it (report_repeat_figure()), in report_repeat_ns()'s unit: 0, or
+ * -EINVAL where none has it
+ */
+int report_repeat_spread(const struct run_report *r, size_t n, int stat,
+			 struct latt_spread *s)
+{
+	double v[RUN_MAX_REPEAT];
+	bool ns = report_repeat_ns(r);
+	size_t k, m = 0;
+
+	for (k = 0; k < n && m < RUN_MAX_REPEAT; k++)
+		m += report_repeat_figure(&r[k], ns, stat, &v[m]);
+	return latt_spread_of(s, v, m);
+}
+
 /**
  * report_print_repeats() - run --repeat: the first repeat's header, then
  * a row per statistic: the median over the repeats, the least and the
@@ -407,10 +444,10 @@ void report_print(FILE *f, const struct run_report *r)
 void report_print_repeats(FILE *f, const struct run_report *r, size_t n)
 {
 	struct latt_spread s;
-	double v[RUN_MAX_REPEAT];
 	char head[16], note[512];
-	size_t k, m, shown = n < REPEAT_COLUMNS ? n : REPEAT_COLUMNS;
-	bool ns = r[0].info->tsc_khz != 0;
+	size_t k, shown = n < REPEAT_COLUMNS ? n : REPEAT_COLUMNS;
+	bool ns = report_repeat_ns(r);
+	double v;
 	int i;
 
 	print_header(f, &r[0]);
@@ -427,11 +464,8 @@ void report_print_repeats(FILE *f, const struct run_report *r, size_t n)
 	for (i = 0; i < NR_STATS; i++) {
 		if (!latt_stats[i].in_table)
 			continue;
-		for (k = m = 0; k < n; k++)
-			if (r[k].res.count && r[k].sum.supported[i])
-				v[m++] = ns ? r[k].sum.ns[i] : r[k].sum.cycles[i];
 		fprintf(f, "%-8s", latt_stats[i].name);
-		if (!m || latt_spread_of(&s, v, m)) {
+		if (report_repeat_spread(r, n, i, &s)) {
 			fprintf(f, " %10s %10s %10s %7s", "-", "-", "-", "-");
 		} else {
 			fprintf(f, " %10.1f %10.1f %10.1f", s.median, s.min,
@@ -443,11 +477,10 @@ void report_print_repeats(FILE *f, const struct run_report *r, size_t n)
 				fprintf(f, " %7s", "-");
 		}
 		for (k = 0; k < shown; k++) {
-			if (!r[k].res.count || !r[k].sum.supported[i])
-				fprintf(f, " %9s", "-");
+			if (report_repeat_figure(&r[k], ns, i, &v))
+				fprintf(f, " %9.1f", v);
 			else
-				fprintf(f, " %9.1f", ns ? r[k].sum.ns[i] :
-					r[k].sum.cycles[i]);
+				fprintf(f, " %9s", "-");
 		}
 		fputc('\n', f);
 	}

@@ -7,11 +7,13 @@
 #ifndef _LATT_REPORT_H
 #define _LATT_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <linux/types.h>
 
 struct latt_config;
+struct latt_spread;
 struct run_report;
 
 void fmt_bytes(char *buf, size_t len, __u64 bytes);
@@ -21,6 +23,11 @@ void fmt_pattern(char *buf, size_t len, const struct latt_config *c);
 
 void report_print(FILE *f, const struct run_report *r);
 void report_print_repeats(FILE *f, const struct run_report *r, size_t n);
+bool report_repeat_ns(const struct run_report *r);
+bool report_repeat_figure(const struct run_report *r, bool ns, int stat,
+			  double *v);
+int report_repeat_spread(const struct run_report *r, size_t n, int stat,
+			 struct latt_spread *s);
 int report_write_json_repeats(const char *path, const struct run_report *r,
 			      size_t n);
 const char *report_timer_name(const struct run_report *r);
