@@ -12,6 +12,21 @@ run()
 	rc=$?
 }
 
+# interrupt SECONDS CMD...: run CMD in the background as run does, send
+# it one Ctrl-C (SIGINT) after SECONDS, and wait: its status in $rc
+interrupt()
+{
+	local secs=$1 pid
+
+	shift
+	"$@" >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	sleep "$secs"
+	kill -INT "$pid" 2>/dev/null
+	wait "$pid"
+	rc=$?
+}
+
 # expect WANT DESCRIPTION CMD...: run CMD and check its exit status
 expect()
 {

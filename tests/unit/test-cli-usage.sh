@@ -754,13 +754,8 @@ else
 	has "$tmp/out" "^1 +[0-9]+ +[0-9]+ latency +2000 +90.0 +140.0 " \
 		"fake: threads: p99 of 2000 samples"
 
-	FAKE_HANG=1 LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" \
-		"$ctl" run --samples 1000 --json "$j" >"$tmp/out" 2>"$tmp/err" &
-	pid=$!
-	sleep 0.5
-	kill -INT "$pid" 2>/dev/null
-	wait "$pid"
-	rc=$?
+	interrupt 0.5 env FAKE_HANG=1 LATTESTER_DEV=/dev/null \
+		LD_PRELOAD="$fake" "$ctl" run --samples 1000 --json "$j"
 	[ "$rc" -eq 130 ]
 	report $? "fake: SIGINT exits 130 (exit $rc)"
 	jq -e '.result.state == "aborted" and .result.samples == 500' "$j" \
@@ -769,13 +764,8 @@ else
 	has "$tmp/out" "^state: +aborted \(interrupted\)$" \
 		"fake: table marks the run aborted"
 	# --repeat: the repeat Ctrl-C cut short is left out, and said
-	FAKE_HANG=1 LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" \
-		"$ctl" run --samples 1000 --repeat 3 >"$tmp/out" 2>"$tmp/err" &
-	pid=$!
-	sleep 0.5
-	kill -INT "$pid" 2>/dev/null
-	wait "$pid"
-	rc=$?
+	interrupt 0.5 env FAKE_HANG=1 LATTESTER_DEV=/dev/null \
+		LD_PRELOAD="$fake" "$ctl" run --samples 1000 --repeat 3
 	[ "$rc" -eq 130 ] &&
 		grep -q "repeat 1 of 3 did not finish: left out of the repeats" "$tmp/err" &&
 		! grep -q "over .* repeats" "$tmp/out"

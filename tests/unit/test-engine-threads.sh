@@ -233,13 +233,8 @@ EOF
 report $? "records of 2 threads below their share: 3000 + 3000, closed up in thread order"
 
 # a Ctrl-C during a bandwidth run: its time streamed, not "0 of 0 samples"
-"$ctl" run --engine user --threads 2 --mode bandwidth --duration 5s \
-	--region 16M >"$tmp/out" 2>"$tmp/err" &
-pid=$!
-sleep 0.5
-kill -INT $pid
-wait $pid
-rc=$?
+interrupt 0.5 "$ctl" run --engine user --threads 2 --mode bandwidth \
+	--duration 5s --region 16M
 [ $rc -eq 130 ] &&
 	grep -qE "interrupted: run aborted, [0-9.]+ of 5\.000 s streamed$" "$tmp/err" &&
 	! grep -q "of 0 samples" "$tmp/err"

@@ -399,13 +399,8 @@ has "$tmp/out" "^  node $first_row \(CPU [0-9]+\) -> node $first_row: --timer rd
 # ---- Ctrl-C ----
 
 # once: the cell goes on to its end and is printed; the next is not measured
-"$ctl" matrix --engine user --samples 2M --region 64M --nodes "$first_row,$bad" \
-	--json "$tmp/int.json" >"$tmp/out" 2>"$tmp/err" &
-pid=$!
-sleep 0.7
-kill -INT $pid
-wait $pid
-rc=$?
+interrupt 0.7 "$ctl" matrix --engine user --samples 2M --region 64M \
+	--nodes "$first_row,$bad" --json "$tmp/int.json"
 [ $rc -eq 130 ]
 report $? "Ctrl-C once: exit $rc, want 130"
 grep -P "^ {0,7}$first_row\t" "$tmp/out" | grep -qP '^ *[0-9]+\t +[0-9]+\.[0-9]\t +\.$'

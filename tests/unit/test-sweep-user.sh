@@ -486,13 +486,8 @@ report $? "repro-working-set: 4K up to $top_region B, the most within half the n
 
 # ---- a Ctrl-C during the last point: it is finished, the status 130 ----
 rm -f "$tmp/int.csv"
-"$ctl" sweep --engine user --quiet --samples 10000000 --region 16M \
-	--out "$tmp/int.csv" >"$tmp/out" 2>"$tmp/err" &
-pid=$!
-sleep 1
-kill -INT $pid
-wait $pid
-rc=$?
+interrupt 1 "$ctl" sweep --engine user --quiet --samples 10000000 \
+	--region 16M --out "$tmp/int.csv"
 [ $rc -eq 130 ] && [ "$(wc -l <"$tmp/int.csv")" -eq 2 ] &&
 	grep -q "1 points: 1 measured" "$tmp/err"
 report $? "a Ctrl-C during a sweep's last point: the point finished and written, exit 130 (got $rc)"
