@@ -294,7 +294,7 @@ static int key_fields(struct point *p, const char *key)
 
 	while ((r = key_next(&pos, &name, &nlen, &value, &vlen)) > 0) {
 		/* sweep --repeat: repeats of one point, not points */
-		if (nlen == 6 && !strncmp(name, "repeat", 6))
+		if (key_name_is(name, nlen, KEY_REPEAT))
 			continue;
 		if ((r = add_field_n(p, name, nlen, value, vlen)))
 			return r;

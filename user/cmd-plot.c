@@ -994,7 +994,7 @@ static void key_sans_repeat(char *buf, size_t len, const char *key)
 
 	buf[0] = '\0';
 	while (key_next(&pos, &name, &nlen, &value, &vlen) > 0 && n < len) {
-		if (nlen == 6 && !strncmp(name, "repeat", 6))
+		if (key_name_is(name, nlen, KEY_REPEAT))
 			continue;
 		n += (size_t)snprintf(buf + n, len - n, "%s%.*s=%.*s",
 				      n ? ";" : "", (int)nlen, name,

@@ -336,6 +336,13 @@ const struct key_def *key_def_of(const char *name)
 	return NULL;
 }
 
+/* Is the @nlen bytes at @name (a key_next() field) field @id's name? */
+bool key_name_is(const char *name, size_t nlen, enum key_id id)
+{
+	return strlen(key_defs[id].name) == nlen &&
+	       !strncmp(name, key_defs[id].name, nlen);
+}
+
 void key_put(char *buf, size_t len, size_t *n, enum key_id id,
 	     const char *fmt, ...)
 {

@@ -151,6 +151,7 @@ extern const struct key_def key_defs[KEY_NR];
 
 /* The field called @name, or NULL for one no key of this version has. */
 const struct key_def *key_def_of(const char *name);
+bool key_name_is(const char *name, size_t nlen, enum key_id id);
 
 /*
  * Append field @id, its value printed by @fmt, to the key in @buf (@len
