@@ -146,6 +146,18 @@ static struct latt_config valid_config(void)
 	r = below(100);
 	c.mode = r < 55 ? LATT_MODE_LATENCY :
 		 r < 80 ? LATT_MODE_BANDWIDTH : LATT_MODE_LOADED;
+	/*
+	 * until this worker has started a run of each mode, a mode it has
+	 * not started yet, half the time: the runs a storm gets to start
+	 * depend on how long the ones before took (6 of 10^4 calls under
+	 * TCG, none of them loaded, failed the check of every mode once)
+	 */
+	if (chance(50)) {
+		if (!me->started_mode[LATT_MODE_LOADED])
+			c.mode = LATT_MODE_LOADED;
+		if (!me->started_mode[LATT_MODE_BANDWIDTH])
+			c.mode = LATT_MODE_BANDWIDTH;
+	}
 	if (c.mode == LATT_MODE_LOADED && n_online < 2)
 		c.mode = LATT_MODE_LATENCY;
 	if (c.mode == LATT_MODE_BANDWIDTH && c.pattern == LATT_PAT_CHASE)
