@@ -35,6 +35,7 @@
 #include <linux/version.h>
 #include <asm/tsc.h>
 #include <lattester/access.h>
+#include <lattester/quantum.h>
 #include "lattester.h"
 
 static_assert(sizeof(struct latt_info) == LATT_INFO_SIZE);
@@ -559,6 +560,9 @@ static void latt_stop_current(struct file *owner)
 	}
 }
 
+/* the TSC's quantum and read cost, found at load (latt_timer_quantum()) */
+static struct latt_quantum latt_tq;
+
 static long latt_ioctl(struct file *file, unsigned int cmd, unsigned long a)
 {
 	void __user *arg = (void __user *)a;
@@ -578,6 +582,8 @@ static long latt_ioctl(struct file *file, unsigned int cmd, unsigned long a)
 		info.nr_cpu_ids = nr_cpu_ids;
 		info.window_us = READ_ONCE(latt_window_us);
 		info.widths = latt_widths();
+		info.timer_quantum = latt_tq.quantum;
+		info.timer_read_cost = latt_tq.read_cost;
 		mutex_lock(&latt_lock);
 		info.state = latt_run_state(latt_cur);
 		mutex_unlock(&latt_lock);
@@ -853,9 +859,37 @@ static struct miscdevice latt_misc = {
 	.mode = 0600,
 };
 
+/*
+ * latt_timer_quantum() - find the TSC's quantum (quantum.h) from
+ * LATT_QUANTUM_DIFFS differences, LATT_QUANTUM_CHUNK pairs at a time with
+ * interrupts off on one CPU (a few microseconds each), so that no
+ * interrupt or migration lands inside a pair.
+ */
+static void __init latt_timer_quantum(void)
+{
+	unsigned long flags;
+	__u64 *d;
+	__u32 i;
+
+	d = kmalloc_array(LATT_QUANTUM_DIFFS, sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return;	/* unknown: 0 in struct latt_info */
+	for (i = 0; i < LATT_QUANTUM_DIFFS; i += LATT_QUANTUM_CHUNK) {
+		local_irq_save(flags);
+		latt_timer_diffs(LATT_TIMER_RDTSC, d + i, LATT_QUANTUM_CHUNK, i);
+		local_irq_restore(flags);
+		cond_resched();
+	}
+	latt_quantum_find(&latt_tq, d, LATT_QUANTUM_DIFFS);
+	kfree(d);
+}
+
 static int __init latt_init(void)
 {
-	int ret = latt_shrinker_add();
+	int ret;
+
+	latt_timer_quantum();
+	ret = latt_shrinker_add();
 
 	if (ret)
 		return ret;

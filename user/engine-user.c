@@ -61,6 +61,7 @@
 #include <lattester/pattern.h>
 #include <lattester/samples.h>
 #include <lattester/pick.h>
+#include <lattester/quantum.h>
 #include "engine-user.h"
 #include "host.h"
 #include "log.h"
@@ -275,6 +276,26 @@ const char *user_engine_timer(void)
 	return f & LATT_FEAT_RDTSCP ? "rdtscp" : "rdtsc";
 }
 
+/*
+ * The TSC's quantum and read cost (quantum.h), found once a process as
+ * the module finds them at load: from latt_timer_diffs(), here with
+ * interrupts on (a pair one lands in is a stray difference, and the fit
+ * allows 1% of them).
+ */
+static const struct latt_quantum *user_timer_quantum(void)
+{
+	static struct latt_quantum q;
+	static bool done;
+	__u64 d[LATT_QUANTUM_DIFFS];
+
+	if (!done) {
+		latt_timer_diffs(LATT_TIMER_RDTSC, d, LATT_QUANTUM_DIFFS, 0);
+		latt_quantum_find(&q, d, LATT_QUANTUM_DIFFS);
+		done = true;
+	}
+	return &q;
+}
+
 int user_engine_info(struct latt_info *in)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
@@ -298,6 +319,8 @@ int user_engine_info(struct latt_info *in)
 	in->nr_cpu_ids = cpus > 0 ? (__u32)cpus : 1;
 	in->window_us = LATT_DEFAULT_WINDOW_US;
 	in->state = LATT_STATE_IDLE;
+	in->timer_quantum = user_timer_quantum()->quantum;
+	in->timer_read_cost = user_timer_quantum()->read_cost;
 	return 0;
 }
 

@@ -221,6 +221,46 @@ static inline __u64 latt_timer_step(int timer)
 	return best == ~0ULL ? 0 : best;
 }
 
+/* the differences latt_timer_diffs() makes for the quantum, in all */
+#define LATT_QUANTUM_DIFFS	512
+/* ... at most this many at a time (the module's interrupt-off stretch) */
+#define LATT_QUANTUM_CHUNK	32
+
+/**
+ * latt_timer_diffs() - differences of two reads of @timer, for
+ *	latt_quantum_find(): back to back, and a varying spin apart
+ * @timer: LATT_TIMER_*
+ * @d: out: @n differences, ticks (0 for a pair that went backwards)
+ * @n: how many
+ * @first: the index of @d[0] in the whole set (so that a caller taking
+ *	them in chunks gets the same spins)
+ *
+ * Even indices read back to back: their smallest is the read cost.  Odd
+ * ones spin between the reads for 0 to 255 rounds of a dependent
+ * multiply-add, so that the differences are many multiples of the
+ * quantum: back-to-back pairs alone, all 2 or 3 quanta apart, can't tell
+ * the quantum from two of them.  Interrupts and preemption are the
+ * caller's: a pair an interrupt lands in is one stray difference.
+ */
+static inline void latt_timer_diffs(int timer, __u64 *d, __u32 n,
+				    __u32 first)
+{
+	__u64 a, b, x;
+	__u32 i, k, spin;
+
+	for (i = 0; i < n; i++) {
+		spin = (first + i) & 1 ? ((first + i) * 157) & 255 : 0;
+		x = spin;
+		a = latt_timer_read(timer);
+		for (k = 0; k < spin; k++) {
+			x = x * 3 + 1;
+			__asm__ __volatile__("" : "+r" (x));
+		}
+		b = latt_timer_read(timer);
+		d[i] = b > a ? b - a : 0;
+	}
+}
+
 /**
  * latt_backwards() - whether a sample's t1 came before its t0
  * @cycles: what a sample function returned

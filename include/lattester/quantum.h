@@ -20,16 +20,23 @@
  * readings, then refined by least squares over those multiples; it is held
  * in 1/256 of a tick, since it need not be a whole number of ticks.
  *
- * Status: the estimator and its unit test (tests/unit/test-core.c); the
- * engines, the ABI, info and the reports do not use it yet.
+ * Both engines find the quantum once, from differences of their own
+ * (latt_timer_diffs() in access.h: pairs back to back and pairs a varying
+ * spin apart), for struct latt_info.timer_quantum; lattester-ctl finds it
+ * again from a run's raw samples (latt_quantum_hist()) and reports the
+ * finer of the two.
  */
 #ifndef _LATTESTER_QUANTUM_H
 #define _LATTESTER_QUANTUM_H
 
 #include <linux/types.h>
+#include "hist.h"
 
 #define LATT_Q_SHIFT		8	/* the quantum in 1/256 of a tick */
 #define LATT_Q_ONE		(1ULL << LATT_Q_SHIFT)
+#if LATT_QUANTUM_ONE != 1 << LATT_Q_SHIFT
+#error "struct latt_info.timer_quantum's unit is not quantum.h's"
+#endif
 #define LATT_Q_MAX_DIV		64	/* quanta in the smallest difference */
 #define LATT_Q_FIT_PPM		990000	/* differences that must fit: 99% */
 #define LATT_Q_MAX_D		(1ULL << 16)	/* differences looked at: below */
@@ -114,15 +121,16 @@ static inline __u64 latt_q_band(const __u64 *d, __u32 n, __u64 q, __u64 lim,
  * @n: how many; LATT_Q_MAX_N at most are read
  *
  * Candidates are the smallest difference (the mean of those within an
- * eighth of it) divided by 1 to LATT_Q_MAX_DIV, the largest first.  A candidate is tried on the differences up to twice
- * the smallest, refined by least squares over their multiples, then on
- * differences half again as large, and so on: a candidate off by a
- * fraction of a tick would miss the larger multiples, a refined one hits
- * them.  The first that LATT_Q_FIT_PPM of the differences of every band
- * fit is the quantum.
+ * eighth of it) divided by 1 to LATT_Q_MAX_DIV, the largest first.  A
+ * candidate is tried on the differences up to twice the smallest, refined
+ * by least squares over their multiples, then on differences half again
+ * as large, and so on: a candidate off by a fraction of a tick would miss
+ * the larger multiples, a refined one hits them.  The first that
+ * LATT_Q_FIT_PPM of the differences of every band fit is the quantum.
+ * When none does, the quantum is one tick: readings are whole ticks.
  *
- * Return: 0, or -1 with no difference above 0 or none that fits (@out is
- * then the read cost alone, @quantum 0).
+ * Return: 0, or -1 with no difference above 0 and below LATT_Q_MAX_D
+ *	(@out then holds nothing: @quantum and @read_cost 0).
  */
 static inline int latt_quantum_find(struct latt_quantum *out, const __u64 *d,
 				    __u32 n)
@@ -148,22 +156,23 @@ static inline int latt_quantum_find(struct latt_quantum *out, const __u64 *d,
 	out->used = used;
 	if (!used)
 		return -1;
-	/* the smallest difference as the mean of those within an eighth of
-	 * it (under a quantum, if it is 3 of them; a tick or more from 8
-	 * ticks up): one is off by up to a tick, their mean far less */
-	base = 0;
-	m = 0;
-	for (i = 0; i < n; i++) {
-		if (d[i] && d[i] <= min + min / 8) {
-			base += d[i] << LATT_Q_SHIFT;
-			m++;
-		}
-	}
-	base /= m;
 	for (div = 1; div <= LATT_Q_MAX_DIV; div++) {
-		q = base / div;
-		if (q < LATT_Q_ONE / 2)
-			break;
+		/*
+		 * the smallest difference, div quanta, as the mean of those
+		 * within half a quantum of it: one is off by up to a tick,
+		 * their mean far less
+		 */
+		base = 0;
+		m = 0;
+		for (i = 0; i < n; i++) {
+			if (d[i] && d[i] <= min + min / div / 2) {
+				base += d[i] << LATT_Q_SHIFT;
+				m++;
+			}
+		}
+		q = base / m / div;
+		if (q < 3 * LATT_Q_ONE / 4)
+			break;	/* below a tick: one tick, after the loop */
 		ok = 1;
 		for (lim = 2 * min;; lim += lim / 2) {
 			q = latt_q_band(d, n, q, lim, &m, &fit);
@@ -175,13 +184,50 @@ static inline int latt_quantum_find(struct latt_quantum *out, const __u64 *d,
 			if (lim >= max)
 				break;
 		}
-		if (!ok)
+		if (!ok || q < LATT_Q_ONE)
 			continue;
 		out->quantum = q;
 		out->fit_ppm = (__u32)((__u64)fit * 1000000 / used);
 		return 0;
 	}
-	return -1;
+	/*
+	 * Readings are whole ticks: every difference is a multiple of one.
+	 * A timer that ticks every cycle ends here (a candidate near a tick
+	 * rarely fits the larger differences before its refinement), and so
+	 * would one whose differences are too disordered for any spacing.
+	 */
+	out->quantum = LATT_Q_ONE;
+	out->fit_ppm = 1000000;
+	return 0;
+}
+
+/**
+ * latt_quantum_hist() - the differences a histogram of raw samples holds
+ * @d: out: LATT_Q_MAX_N differences at most
+ * @h: LATT_HIST_BUCKETS counters of raw samples (each the difference of
+ *	two readings)
+ *
+ * The buckets of one value each, below LATT_HIST_EXACT ticks (a wider
+ * bucket adds its own rounding to the readings', more than the fit
+ * allows).  A bucket gives its value as often as it counted it, up to
+ * LATT_Q_MAX_N / LATT_HIST_EXACT times, so that a stray sample weighs as
+ * little as it did in the run.  A run whose samples are all longer
+ * gives none: the quantum is then the timer's alone.
+ *
+ * Return: how many differences were written to @d.
+ */
+static inline __u32 latt_quantum_hist(__u64 *d, const __u64 *h)
+{
+	const __u64 cap = LATT_Q_MAX_N / LATT_HIST_EXACT;
+	__u32 idx, n = 0;
+	__u64 k, c;
+
+	for (idx = 1; idx < LATT_HIST_EXACT; idx++) {
+		c = h[idx] < cap ? h[idx] : cap;
+		for (k = 0; k < c && n < LATT_Q_MAX_N; k++)
+			d[n++] = latt_hist_lo(idx);
+	}
+	return n;
 }
 
 #endif /* _LATTESTER_QUANTUM_H */

@@ -19,7 +19,7 @@
 #include <linux/ioctl.h>
 
 #define LATT_ABI_MAJOR		2
-#define LATT_ABI_MINOR		5
+#define LATT_ABI_MINOR		6
 #define LATT_ABI_VERSION	((LATT_ABI_MAJOR << 16) | LATT_ABI_MINOR)
 
 #define LATT_DEVICE_NAME	"lattester"
@@ -190,6 +190,14 @@
  * @window_us: current default (sysfs window_us)
  * @state: LATT_STATE_* of the current or last run
  * @widths: bit n: width 1 << n bytes usable
+ * @timer_quantum: ABI 2.6: the TSC's quantum, in 1/256 of a cycle
+ *	(LATT_QUANTUM_ONE is one: a TSC that moves by one), found when the
+ *	module loaded (latt_quantum_find() over latt_timer_diffs()): the
+ *	common spacing of its values, what a single sample can tell apart.
+ *	A scaled TSC under a hypervisor may move in steps of tens of cycles;
+ *	0 = unknown (an older module)
+ * @timer_read_cost: ABI 2.6: cycles: the smallest difference of two
+ *	back-to-back "lfence; rdtsc" reads then; 0 = unknown
  * @reserved: zero
  */
 struct latt_info {
@@ -205,8 +213,13 @@ struct latt_info {
 	__u32 window_us;
 	__u32 state;
 	__u32 widths;
-	__u64 reserved[6];
+	__u64 timer_quantum;
+	__u64 timer_read_cost;
+	__u64 reserved[4];
 };
+
+/* struct latt_info.timer_quantum of a TSC that moves by one */
+#define LATT_QUANTUM_ONE	256
 
 /**
  * struct latt_config - LATT_IOC_START, a run's description
@@ -422,7 +435,8 @@ struct latt_outlier {
  *	the median of the empty samples that start the sample windows, under
  *	the traffic, across the run; 0 = unknown
  * @timer_step: ABI 1.3: cycles: the smallest non-zero difference of two
- *	successive timer reads, what can be told from zero
+ *	successive timer reads: the read cost, one quantum or more
+ *	(struct latt_info.timer_quantum, ABI 2.6: the resolution)
  * @backwards: ABI 1.3: samples with t1 < t0 (the second timestamp below
  *	the first), counted here and nowhere else (@count, the histogram and
  *	the sums leave them out)

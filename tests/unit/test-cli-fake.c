@@ -18,6 +18,9 @@
  *   FAKE_FEATURES=N	features to report (default: those of ABI 1.0); with
  *			LATT_FEAT_THREADS (1 << 13), THREADS answers too:
  *			every thread with the run's samples
+ *   FAKE_QUANTUM=N	GET_INFO's timer_quantum, 1/256 cycle (default 256:
+ *			a TSC that moves by one; 0: unknown, as before ABI
+ *			2.6), with a read cost of 18 cycles
  *   FAKE_REALISTIC=1	samples that depend on op, pattern and size, with
  *			noise, a slow tail, rare outliers (more of them in
  *			small hotspots) and a periodic spike, as fixtures for
@@ -69,6 +72,8 @@ static int fake_info(struct latt_info *in)
 	in->window_us = 100;
 	in->state = state;
 	in->widths = 8 | 16 | 32 | 64;
+	in->timer_quantum = env_u64("FAKE_QUANTUM", LATT_QUANTUM_ONE);
+	in->timer_read_cost = in->timer_quantum ? 18 : 0;
 	return 0;
 }
 

@@ -57,12 +57,18 @@ static void test_abi(void)
 	check(LATT_FEAT_LFENCE_SERIAL == 1ULL << 21,
 	      "ABI 2.4: LATT_FEAT_LFENCE_SERIAL bit 21");
 	/* ABI 2.5: the last reserved u64 of RESULT and of a thread's stats */
-	check(LATT_ABI_VERSION == 0x20005 &&
-	      offsetof(struct latt_result, overhead_idle) ==
+	check(offsetof(struct latt_result, overhead_idle) ==
 	      LATT_RESULT_SIZE - 8 &&
 	      offsetof(struct latt_thread_stats, overhead_idle) ==
 	      LATT_THREAD_STATS_SIZE - 8,
 	      "ABI 2.5: overhead_idle where reserved[0] was, sizes unchanged");
+	/* ABI 2.6: the timer's quantum and read cost in GET_INFO */
+	check(LATT_ABI_VERSION == 0x20006 &&
+	      offsetof(struct latt_info, timer_quantum) == 64 &&
+	      offsetof(struct latt_info, timer_read_cost) == 72 &&
+	      sizeof(struct latt_info) == LATT_INFO_SIZE &&
+	      LATT_QUANTUM_ONE == 256,
+	      "ABI 2.6: latt_info.timer_quantum (1/256 cycle) and timer_read_cost where reserved[0..1] were, size unchanged");
 }
 
 static void test_hist_buckets(void)
@@ -749,6 +755,63 @@ static void test_quantum(void)
 	      "no difference: no quantum");
 }
 
+/*
+ * The quantum where a read costs many quanta, of varying number: the
+ * Intel KVM guest of December 2026, whose TSC moves by 2 and whose
+ * back-to-back reads took 36 to 42 ticks (a first estimator averaged
+ * those as one multiple and said 1 tick); and the run's samples through
+ * the histogram (latt_quantum_hist()).
+ */
+static void test_quantum_more(void)
+{
+	static __u64 d[LATT_Q_MAX_N], h[LATT_HIST_BUCKETS];
+	struct latt_quantum res;
+	struct latt_prng r;
+	double t = 5000, q = 2.0, got;
+	__u32 i, n;
+	int rc;
+
+	latt_prng_seed(&r, 7);
+	for (i = 0; i < 512; i++) {
+		__u64 r0 = standin_read(t, q);
+
+		/* 18 to 21 quanta back to back, most near 21; spaced pairs
+		 * up to 150 */
+		t += q * (i & 1 ? 18 + 130 * unit_draw(&r) :
+			  18 + 3.9 * sqrt(unit_draw(&r)));
+		d[i] = standin_read(t, q) - r0;
+		t += 50 * q * unit_draw(&r);
+	}
+	rc = latt_quantum_find(&res, d, 512);
+	got = (double)res.quantum / LATT_Q_ONE;
+	check(!rc && fabs(got - q) <= 0.001 * q && res.read_cost == 36,
+	      "quantum 2 with reads of 18 to 21 quanta: %.3f, read cost %llu",
+	      got, (unsigned long long)res.read_cost);
+
+	/* samples of 2 to 10 quanta of 24.45, as a run's histogram */
+	q = 24.45;
+	for (i = 0; i < 100000; i++) {
+		__u64 r0 = standin_read(t, q);
+
+		t += q * (2 + 8 * unit_draw(&r));
+		h[latt_hist_index(standin_read(t, q) - r0)]++;
+		t += 50 * q * unit_draw(&r);
+	}
+	n = latt_quantum_hist(d, h);
+	rc = latt_quantum_find(&res, d, n);
+	got = (double)res.quantum / LATT_Q_ONE;
+	check(!rc && n > 1000 && n <= LATT_Q_MAX_N &&
+	      fabs(got - q) <= 0.002 * q,
+	      "quantum 24.45 from a histogram of 10^5 samples of 2 to 10 quanta: %.3f (from %u differences below 256 ticks)",
+	      got, n);
+	/* all of them 256 ticks or more: none, the timer's quantum stands */
+	memset(h, 0, sizeof(h));
+	h[latt_hist_index(300)] = 1000;
+	h[latt_hist_index(4000)] = 10;
+	check(latt_quantum_hist(d, h) == 0,
+	      "samples of 256 ticks and more give no difference");
+}
+
 int main(void)
 {
 	test_abi();
@@ -760,5 +823,6 @@ int main(void)
 	test_pattern_coverage();
 	test_chase();
 	test_quantum();
+	test_quantum_more();
 	return tap_done("core");
 }

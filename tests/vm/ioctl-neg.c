@@ -838,6 +838,16 @@ int main(void)
 	      info.hist_buckets == LATT_HIST_BUCKETS && info.tsc_khz > 0,
 	      "GET_INFO: ABI %#x, tsc_khz %llu", info.abi_version,
 	      (unsigned long long)info.tsc_khz);
+	/* ABI 2.6: the quantum is a tick or more, and no more than the
+	 * smallest difference of two reads, which is at least one of it */
+	check(ret == 0 && info.timer_quantum >= LATT_QUANTUM_ONE &&
+	      info.timer_read_cost > 0 &&
+	      info.timer_quantum <= info.timer_read_cost * LATT_QUANTUM_ONE &&
+	      !info.reserved[0] && !info.reserved[1] && !info.reserved[2] &&
+	      !info.reserved[3],
+	      "GET_INFO (ABI 2.6): TSC quantum %.3f cycles, read cost %llu, reserved zero",
+	      (double)info.timer_quantum / LATT_QUANTUM_ONE,
+	      (unsigned long long)info.timer_read_cost);
 	test_threads_fresh(fd);
 	test_unknown_commands(fd);
 	test_validation(fd);
