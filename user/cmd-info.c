@@ -46,7 +46,7 @@ const struct cmd_usage info_usage = {
 		 "a module that answers but can't be used (ABI mismatch).",
 	.opts = info_options,
 	.description =
-		"Prints the host: CPU model (/proc/cpuinfo), online CPUs, kernel release, the timer and the clocksource, tsc_khz and its source (the kernel's tsc_freq_khz, or calibrated against CLOCK_MONOTONIC_RAW), the CPU features and access widths --engine user sees (CPUID, less LATTESTER_HWCAPS), the page sizes (4 KiB, transparent huge pages' mode, the hugetlb sizes and their pools) and every NUMA node with its CPUs, memory size and free memory.  None of it needs the module or root.  Then the module: if /dev/lattester opens, what it reports: its ABI version and whether its major matches the tool's, the run state, tsc_khz, the CPU features by name, the usable access widths, the limits (size, region, chain, outliers) and the default interrupt-off window; else why it can't be used (not loaded, no permission, not a lattester device).\n\n"
+		"Prints the host: CPU model (/proc/cpuinfo), online CPUs, kernel release, the timer and the clocksource, the TSC's quantum (the spacing of its values: what one sample can tell apart) and the cost of one read, tsc_khz and its source (the kernel's tsc_freq_khz, or calibrated against CLOCK_MONOTONIC_RAW), the CPU features and access widths --engine user sees (CPUID, less LATTESTER_HWCAPS), the page sizes (4 KiB, transparent huge pages' mode, the hugetlb sizes and their pools) and every NUMA node with its CPUs, memory size and free memory.  None of it needs the module or root.  Then the module: if /dev/lattester opens, what it reports: its ABI version and whether its major matches the tool's, the run state, tsc_khz, the TSC's quantum and read cost as it found them when it loaded (ABI 2.6), the CPU features by name, the usable access widths, the limits (size, region, chain, outliers) and the default interrupt-off window; else why it can't be used (not loaded, no permission, not a lattester device).\n\n"
 		"--json prints a lattester-info/1 document: schema, tool_version, tool_abi_version, host, module (null when the device can't be opened), module_status and module_error.\n\n"
 		"Exit status: 0 when the host part was printed and the module is usable, not loaded or not accessible (not root); 1 when the device answers but can't be used (an ABI mismatch, not a lattester device) or stdout can't be written; 2 on a usage error.",
 	.examples = info_examples,
@@ -208,6 +208,9 @@ static void print_host(const struct host_info *h)
 	printf("  timer:       %s (--engine user), clocksource %s\n",
 	       user_engine_timer(), user_clocksource()[0] ?
 	       user_clocksource() : "unknown");
+	fmt_quantum(buf, sizeof(buf), h->user.timer_quantum,
+		    h->user.timer_read_cost, h->user.tsc_khz, "");
+	printf("  tsc:         %s (lfence; rdtsc)\n", buf);
 	printf("  tsc_khz:     %llu (%s)\n",
 	       (unsigned long long)h->user.tsc_khz, h->tsc_kernel ?
 	       "the kernel's, /sys/devices/system/cpu/cpu0/tsc_freq_khz" :
@@ -248,6 +251,10 @@ static void print_module(const struct latt_info *in)
 	       latt_name(NAMES_STATE, in->state),
 	       (unsigned long long)in->tsc_khz);
 	printf("  timer:       %s\n", module_timer(in));
+	fmt_quantum(buf, sizeof(buf), in->timer_quantum, in->timer_read_cost,
+		    in->tsc_khz, "");
+	printf("  tsc:         %s\n", buf[0] ? buf :
+	       "quantum unknown (a module before ABI 2.6)");
 	fmt_bits(buf, sizeof(buf), in->features, false);
 	printf("  features:    %s\n", buf);
 	fmt_bits(buf, sizeof(buf), in->widths, true);
@@ -314,6 +321,8 @@ static struct json_object *json_host(const struct host_info *h)
 	latt_json_u64(o, "tsc_khz", h->user.tsc_khz);
 	latt_json_str(o, "tsc_khz_source", h->tsc_kernel ? "kernel" :
 		      "calibrated");
+	json_add_quantum(o, h->user.timer_quantum, h->user.tsc_khz);
+	latt_json_u64(o, "read_cost_cycles", h->user.timer_read_cost);
 	json_object_object_add(o, "features", json_bits(h->user.features,
 							false));
 	json_object_object_add(o, "widths", json_bits(h->user.widths, true));
@@ -342,6 +351,8 @@ static struct json_object *json_module(const struct latt_info *in)
 	latt_json_str(o, "state", latt_name(NAMES_STATE, in->state));
 	latt_json_u64(o, "tsc_khz", in->tsc_khz);
 	latt_json_str(o, "timer", module_timer(in));
+	json_add_quantum(o, in->timer_quantum, in->tsc_khz);
+	latt_json_u64(o, "read_cost_cycles", in->timer_read_cost);
 	for (bit = 0; bit < 64; bit++)
 		if (in->features & (1ULL << bit))
 			json_object_array_add(feat, json_object_new_string(

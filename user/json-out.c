@@ -301,7 +301,25 @@ static __u64 wall_ns(const struct run_report *r)
 	return ns > 0 ? (__u64)ns : 0;
 }
 
-/* result.timer: which, its step, and what is known of the TSC */
+/**
+ * json_add_quantum() - "quantum_cycles" and "quantum_ns" of a quantum in
+ * 1/256 cycle at @khz (null when unknown)
+ */
+void json_add_quantum(struct json_object *o, __u64 quantum, __u64 khz)
+{
+	double q = (double)quantum / LATT_QUANTUM_ONE;
+
+	json_object_object_add(o, "quantum_cycles", quantum ?
+			       json_new_fixed(q, 3) : NULL);
+	json_object_object_add(o, "quantum_ns", quantum && khz ?
+			       json_new_fixed(q * 1e6 / (double)khz, 3) :
+			       NULL);
+}
+
+/*
+ * result.timer: which, its quantum and read cost, and what is known of
+ * the TSC
+ */
 static struct json_object *timer(const struct run_report *r)
 {
 	struct json_object *o = json_object_new_object();
@@ -309,6 +327,13 @@ static struct json_object *timer(const struct run_report *r)
 	int stable = report_tsc_stable(r);
 
 	latt_json_str(o, "name", report_timer_name(r));
+	json_add_quantum(o, r->q.quantum, r->info->tsc_khz);
+	add_str_or_null(o, "quantum_source", !r->q.quantum ? NULL :
+			r->q.timer ? "timer" : "samples");
+	json_object_object_add(o, "samples_quantum_cycles", r->q.samples ?
+			       json_new_fixed((double)r->q.samples /
+					      LATT_QUANTUM_ONE, 3) : NULL);
+	latt_json_u64(o, "read_cost_cycles", r->res.timer_step);
 	latt_json_u64(o, "step_cycles", r->res.timer_step);
 	add_str_or_null(o, "clocksource", r->clocksource[0] ?
 			r->clocksource : NULL);

@@ -15,6 +15,7 @@ void latt_json_int(struct json_object *o, const char *key, long long val);
 void latt_json_double(struct json_object *o, const char *key, double val);
 void latt_json_bool(struct json_object *o, const char *key, int val);
 struct json_object *json_new_fixed(double val, int decimals);
+void json_add_quantum(struct json_object *o, __u64 quantum, __u64 khz);
 int json_emit(const char *path, struct json_object *o);
 
 /* The blocks of a run's JSON (json-out.c), also the rows of a sweep. */

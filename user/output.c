@@ -205,16 +205,65 @@ int report_tsc_stable(const struct run_report *r)
 	return !(r->res.flags & LATT_RES_TSC_UNSTABLE);
 }
 
+/**
+ * report_quantum() - the timer's quantum of @r in cycles (struct
+ * run_quantum): what a single sample can tell apart; 0 when unknown
+ */
+double report_quantum(const struct run_report *r)
+{
+	return (double)r->q.quantum / LATT_QUANTUM_ONE;
+}
+
+/**
+ * report_quantum_agree() - whether the spacing of @r's own samples is
+ * the engine's quantum, within 2%
+ */
+bool report_quantum_agree(const struct run_report *r)
+{
+	double a = (double)r->q.samples, b = (double)r->q.timer;
+
+	return a && b && a >= 0.98 * b && a <= 1.02 * b;
+}
+
+/**
+ * fmt_quantum() - "quantum Q cycles (N ns@note), read cost C cycles": a
+ * quantum in 1/256 cycle and a read cost in cycles (0: unknown, left out)
+ * at @khz; @note: "" or "; ..."
+ */
+void fmt_quantum(char *buf, size_t len, __u64 quantum, __u64 read_cost,
+		 __u64 khz, const char *note)
+{
+	double q = (double)quantum / LATT_QUANTUM_ONE;
+	double ns = khz ? q * 1e6 / (double)khz : 0;
+	int n = 0;
+
+	buf[0] = 0;
+	if (quantum && khz)
+		n = snprintf(buf, len, "quantum %.*f cycles (%.*f ns%s)",
+			     q < 10 ? 3 : 2, q, ns < 1 ? 3 : 2, ns, note);
+	else if (quantum)
+		n = snprintf(buf, len, "quantum %.2f cycles%s%s%s", q,
+			     note[0] ? " (" : "", note[0] ? note + 2 : "",
+			     note[0] ? ")" : "");
+	if (read_cost && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, "%sread cost %llu cycles",
+			 n ? ", " : "", (unsigned long long)read_cost);
+}
+
 static void print_timer(FILE *f, const struct run_report *r)
 {
 	const struct latt_result *s = &r->res;
 	__u64 feat = r->info->features;
 	int stable = report_tsc_stable(r);
-	char step[48] = "";
+	char step[160] = "", qt[96];
 
-	if (s->timer_step)
-		snprintf(step, sizeof(step), ", step %llu cycles",
-			 (unsigned long long)s->timer_step);
+	fmt_quantum(qt, sizeof(qt), r->q.quantum, s->timer_step,
+		    r->info->tsc_khz, !r->q.quantum ? "" :
+		    !r->q.timer ? "; the run's samples'" :
+		    r->q.finer ? "; the run's samples: FINER" :
+		    report_quantum_agree(r) ? "; the run's samples agree" : "");
+	if (qt[0])
+		snprintf(step, sizeof(step), ", %s", qt);
 	line(f, "timer:", "%s%s%s; TSC %s%s%s, %s (clocksource %s)",
 	     s->flags & LATT_RES_TIMER_RDTSC ? "lfence; rdtsc" : "rdtscp",
 	     s->flags & LATT_RES_TIMER_RDTSC && !(feat & LATT_FEAT_RDTSCP) ?

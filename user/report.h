@@ -31,6 +31,10 @@ int report_repeat_spread(const struct run_report *r, size_t n, int stat,
 int report_write_json_repeats(const char *path, const struct run_report *r,
 			      size_t n);
 const char *report_timer_name(const struct run_report *r);
+double report_quantum(const struct run_report *r);
+bool report_quantum_agree(const struct run_report *r);
+void fmt_quantum(char *buf, size_t len, __u64 quantum, __u64 read_cost,
+		 __u64 khz, const char *note);
 int report_tsc_stable(const struct run_report *r);
 int report_write_hist(const char *path, const struct run_report *r);
 int report_write_hgrm(const char *path, const struct run_report *r);

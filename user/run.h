@@ -158,6 +158,26 @@ struct run_threshold {
 	__u64 median;
 };
 
+/**
+ * struct run_quantum - the timer's quantum as a run reports it (quantum.h)
+ * @quantum: what the figures are read against, 1/256 cycle: @timer, or
+ *	@samples where the engine did not say (0: unknown)
+ * @timer: the engine's (struct latt_info.timer_quantum), 0 = unknown
+ * @samples: the spacing of the run's own raw samples below
+ *	LATT_HIST_EXACT cycles (one timing thread's), 0 = none found (fewer
+ *	than three values there)
+ * @used: the samples @samples was found from
+ * @finer: @samples is finer than @timer (by more than 2%): the TSC is
+ *	not the one the engine measured, or moved otherwise
+ */
+struct run_quantum {
+	__u64 quantum;
+	__u64 timer;
+	__u64 samples;
+	__u32 used;
+	bool finer;
+};
+
 struct run_report {
 	const struct cmd_ctx *ctx;	/* the command line */
 	const struct latt_info *info;
@@ -184,6 +204,7 @@ struct run_report {
 	struct thread_report trep;	/* threads or a mode (ABI 1.2) */
 	char page_note[64];		/* how res.page_size was found */
 	char clocksource[32];		/* the kernel's, at the run's end */
+	struct run_quantum q;		/* the timer's quantum */
 	char warnings[RUN_MAX_WARNINGS][320]; /* run_warnings()'s */
 	int nr_warnings;
 };

@@ -53,6 +53,7 @@
 
 #include <lattester/hist.h>
 #include <lattester/pattern.h>
+#include <lattester/quantum.h>
 #include <lattester/rules.h>
 #include "dev.h"
 #include "host.h"
@@ -1380,6 +1381,43 @@ static int measure(struct latt_dev *d, const struct run_opts *o,
 }
 
 /*
+ * The quantum of @r (struct run_quantum): the engine's, and its samples'
+ * from one timing thread's histogram of raw samples (several threads'
+ * merged histogram moves each by its overhead, off the quantum).
+ */
+static void run_quantum(struct run_report *r)
+{
+	static __u64 d[LATT_Q_MAX_N];
+	struct run_quantum *q = &r->q;
+	const __u64 *h = r->hist;
+	struct latt_quantum found;
+	__u32 i, n, lat = 0, vals = 1;
+
+	memset(q, 0, sizeof(*q));
+	q->timer = r->info->timer_quantum;
+	for (i = 0; r->trep.st && i < r->trep.n; i++) {
+		if (r->trep.st[i].role != LATT_ROLE_LATENCY)
+			continue;
+		if (!lat++ && r->trep.hist)
+			h = r->trep.hist + (size_t)i * LATT_HIST_BUCKETS;
+	}
+	if (lat > 1 && !r->trep.hist)
+		h = NULL;
+	n = h && r->res.count ? latt_quantum_hist(d, h) : 0;
+	/* three values at least: one is its own quantum, two are a
+	 * difference and its divisors */
+	for (i = 1; i < n; i++)
+		vals += d[i] != d[i - 1];
+	if (n && vals >= 3 && !latt_quantum_find(&found, d, n)) {
+		q->samples = found.quantum;
+		q->used = found.used;
+	}
+	q->quantum = q->timer ? q->timer : q->samples;
+	q->finer = q->timer && q->samples &&
+		   (double)q->samples < 0.98 * (double)q->timer;
+}
+
+/*
  * The threshold in cycles: a time needs tsc_khz, a multiple of the median
  * needs a calibration pass first (same configuration, no threshold).
  */
@@ -1424,10 +1462,11 @@ static int resolve_threshold(struct latt_dev *d, struct run_opts *o,
 	 * earlier point's was taken, the run after it always takes it */
 	r->region_reused = !!(r->res.flags & LATT_RES_REUSED);
 	t->median = latt_correct(raw, r->res.overhead);
-	if (r->res.timer_step && t->median <= r->res.timer_step) {
-		log_err("%s: --threshold %s: the median (%llu cycles, corrected) is within one timer step (%llu cycles) of zero: a multiple of it is no threshold; give cycles or a time, or give the samples more to time%s", o->target,
+	run_quantum(r);
+	if (report_quantum(r) > 0 && t->median <= report_quantum(r)) {
+		log_err("%s: --threshold %s: the median (%llu cycles, corrected) is within one timer quantum (%.2f cycles) of zero: a multiple of it is no threshold; give cycles or a time, or give the samples more to time%s", o->target,
 			o->thr.text, (unsigned long long)t->median,
-			(unsigned long long)r->res.timer_step,
+			report_quantum(r),
 			op_is_store(o->cfg.op) &&
 			r->res.config.fence != LATT_FENCE_MFENCE ?
 			" (--fence mfence times stores to completion)" : "");
@@ -1479,22 +1518,26 @@ static void run_warnings(struct run_report *r)
 	const struct latt_result *s = &r->res;
 	const struct latt_config *c = &s->config;
 	const __u64 step = s->timer_step;
+	const double q = report_quantum(r);
 	double p50 = r->sum.cycles[STAT_P50] * (r->sum.per_load ? r->sum.chain : 1);
 	__u64 end = s->overhead_end, drift;
 
 	r->nr_warnings = 0;
-	if (s->count && step && c->mode != LATT_MODE_BANDWIDTH &&
-	    p50 <= (double)step) {
+	if (s->count && q > 0 && c->mode != LATT_MODE_BANDWIDTH &&
+	    p50 <= q) {
 		if (op_is_store(c->op) && c->fence != LATT_FENCE_MFENCE)
-			warn_add(r, "the corrected p50 (%.0f cycles) is within one timer step (%llu cycles) of zero: with --fence %s the second timestamp does not wait for the stores; --fence mfence times them to completion", p50, (unsigned long long)step,
+			warn_add(r, "the corrected p50 (%.0f cycles) is within one timer quantum (%.2f cycles) of zero: with --fence %s the second timestamp does not wait for the stores; --fence mfence times them to completion", p50, q,
 				 latt_name(NAMES_FENCE, c->fence));
 		else
-			warn_add(r, "the corrected p50 (%.0f cycles) is within one timer step (%llu cycles) of zero: it can't be told from nothing; time more per sample (--chain with chase, a larger --size)", p50,
-				 (unsigned long long)step);
+			warn_add(r, "the corrected p50 (%.0f cycles) is within one timer quantum (%.2f cycles) of zero: it can't be told from nothing; time more per sample (--chain with chase, a larger --size)", p50,
+				 q);
 	}
+	if (r->q.finer)
+		warn_add(r, "the run's samples are spaced %.2f cycles apart, finer than the timer's quantum (%.2f cycles, found when the engine started): the TSC moved otherwise during the run (another host?); the resolution stated is the coarser one", (double)r->q.samples / LATT_Q_ONE,
+			 (double)r->q.timer / LATT_Q_ONE);
 	drift = end > s->overhead ? end - s->overhead : s->overhead - end;
 	if (end && step && drift > step)
-		warn_add(r, "the timer's overhead drifted from %llu to %llu cycles during the run, more than one step (%llu): the CPU's clock or the platform changed; repeat the run", (unsigned long long)s->overhead,
+		warn_add(r, "the timer's overhead drifted from %llu to %llu cycles during the run, more than one read of the timer costs (%llu): the CPU's clock or the platform changed; repeat the run", (unsigned long long)s->overhead,
 			 (unsigned long long)end, (unsigned long long)step);
 	if (s->backwards)
 		warn_add(r, "%llu samples read a second timestamp below the first (the TSC went backwards: a hypervisor?); they are left out of the figures",
@@ -1612,6 +1655,7 @@ static int measure_point(struct run_opts *o, struct run_report *r,
 			 !r->res.page_size ? "unknown" :
 			 o->cfg.target == LATT_TARGET_PMEM ?
 			 "the module's memremap" : "the kernel's direct map");
+	run_quantum(r);
 	run_warnings(r);
 	if (o->cfg.threshold &&
 	    outlier_summarize(&r->osum, r->outliers, r->res.outlier_len,

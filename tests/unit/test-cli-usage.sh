@@ -771,6 +771,29 @@ else
 		! grep -q "over .* repeats" "$tmp/out"
 	report $? "fake: SIGINT in repeat 1 of 3: exit 130, the repeat left out and said (exit $rc)"
 
+	# the timer's quantum (issue 25): the module's, and what it means
+	# for a threshold; the fake's samples below 256 cycles take one
+	# value (200), which pins no quantum down
+	FAKE_QUANTUM=6272 expect 0 "fake: quantum 24.5 cycles" f "$ctl" run \
+		--samples 10000 --json "$j"
+	has "$tmp/out" "^timer: +rdtscp, quantum 24.50 cycles \(12.25 ns\); TSC " \
+		"fake: the timer line gives the module's quantum in cycles and ns"
+	jq -e '.result.timer.quantum_cycles == 24.5 and
+	       .result.timer.quantum_ns == 12.25 and
+	       .result.timer.quantum_source == "timer" and
+	       .result.timer.samples_quantum_cycles == null' "$j" >/dev/null
+	report $? "fake: JSON result.timer: quantum 24.5 cycles from the timer; one sample value pins none"
+	FAKE_QUANTUM=51200 expect 1 "fake: --threshold 10x, median 180 within a quantum of 200" \
+		f "$ctl" run --samples 10000 --threshold 10x
+	has "$tmp/err" "the median \(180 cycles, corrected\) is within one timer quantum \(200.00 cycles\) of zero" \
+		"fake: ... refused, the quantum named"
+	FAKE_QUANTUM=0 expect 0 "fake: a module before ABI 2.6" f "$ctl" run \
+		--samples 10000 --json "$j"
+	jq -e '.result.timer.quantum_cycles == null and
+	       .result.timer.quantum_source == null' "$j" >/dev/null &&
+		! grep -q "quantum" "$tmp/out"
+	report $? "fake: no quantum from the module nor the samples: none said"
+
 	# outliers: files, thresholds, summary
 	expect 0 "fake: --outliers csv, 10x" f "$ctl" run --samples 10000 \
 		--threshold 10x --max-outliers 5 --outliers "$tmp/o.csv" --json "$j"

@@ -332,7 +332,10 @@ import csv, json, sys
 def paths(o, pre=""):
     if isinstance(o, dict):
         return {p for k, v in o.items() for p in paths(v, pre + "." + k)} | {pre}
-    return {pre + ":" + type(o).__name__.replace("int", "float")}
+    # ints and floats alike, and null (a figure one run may lack, as
+    # the spacing of its own samples)
+    return {pre + ":" + ("float" if o is None else
+                         type(o).__name__.replace("int", "float"))}
 why = []
 a = [json.loads(l) for l in open(sys.argv[1])]
 b = [json.loads(l) for l in open(sys.argv[2])]

@@ -8,6 +8,13 @@
  *                  it, else lfence;rdtsc;lfence), over 10^6 pairs.  A
  *                  latency "corrected" for the timer overhead can only be
  *                  trusted to within one such step.
+ *   tsc quantum CPU  the TSC's quantum: the spacing of the values a
+ *                  difference of two reads takes.  2*10^5 pairs a spin of
+ *                  0 to 1023 rounds apart; their distinct differences,
+ *                  sorted; the mean gap between neighbours, leaving out
+ *                  gaps over 1.5x the median gap (multiples no pair hit).
+ *                  Another method than lattester's quantum.h (least
+ *                  squares over candidate divisors of the smallest).
  *   tsc khz CPU    the TSC's rate in kHz: TSC ticks over ~1 s of spinning,
  *                  against CLOCK_MONOTONIC_RAW (not slewed by NTP), to check
  *                  the tsc_khz lattester converts cycles to ns with.
@@ -51,6 +58,48 @@ static uint64_t step(void)
 			best = b - a;
 	}
 	return best;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+#define QPAIRS	200000
+
+static double quantum(void)
+{
+	static uint64_t d[QPAIRS], gap[QPAIRS];
+	volatile unsigned int sink = 0;
+	uint64_t a, b, med;
+	long i, j, n = 0, g = 0, k;
+	double sum = 0;
+
+	for (i = 0; i < QPAIRS; i++) {
+		a = stamp();
+		for (j = 0; j < (i * 7919) % 1024; j++)
+			sink += (unsigned int)j;
+		b = stamp();
+		if (b > a && b - a < 100000)
+			d[n++] = b - a;
+	}
+	qsort(d, n, sizeof(*d), cmp_u64);
+	for (i = 1; i < n; i++)
+		if (d[i] != d[i - 1])
+			gap[g++] = d[i] - d[i - 1];
+	if (!g)
+		return 0;
+	qsort(gap, g, sizeof(*gap), cmp_u64);
+	med = gap[g / 2];
+	for (i = 0, k = 0; i < g; i++) {
+		if (2 * gap[i] <= 3 * med) {
+			sum += (double)gap[i];
+			k++;
+		}
+	}
+	return sum / k;
 }
 
 static double now_ns(void)
@@ -102,8 +151,9 @@ int main(int argc, char **argv)
 	unsigned int a, b, c, d;
 	cpu_set_t set;
 
-	if (argc != 3 || (strcmp(argv[1], "step") && strcmp(argv[1], "khz"))) {
-		fprintf(stderr, "usage: tsc step|khz CPU\n");
+	if (argc != 3 || (strcmp(argv[1], "step") && strcmp(argv[1], "khz") &&
+			  strcmp(argv[1], "quantum"))) {
+		fprintf(stderr, "usage: tsc step|quantum|khz CPU\n");
 		return 2;
 	}
 	CPU_ZERO(&set);
@@ -122,6 +172,14 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		printf("%llu\n", (unsigned long long)s);
+	} else if (!strcmp(argv[1], "quantum")) {
+		double q = quantum();
+
+		if (!q) {
+			fprintf(stderr, "tsc: the differences took one value\n");
+			return 1;
+		}
+		printf("%.3f\n", q);
 	} else {
 		printf("%.0f\n", khz());
 	}

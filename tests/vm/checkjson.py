@@ -37,6 +37,20 @@ def check_abi13(name, d, state="done"):
                                            t["step_cycles"] >= 0):
                 p.append(f"{name}: result.timer.step_cycles "
                          f"{t['step_cycles']!r}")
+            if "quantum_cycles" in t:
+                # issue 25: a tick or more, known (the module's, ABI
+                # 2.6), and no more than the smallest difference of two
+                # reads
+                q, rc = t["quantum_cycles"], t.get("read_cost_cycles")
+                if not (isinstance(q, (int, float)) and q >= 1 and
+                        t.get("quantum_source") in ("timer", "samples") and
+                        isinstance(t.get("quantum_ns"), (int, float)) and
+                        t["quantum_ns"] > 0 and
+                        (not rc or q <= rc)):
+                    p.append(f"{name}: result.timer quantum {q!r} "
+                             f"({t.get('quantum_source')!r}, "
+                             f"{t.get('quantum_ns')!r} ns, read cost "
+                             f"{rc!r})")
             if "clocksource" in t and not (t["clocksource"] is None or
                                            isinstance(t["clocksource"], str)):
                 p.append(f"{name}: result.timer.clocksource "

@@ -447,13 +447,15 @@ def table_ops(run, a):
 
 def row_shape(o, pre=""):
     """The paths of a JSON row's fields with their types (ints and floats
-    alike: 0 is printed as an int), not their values."""
+    alike: 0 is printed as an int; null alike too: a figure one run may
+    lack, as the spacing of its own samples), not their values."""
     if isinstance(o, dict):
         out = {pre}
         for k, v in o.items():
             out |= row_shape(v, pre + "." + k)
         return out
-    t = "number" if isinstance(o, (int, float)) and not isinstance(o, bool) \
+    t = "number" if o is None or (isinstance(o, (int, float)) and
+                                  not isinstance(o, bool)) \
         else type(o).__name__
     return {pre + ":" + t}
 
