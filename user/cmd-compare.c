@@ -94,7 +94,7 @@ const struct cmd_usage compare_usage = {
 	.opts = compare_options,
 	.description =
 		"compare prints a header naming each result (file, target, op, pattern, size, CPU, engine, kernel and host), then a table: a row per statistic, a column per file, and a column per other file with its ratio to the baseline.  The figures are corrected ns when every result records its TSC frequency, else corrected cycles; results whose figures can't be brought to one unit are refused.\n\n"
-		"What the files compare is what sets them apart: a field of the configuration with one value in each file and different values between them (the target, the engine, ...).  When they differ in more than the target and the engine (op, size, samples, ...), they are compared all the same, with a warning naming the fields.  Sweeps are compared point by point: their other fields (each point's key) match the points; a point with no match is shown with '-' and counted.  A point's repeats (sweep --repeat, run --repeat, or a point written twice) are compared by their median, and a column per other file says whether the difference lies beyond their spread: beyond (the ranges apart, by a chance of 2/C(n+m,n) <= 0.05: 5 and 5 repeats), few (apart, too few repeats to tell) or within.  A file that is no lattester result, of a schema version this tool doesn't read, or an outlier or sweep CSV file, is refused by name.",
+		"What the files compare is what sets them apart: a field of the configuration with one value in each file and different values between them (the target, the engine, ...).  When they differ in more than the target and the engine (op, size, samples, ...), they are compared all the same, with a warning naming the fields.  Sweeps are compared point by point: their other fields (each point's key) match the points; a point with no match is shown with '-' and counted.  A point's repeats (sweep --repeat, run --repeat, or a point written twice) are compared by their median, and a column per other file says whether the difference lies beyond their spread: beyond (the ranges apart, by a chance of 2/C(n+m,n) <= 0.05: 5 and 5 repeats), few (apart, too few repeats to tell) or within.  Two single runs are compared by their 95% confidence intervals (run's latency.intervals, in ns or cycles): beyond where they don't overlap, within where they do.  A file that is no lattester result, of a schema version this tool doesn't read, or an outlier or sweep CSV file, is refused by name.",
 	.examples = compare_examples,
 	.see_also = "perf-diff(1)",
 	.file_args = 1,
@@ -948,18 +948,67 @@ static bool figure(const struct compare *c, const struct point *p, int row,
 	return true;
 }
 
-/* Does @m's figure in file @fi differ from the baseline's beyond their
- * repeats' spread?  *@chance: that of ranges apart by chance. */
+/*
+ * A single run's 95% interval of row @row in the compared unit
+ * (latency.intervals, run's latt_summarize_ci()): false for a point with
+ * repeats, a unit or figure without one, or a document from before them.
+ */
+static bool interval(const struct compare *c, const struct point *p,
+		     int row, double *lo, double *hi)
+{
+	struct json_object *a;
+
+	if (!p || p->rep || row == STAT_RATE || c->unit == UNIT_RAW)
+		return false;
+	a = get(p->o, "latency", "intervals", units[c->unit].key,
+		latt_stats[row].name, NULL);
+	if (!a || !json_object_is_type(a, json_type_array) ||
+	    json_object_array_length(a) != 2)
+		return false;
+	return get_num(json_object_array_get_idx(a, 0), lo) &&
+	       get_num(json_object_array_get_idx(a, 1), hi);
+}
+
+/*
+ * Does @m's figure in file @fi differ from the baseline's beyond their
+ * repeats' spread, or, two single runs, beyond their 95% intervals?
+ * *@chance: that of repeats' ranges apart by chance; -1 for intervals.
+ */
 static enum latt_apart apart(const struct compare *c, const struct match *m,
 			     int row, int fi, double *chance)
 {
 	struct latt_spread a, b;
+	double alo, ahi, blo, bhi;
+	enum latt_apart ap;
 
 	*chance = 1;
 	if (fi == c->base || !spread(c, m->p[fi], row, &a) ||
 	    !spread(c, m->p[c->base], row, &b))
 		return LATT_APART_UNKNOWN;
-	return latt_spread_apart(&a, &b, chance);
+	ap = latt_spread_apart(&a, &b, chance);
+	if (ap != LATT_APART_UNKNOWN ||
+	    !interval(c, m->p[fi], row, &alo, &ahi) ||
+	    !interval(c, m->p[c->base], row, &blo, &bhi))
+		return ap;
+	*chance = -1;
+	return ahi >= blo && bhi >= alo ? LATT_APART_WITHIN :
+	       LATT_APART_BEYOND;
+}
+
+/* Does a verdict of two single runs' intervals show anywhere? */
+static bool any_intervals(const struct compare *c)
+{
+	double r;
+	size_t i;
+	int row, fi;
+
+	for (i = 0; i < c->nm; i++)
+		for (row = 0; row < NR_ROWS; row++)
+			for (fi = 0; c->rows[row] && fi < c->nf; fi++)
+				if (apart(c, &c->m[i], row, fi, &r) !=
+				    LATT_APART_UNKNOWN && r < 0)
+					return true;
+	return false;
 }
 
 /* Was any point measured more than once? */
@@ -1087,7 +1136,7 @@ static void print_text(const struct compare *c)
 {
 	char lab[512], cell[64], ref[16];
 	size_t i, w = 5;	/* "point" */
-	bool reps = any_repeats(c);
+	bool reps = any_repeats(c), ivs = any_intervals(c);
 	int fi, row;
 
 	for (fi = 0; fi < c->nf; fi++)
@@ -1100,6 +1149,10 @@ static void print_text(const struct compare *c)
 	if (reps)
 		printf("[N]vs[%d]: beyond, the repeats' ranges apart by a chance of at most %g (2/C(n+m,n)); few, apart with too few repeats to tell; within, the ranges overlap\n",
 		       c->base + 1, LATT_SPREAD_P);
+	if (ivs)
+		printf("[N]vs[%d]%s: beyond, the two runs' 95%% intervals apart; within, they overlap\n",
+		       c->base + 1, reps ? " of single runs" : "");
+	reps = reps || ivs;
 	for (i = 0; i < c->nm && c->f[0].sweep; i++) {
 		label(lab, sizeof(lab), c, c->m[i].p[c->base]);
 		w = strlen(lab) > w ? strlen(lab) : w;
@@ -1212,13 +1265,15 @@ static struct json_object *json_file(const struct compare *c, int fi)
 
 /* "spreads" (per result: its repeats' n, median, min and max), "apart"
  * (per result: beyond, few, within against the baseline; null for it or
- * with no spread on either side) and "chance" (of ranges that far apart) */
+ * with neither spread nor intervals), "chance" (of ranges that far
+ * apart; null for intervals) and "by" ("repeats" or "intervals") */
 static void json_spreads(const struct compare *c, const struct match *m,
 			 int row, struct json_object *s)
 {
 	struct json_object *sp = json_object_new_array();
 	struct json_object *ap = json_object_new_array();
 	struct json_object *ch = json_object_new_array();
+	struct json_object *by = json_object_new_array();
 	struct json_object *o;
 	struct latt_spread v;
 	enum latt_apart a;
@@ -1240,12 +1295,16 @@ static void json_spreads(const struct compare *c, const struct match *m,
 		a = apart(c, m, row, fi, &p);
 		json_object_array_add(ap, a == LATT_APART_UNKNOWN ? NULL :
 				      json_object_new_string(latt_apart_name(a)));
-		json_object_array_add(ch, a == LATT_APART_UNKNOWN ? NULL :
-				      json_new_fixed(p, RATIO_DECIMALS));
+		json_object_array_add(ch, a == LATT_APART_UNKNOWN || p < 0 ?
+				      NULL : json_new_fixed(p, RATIO_DECIMALS));
+		json_object_array_add(by, a == LATT_APART_UNKNOWN ? NULL :
+				      json_object_new_string(p < 0 ? "intervals" :
+							     "repeats"));
 	}
 	json_object_object_add(s, "spreads", sp);
 	json_object_object_add(s, "apart", ap);
 	json_object_object_add(s, "chance", ch);
+	json_object_object_add(s, "by", by);
 }
 
 static struct json_object *json_point(const struct compare *c,
@@ -1278,7 +1337,7 @@ static struct json_object *json_point(const struct compare *c,
 		}
 		json_object_object_add(s, "values", vals);
 		json_object_object_add(s, "ratios", ratios);
-		if (any_repeats(c))
+		if (any_repeats(c) || any_intervals(c))
 			json_spreads(c, m, row, s);
 		json_object_object_add(stats, row_name(row), s);
 	}
@@ -1348,7 +1407,7 @@ static void csv_num(bool ok, double v, int decimals, int last)
 static void print_csv(const struct compare *c)
 {
 	char lab[512], name[32];
-	bool reps = any_repeats(c);
+	bool reps = any_repeats(c) || any_intervals(c);
 	int cols;
 	size_t i;
 	int fi, row;

@@ -666,8 +666,8 @@ struct sweep_row {
 };
 
 /*
- * Column @col of @w's row (@stat: which statistic, for SWEEP_COL_CYCLES
- * and SWEEP_COL_NS), in @buf or a constant.
+ * Column @col of @w's row (@stat: which statistic, for SWEEP_COL_CYCLES,
+ * SWEEP_COL_NS and its intervals), in @buf or a constant.
  */
 static const char *row_value(const struct sweep_row *w, enum sweep_col col,
 			     int stat, char *buf, size_t len)
@@ -799,6 +799,13 @@ static const char *row_value(const struct sweep_row *w, enum sweep_col col,
 		if (!r->sum.supported[stat])
 			return "";
 		return fmt_double(buf, len, "%.3f", r->sum.ns[stat]);
+	case SWEEP_COL_NS_LO:
+	case SWEEP_COL_NS_HI:
+		/* the 95% interval: blank where there is none */
+		if (!r->sum.has_ci[stat])
+			return "";
+		return fmt_double(buf, len, "%.3f", col == SWEEP_COL_NS_LO ?
+				  r->sum.ci_ns_lo[stat] : r->sum.ci_ns_hi[stat]);
 	case SWEEP_COL_KEY:
 		return w->key;
 	}

@@ -415,6 +415,47 @@ static struct json_object *stat_column(const double *v, int decimals)
 	return o;
 }
 
+/* {"min": null, "p50": [lo, hi], ...}: one unit's intervals */
+static struct json_object *interval_column(const struct latt_summary *s,
+					   bool ns)
+{
+	struct json_object *o = json_object_new_object(), *a;
+	int i;
+
+	for (i = 0; i < NR_STATS; i++) {
+		if (!s->has_ci[i]) {
+			json_object_object_add(o, latt_stats[i].name, NULL);
+			continue;
+		}
+		a = json_object_new_array();
+		json_object_array_add(a, json_new_fixed(ns ? s->ci_ns_lo[i] :
+							s->ci_lo[i], ns ?
+							NS_DECIMALS :
+							MEAN_DECIMALS));
+		json_object_array_add(a, json_new_fixed(ns ? s->ci_ns_hi[i] :
+							s->ci_hi[i], ns ?
+							NS_DECIMALS :
+							MEAN_DECIMALS));
+		json_object_object_add(o, latt_stats[i].name, a);
+	}
+	return o;
+}
+
+/*
+ * latency.intervals: the 95% confidence intervals (latt_summarize_ci()),
+ * corrected cycles and ns, null where a figure has none
+ */
+static struct json_object *intervals(const struct latt_summary *s)
+{
+	struct json_object *o = json_object_new_object();
+
+	add_fixed(o, "level", LATT_CI_LEVEL, 2);
+	add_fixed(o, "quantum_cycles", s->quantum, 3);
+	json_object_object_add(o, "cycles", interval_column(s, false));
+	json_object_object_add(o, "ns", interval_column(s, true));
+	return o;
+}
+
 /*
  * The latency figures; "unsupported" names the percentiles the sample
  * count can't support (latt_stat_supported(): the table prints "-" for
@@ -437,6 +478,7 @@ struct json_object *json_run_latency(const struct run_report *r)
 			json_object_array_add(un, json_object_new_string(
 				latt_stats[i].name));
 	json_object_object_add(o, "unsupported", un);
+	json_object_object_add(o, "intervals", intervals(&r->sum));
 	if (latt_unsupported_note(note, sizeof(note), &r->sum, false))
 		latt_json_str(o, "unsupported_reason", note);
 	else

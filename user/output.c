@@ -405,31 +405,45 @@ static void print_header(FILE *f, const struct run_report *r)
 static void print_table(FILE *f, const struct run_report *r)
 {
 	const struct latt_summary *sum = &r->sum;
-	char note[512];
+	char note[512], ci[64];
 	int i;
 
 	fprintf(f, "\nlatency per %s: cycles and ns corrected (raw - overhead)",
 		sum->per_load ? "load" : "access");
 	if (sum->per_load)
 		fprintf(f, " / %u; raw cycles per sample", sum->chain);
-	fprintf(f, "\n%-8s %12s %12s %12s\n", "", "cycles", "ns", "raw cycles");
+	fprintf(f, "\n%-8s %12s %12s %12s   %s\n", "", "cycles", "ns",
+		"raw cycles", "95% interval, ns");
 	for (i = 0; i < NR_STATS; i++) {
 		if (!latt_stats[i].in_table)
 			continue;
+		ci[0] = 0;
+		if (sum->has_ci[i])
+			snprintf(ci, sizeof(ci), "   [%.1f, %.1f]",
+				 sum->ci_ns_lo[i], sum->ci_ns_hi[i]);
 		if (i == STAT_MEAN)
-			fprintf(f, "%-8s %12.1f %12.1f %12.1f\n",
+			fprintf(f, "%-8s %12.1f %12.1f %12.1f%s\n",
 				latt_stats[i].name, sum->cycles[i],
-				sum->ns[i], sum->raw[i]);
+				sum->ns[i], sum->raw[i], ci);
 		else if (!sum->supported[i])
 			fprintf(f, "%-8s %12s %12s %12s\n", latt_stats[i].name,
 				"-", "-", "-");
 		else
-			fprintf(f, "%-8s %12.0f %12.1f %12.0f\n",
+			fprintf(f, "%-8s %12.0f %12.1f %12.0f%s\n",
 				latt_stats[i].name, sum->cycles[i],
-				sum->ns[i], sum->raw[i]);
+				sum->ns[i], sum->raw[i], ci);
 	}
 	if (latt_unsupported_note(note, sizeof(note), sum, true))
 		fprintf(f, "-: %s\n", note);
+	if (!sum->has_ci[STAT_P50] && !sum->has_ci[STAT_MEAN])
+		return;
+	if (sum->quantum > 0)
+		snprintf(note, sizeof(note), "widened by the timer's quantum (%.2f cycles) each side",
+			 sum->quantum);
+	else
+		snprintf(note, sizeof(note), "not widened: the timer's quantum is unknown");
+	fprintf(f, "95%% intervals: percentiles from the order statistics, %s; the mean's from the samples' spread; both take the samples as independent (methodology.md §7)\n",
+		note);
 }
 
 /** report_print() - the header, and the table if there were samples */

@@ -1408,7 +1408,8 @@ static void run_quantum(struct run_report *r)
 	 * difference and its divisors */
 	for (i = 1; i < n; i++)
 		vals += d[i] != d[i - 1];
-	if (n && vals >= 3 && !latt_quantum_find(&found, d, n)) {
+	/* a spacing found, not one tick by default */
+	if (n && vals >= 3 && latt_quantum_find(&found, d, n) == 0) {
 		q->samples = found.quantum;
 		q->used = found.used;
 	}
@@ -1656,6 +1657,8 @@ static int measure_point(struct run_opts *o, struct run_report *r,
 			 o->cfg.target == LATT_TARGET_PMEM ?
 			 "the module's memremap" : "the kernel's direct map");
 	run_quantum(r);
+	latt_summarize_ci(&r->sum, &r->res, r->hist, report_quantum(r),
+			  r->info->tsc_khz);
 	run_warnings(r);
 	if (o->cfg.threshold &&
 	    outlier_summarize(&r->osum, r->outliers, r->res.outlier_len,

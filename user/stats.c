@@ -3,6 +3,7 @@
  * stats.c - see stats.h.  No I/O: the unit test links this file.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,4 +261,211 @@ void latt_summarize(struct latt_summary *s, const struct latt_result *r,
 	s->cycles[STAT_MEAN] = (double)r->sum_corrected / (double)r->count /
 			       s->chain;
 	s->ns[STAT_MEAN] = latt_ns(s->cycles[STAT_MEAN], tsc_khz);
+}
+
+/* log of the binomial pmf P(B = k), B ~ Bin(n, p), 0 < p < 1 */
+static double log_binom_pmf(double n, double k, double p)
+{
+	return lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1) +
+	       k * log(p) + (n - k) * log1p(-p);
+}
+
+/**
+ * latt_order_ranks() - the order statistics that bracket a percentile
+ * @n: samples
+ * @p: the percentile, 0 < p < 1
+ * @lo: out: rank l (1-based): X_(l) <= the percentile with probability
+ *	at least (1 + LATT_CI_LEVEL) / 2
+ * @hi: out: rank u: X_(u) >= it, likewise
+ *
+ * Distribution-free: the number of samples below the true percentile is
+ * Bin(n, p) whatever the distribution (a continuous one; ties only add
+ * coverage), so [X_(l), X_(u)] holds it with probability LATT_CI_LEVEL
+ * or more.  l is the largest rank with P(B <= l - 1) <= (1 - LEVEL) / 2,
+ * u the smallest with P(B >= u) <= (1 - LEVEL) / 2, the binomial summed
+ * exactly (in logs) over the mean +- 12 standard deviations and 40
+ * terms, beyond which the tails are below 10^-30; from a standard
+ * deviation of 200 ranks on, its normal approximation (with continuity
+ * correction), off by less than a rank there.
+ *
+ * Return: 0, or -1 when n is 0, p out of (0, 1), or a tail can't be cut
+ *	inside the samples (too few of them: l < 1 or u > n).
+ */
+int latt_order_ranks(__u64 n, double p, __u64 *lo, __u64 *hi)
+{
+	const double tail = (1 - LATT_CI_LEVEL) / 2;
+	double mean, sd, from, to, k, cdf, pmf;
+	__u64 l = 0, u = 0;
+
+	if (!n || !(p > 0 && p < 1))
+		return -1;
+	mean = (double)n * p;
+	sd = sqrt(mean * (1 - p));
+	if (sd > 200) {
+		/* the normal approximation, with continuity correction:
+		 * exact to a rank where the sum would take 10^4 terms */
+		k = floor(mean - LATT_CI_Z * sd + 0.5);
+		l = k < 1 ? 0 : (__u64)k;
+		k = ceil(mean + LATT_CI_Z * sd + 0.5);
+		u = k > (double)n ? n + 1 : (__u64)k;
+		goto done;
+	}
+	from = floor(mean - 12 * sd - 40);
+	to = ceil(mean + 12 * sd + 40);
+	if (from < 0)
+		from = 0;
+	if (to > (double)n)
+		to = (double)n;
+	/* lower: the largest l with P(B <= l - 1) <= tail */
+	cdf = 0;
+	for (k = from; k <= to; k++) {
+		pmf = exp(log_binom_pmf((double)n, k, p));
+		if (cdf + pmf > tail)
+			break;
+		cdf += pmf;
+	}
+	/* P(B <= k - 1) <= tail < P(B <= k): l = k (X_(k) has k - 1 below) */
+	l = (__u64)k;
+	/* upper: the smallest u with P(B >= u) <= tail */
+	cdf = 0;
+	for (k = to; k >= from; k--) {
+		pmf = exp(log_binom_pmf((double)n, k, p));
+		if (cdf + pmf > tail)
+			break;
+		cdf += pmf;
+	}
+	/* P(B >= k + 1) <= tail: u = k + 1 */
+	u = (__u64)k + 1;
+done:
+	if (l < 1 || u > n)
+		return -1;
+	*lo = l;
+	*hi = u;
+	return 0;
+}
+
+/**
+ * latt_hist_rank_value() - the value of the sample of rank @rank (1-based)
+ * in histogram @h (LATT_HIST_BUCKETS counters): exact in the buckets of
+ * one value, else interpolated across its bucket as if its samples were
+ * spread evenly (the midpoint for a bucket's middle sample)
+ *
+ * Return: the value, raw cycles; the last bucket's lower bound past it.
+ */
+double latt_hist_rank_value(const __u64 *h, __u64 rank)
+{
+	__u64 seen = 0;
+	double lo, w;
+	__u32 i;
+
+	for (i = 0; i < LATT_HIST_BUCKETS; i++) {
+		if (seen + h[i] >= rank && h[i])
+			break;
+		seen += h[i];
+	}
+	if (i >= LATT_HIST_BUCKETS)
+		return (double)latt_hist_lo(LATT_HIST_BUCKETS - 1);
+	lo = (double)latt_hist_lo(i);
+	if (i + 1 >= LATT_HIST_BUCKETS)
+		return lo;
+	w = (double)(latt_hist_hi(i) - latt_hist_lo(i) + 1);
+	if (w <= 1)
+		return lo;
+	return lo + w * ((double)(rank - seen) - 0.5) / (double)h[i];
+}
+
+/*
+ * One figure's interval from raw cycles [@lo, @hi]: corrected, per load,
+ * and in ns, and made to hold the figure itself (the table's estimate is
+ * its bucket's midpoint, which a wide bucket can put outside)
+ */
+static void set_ci(struct latt_summary *s, int i, double lo, double hi,
+		   __u64 tsc_khz)
+{
+	double ov = (double)s->overhead, c = (double)s->chain;
+
+	lo = lo > ov ? (lo - ov) / c : 0;
+	hi = hi > ov ? (hi - ov) / c : 0;
+	if (lo > s->cycles[i])
+		lo = s->cycles[i];
+	if (hi < s->cycles[i])
+		hi = s->cycles[i];
+	s->has_ci[i] = true;
+	s->ci_lo[i] = lo;
+	s->ci_hi[i] = hi;
+	/* the ns figure is the exact quotient, the cycles' rounded down */
+	s->ci_ns_lo[i] = fmin(latt_ns(lo, tsc_khz), s->ns[i]);
+	s->ci_ns_hi[i] = fmax(latt_ns(hi, tsc_khz), s->ns[i]);
+}
+
+/**
+ * latt_summarize_ci() - the 95% confidence intervals of @s's figures
+ * (after latt_summarize())
+ * @s: the summary
+ * @r: the run's result
+ * @hist: its raw histogram
+ * @quantum: the timer's quantum, raw cycles (0: unknown)
+ * @tsc_khz: for the ns
+ *
+ * A percentile's interval is [X_(l) - q, X_(u) + q]: the order
+ * statistics of latt_order_ranks() read through the histogram
+ * (latt_hist_rank_value()), widened by one quantum q each side, since
+ * every sample is the true duration moved to a multiple of the quantum,
+ * up or down.  Where the quantum is as wide as the interval (a DRAM load
+ * of a dozen quanta timed 10^5 times) that makes it about two quanta
+ * wide and conservative; where it is fine, it hardly matters.
+ *
+ * The mean's is mean +- LATT_CI_Z s / sqrt(n), s the histogram's standard
+ * deviation (bucket midpoints), with no widening: the quantum's rounding
+ * averages out (methodology.md §3).  Both take the samples as
+ * independent; samples that drift together (a frequency change, another
+ * tenant) make the true uncertainty larger, which repeats show
+ * (--repeat).
+ */
+void latt_summarize_ci(struct latt_summary *s, const struct latt_result *r,
+		       const __u64 *hist, double quantum, __u64 tsc_khz)
+{
+	double m, var, v, d, half;
+	__u64 l, u, k;
+	__u32 i;
+	int st;
+
+	s->quantum = quantum;
+	for (st = 0; st < NR_STATS; st++)
+		s->has_ci[st] = false;
+	if (!r->count || !hist)
+		return;
+	for (st = STAT_MIN + 1; st < STAT_MAX; st++) {
+		if (!s->supported[st] ||
+		    latt_order_ranks(r->count, (double)latt_stats[st].ppm / 1e6,
+				     &l, &u))
+			continue;
+		set_ci(s, st, latt_hist_rank_value(hist, l) - quantum,
+		       latt_hist_rank_value(hist, u) + quantum, tsc_khz);
+	}
+	if (r->count < 2)
+		return;
+	/* the mean's: the spread of the histogram's midpoints */
+	m = (double)r->sum / (double)r->count;
+	var = 0;
+	for (i = 0, k = 0; i < LATT_HIST_BUCKETS; i++) {
+		if (!hist[i])
+			continue;
+		v = i + 1 >= LATT_HIST_BUCKETS ? (double)r->max :
+		    ((double)latt_hist_lo(i) + (double)latt_hist_hi(i)) / 2;
+		d = v - m;
+		var += d * d * (double)hist[i];
+		k += hist[i];
+	}
+	if (k < 2)
+		return;
+	var /= (double)(k - 1);
+	half = LATT_CI_Z * sqrt(var / (double)k);
+	s->has_ci[STAT_MEAN] = true;
+	s->ci_lo[STAT_MEAN] = s->cycles[STAT_MEAN] - half / s->chain;
+	s->ci_hi[STAT_MEAN] = s->cycles[STAT_MEAN] + half / s->chain;
+	if (s->ci_lo[STAT_MEAN] < 0)
+		s->ci_lo[STAT_MEAN] = 0;
+	s->ci_ns_lo[STAT_MEAN] = latt_ns(s->ci_lo[STAT_MEAN], tsc_khz);
+	s->ci_ns_hi[STAT_MEAN] = latt_ns(s->ci_hi[STAT_MEAN], tsc_khz);
 }

@@ -52,7 +52,21 @@ struct latt_summary {
 	double ns[NR_STATS];	/* the same in nanoseconds */
 	bool supported[NR_STATS]; /* enough samples (latt_stat_supported()) */
 	unsigned int nr_unsupported;
+	/*
+	 * 95% confidence intervals (latt_summarize_ci()), corrected cycles
+	 * per access or load and ns, of each percentile and the mean; none
+	 * (has_ci false) for min and max, for a percentile the count does
+	 * not support, and for a mean of one sample
+	 */
+	bool has_ci[NR_STATS];
+	double ci_lo[NR_STATS], ci_hi[NR_STATS];
+	double ci_ns_lo[NR_STATS], ci_ns_hi[NR_STATS];
+	double quantum;		/* the widening, raw cycles (0: none) */
 };
+
+/* the intervals' confidence, and the normal's quantile for it */
+#define LATT_CI_LEVEL	0.95
+#define LATT_CI_Z	1.959964	/* Phi^-1((1 + LATT_CI_LEVEL) / 2) */
 
 /**
  * struct latt_spread - one figure over the repeats of a run or a sweep
@@ -95,6 +109,10 @@ bool latt_pct_supported(__u64 count, __u64 ppm);
 bool latt_stat_supported(__u64 count, enum latt_stat i);
 int latt_unsupported_note(char *buf, size_t len,
 			  const struct latt_summary *s, bool table_only);
+int latt_order_ranks(__u64 n, double p, __u64 *lo, __u64 *hi);
+double latt_hist_rank_value(const __u64 *h, __u64 rank);
+void latt_summarize_ci(struct latt_summary *s, const struct latt_result *r,
+		       const __u64 *hist, double quantum, __u64 tsc_khz);
 void latt_summarize(struct latt_summary *s, const struct latt_result *res,
 		    const __u64 *hist, __u64 tsc_khz);
 

@@ -15,8 +15,8 @@
 
 /*
  * The layout that brought each column and its name, in the order of enum
- * sweep_col; SWEEP_COL_CYCLES and SWEEP_COL_NS (per_stat): the prefix of a
- * column per statistic.
+ * sweep_col; SWEEP_COL_CYCLES, SWEEP_COL_NS and its intervals (per_stat):
+ * the prefix of a column per statistic.
  */
 static const struct column {
 	enum sweep_csv_layout since;
@@ -75,6 +75,8 @@ static const struct column {
 	[SWEEP_COL_TOTAL_GBPS]		= { SWEEP_CSV_V2, "total_gbps" },
 	[SWEEP_COL_CYCLES]		= { SWEEP_CSV_V1, "cycles_", true },
 	[SWEEP_COL_NS]			= { SWEEP_CSV_V1, "ns_", true },
+	[SWEEP_COL_NS_LO]		= { SWEEP_CSV_V5, "ns_lo_", true },
+	[SWEEP_COL_NS_HI]		= { SWEEP_CSV_V5, "ns_hi_", true },
 	[SWEEP_COL_KEY]			= { SWEEP_CSV_V1, SWEEP_KEY },
 };
 

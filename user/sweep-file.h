@@ -42,8 +42,9 @@ enum sweep_csv_layout {
 	SWEEP_CSV_V2,	/* mode ... total_gbps; "point" counts from 0 */
 	SWEEP_CSV_V3,	/* engine, page_size; "point" counts from 1 */
 	SWEEP_CSV_V4,	/* region_reused */
+	SWEEP_CSV_V5,	/* ns_lo_*, ns_hi_*: the 95% intervals */
 };
-#define SWEEP_CSV_LAYOUT	SWEEP_CSV_V4	/* what a new file gets */
+#define SWEEP_CSV_LAYOUT	SWEEP_CSV_V5	/* what a new file gets */
 
 /* "point" in the rows of a new file: the grid's points count from 1 */
 #define SWEEP_POINT_BASE	1
@@ -114,6 +115,8 @@ enum sweep_col {
 	/* its latency, and what identifies it */
 	SWEEP_COL_CYCLES,
 	SWEEP_COL_NS,
+	SWEEP_COL_NS_LO,
+	SWEEP_COL_NS_HI,
 	SWEEP_COL_KEY,
 };
 #define NR_SWEEP_COLS	(SWEEP_COL_KEY + 1)

@@ -128,9 +128,14 @@ static inline __u64 latt_q_band(const __u64 *d, __u32 n, __u64 q, __u64 lim,
  * the larger multiples, a refined one hits them.  The first that
  * LATT_Q_FIT_PPM of the differences of every band fit is the quantum.
  * When none does, the quantum is one tick: readings are whole ticks.
+ * (A quantum below a LATT_Q_MAX_DIV-th of the smallest difference can't
+ * be told from one tick this way: the run's samples of a DRAM load, 100
+ * quanta and more, say nothing of a quantum of 2.)
  *
- * Return: 0, or -1 with no difference above 0 and below LATT_Q_MAX_D
- *	(@out then holds nothing: @quantum and @read_cost 0).
+ * Return: 0 for a spacing that fits, 1 for one tick by default (no
+ *	spacing above a tick fits), or -1 with no difference above 0 and
+ *	below LATT_Q_MAX_D (@out then holds nothing: @quantum and
+ *	@read_cost 0).
  */
 static inline int latt_quantum_find(struct latt_quantum *out, const __u64 *d,
 				    __u32 n)
@@ -198,7 +203,7 @@ static inline int latt_quantum_find(struct latt_quantum *out, const __u64 *d,
 	 */
 	out->quantum = LATT_Q_ONE;
 	out->fit_ppm = 1000000;
-	return 0;
+	return 1;
 }
 
 /**

@@ -503,15 +503,20 @@ else
 		"fake: ... the missing timer and ABI named"
 	expect 0 "fake: run" f "$ctl" run --samples 10000
 	for row in min p50 p90 p99 p99.9 max mean; do
-		has "$tmp/out" "^$row +[0-9.]+ +[0-9.]+ +[0-9.]+$" \
+		# min and max are samples: no interval; the rest have one
+		case $row in
+		min|max) ci= ;;
+		*) ci=" +\[[0-9.]+, [0-9.]+\]" ;;
+		esac
+		has "$tmp/out" "^$row +[0-9.]+ +[0-9.]+ +[0-9.]+$ci$" \
 			"fake: table row $row"
 	done
 	# 10000 samples: p99.99 needs 100000
 	has "$tmp/out" "^p99.99 +- +- +-$" "fake: p99.99 of 10000 samples: -"
 	has "$tmp/out" "^-: 10000 samples are too few for p99.99 \(100000 needed\): a percentile q needs 10/\(1-q\) samples" \
 		"fake: why p99.99 is -, said once"
-	has "$tmp/out" "^p50 +180 +90.0 +200$" \
-		"fake: p50 corrected 180 cycles, 90 ns, raw 200"
+	has "$tmp/out" "^p50 +180 +90.0 +200 +\[89.5, 90.5\]$" \
+		"fake: p50 corrected 180 cycles, 90 ns, raw 200, its interval one quantum (1 cycle) each side of 200"
 	has "$tmp/out" "^seed: +0x1a77e57e$" "fake: default seed printed"
 	has "$tmp/out" "^overhead: +20 cycles median, min 18, max 30$" \
 		"fake: overhead line"
@@ -519,7 +524,7 @@ else
 	report $? "fake: nothing on stderr (not a terminal)"
 	expect 0 "fake: run --samples 100k" f "$ctl" run --samples 100k
 	has "$tmp/out" "^samples: +100000 of 100000$" "fake: --samples 100k is 100000"
-	has "$tmp/out" "^p99.99 +4980 +2490.0 +5000$" "fake: p99.99 of 100000 samples"
+	has "$tmp/out" "^p99.99 +4980 +2490.0 +5000 +\[2490.0, 250[0-9].[0-9]\]$" "fake: p99.99 of 100000 samples, its interval within 5000's bucket"
 	! grep -q "^-: " "$tmp/out"
 	report $? "fake: 100000 samples: no '-' note"
 	for spec in "1e4 10000" "1.5k 1500" "10K 10000" "0x2710 10000" "2.5e3 2500"; do
@@ -790,9 +795,11 @@ else
 	FAKE_QUANTUM=0 expect 0 "fake: a module before ABI 2.6" f "$ctl" run \
 		--samples 10000 --json "$j"
 	jq -e '.result.timer.quantum_cycles == null and
-	       .result.timer.quantum_source == null' "$j" >/dev/null &&
-		! grep -q "quantum" "$tmp/out"
-	report $? "fake: no quantum from the module nor the samples: none said"
+	       .result.timer.quantum_source == null and
+	       .latency.intervals.quantum_cycles == 0' "$j" >/dev/null &&
+		! grep "^timer:" "$tmp/out" | grep -q "quantum" &&
+		grep -q "^95% intervals: .*not widened: the timer's quantum is unknown" "$tmp/out"
+	report $? "fake: no quantum from the module nor the samples: none said, the intervals not widened"
 
 	# outliers: files, thresholds, summary
 	expect 0 "fake: --outliers csv, 10x" f "$ctl" run --samples 10000 \

@@ -582,6 +582,104 @@ static void test_spread(void)
 	      "3 and 3 repeats, however far apart: never beyond (chance 0.1)");
 }
 
+/*
+ * Synthetic runs for the intervals' coverage: @runs runs of @n samples of
+ * a lognormal duration (median @median ticks, sigma @sigma), each read off
+ * a TSC of quantum @q as a difference of two readings at a random phase
+ * (floor(D / q + U) * q: the duration moved to a multiple of q, up or
+ * down, unbiased), into a histogram; how often each statistic's interval
+ * held the truth (the lognormal's percentile, its mean), and the mean
+ * interval width in quanta.
+ */
+static void ci_coverage(double median, double sigma, double q, __u64 n,
+			int runs, double *held, double *width)
+{
+	static __u64 h[LATT_HIST_BUCKETS];
+	static const int st[] = { STAT_P50, STAT_P99, STAT_P999, STAT_MEAN };
+	static const double z[] = { 0, 2.3263479, 3.0902323 };
+	struct latt_summary sum;
+	struct latt_result r;
+	__u64 x = 0x9e3779b97f4a7c15ULL, v, i;
+	double truth, d, u;
+	int run, k;
+
+	for (k = 0; k < 4; k++)
+		held[k] = width[k] = 0;
+	for (run = 0; run < runs; run++) {
+		memset(h, 0, sizeof(h));
+		memset(&r, 0, sizeof(r));
+		r.min = ~0ULL;
+		for (i = 0; i < n; i++) {
+			d = median * exp(sigma * normal(&x));
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			u = ((double)(x >> 11) + 0.5) / 9007199254740992.0;
+			v = (__u64)(floor(d / q + u) * q + 0.5);
+			h[latt_hist_index(v)]++;
+			r.sum += v;
+			r.min = v < r.min ? v : r.min;
+			r.max = v > r.max ? v : r.max;
+		}
+		r.count = n;
+		r.sum_corrected = r.sum;
+		latt_summarize(&sum, &r, h, 1000000);
+		latt_summarize_ci(&sum, &r, h, q, 1000000);
+		for (k = 0; k < 4; k++) {
+			truth = k < 3 ? median * exp(sigma * z[k]) :
+				median * exp(sigma * sigma / 2);
+			if (!sum.has_ci[st[k]])
+				continue;
+			held[k] += sum.ci_lo[st[k]] <= truth &&
+				   truth <= sum.ci_hi[st[k]];
+			width[k] += (sum.ci_hi[st[k]] - sum.ci_lo[st[k]]) / q;
+		}
+	}
+	for (k = 0; k < 4; k++) {
+		held[k] /= runs;
+		width[k] /= runs;
+	}
+}
+
+/*
+ * The 95% intervals (issue 25, item 2) hold the truth about 95% of the
+ * time: where the quantum is fine against their width, 93 to 97% of
+ * 2000 runs at p50, p99, p99.9 and the mean; where it is as coarse as a
+ * DRAM load's dozen quanta, at least 95% (the quantum's widening makes
+ * them conservative there), at most about three quanta wide at p50.
+ */
+static void test_intervals(void)
+{
+	static const char *const names[] = { "p50", "p99", "p99.9", "mean" };
+	double held[4], width[4];
+	__u64 l = 0, u = 0;
+	int k;
+
+	k = latt_order_ranks(100, 0.5, &l, &u);
+	check(!k && l == 40 && u == 61,
+	      "the median of 100 samples: [X_(40), X_(61)], the binomial's 95%% (%llu, %llu)",
+	      (unsigned long long)l, (unsigned long long)u);
+	k = latt_order_ranks(1000000, 0.5, &l, &u);
+	check(!k && l == 499020 && u == 500981,
+	      "the median of 10^6 (normal approximation): ranks %llu, %llu (500000 -+ 980)",
+	      (unsigned long long)l, (unsigned long long)u);
+	check(latt_order_ranks(100, 0.999, &l, &u) == -1,
+	      "p99.9 of 100 samples: no interval inside them");
+
+	ci_coverage(2000, 0.5, 1, 20000, 2000, held, width);
+	for (k = 0; k < 4; k++)
+		check(held[k] >= 0.93 && held[k] <= 0.97,
+		      "lognormal, quantum 1 tick, 2000 runs of 2x10^4: the %s interval held the truth in %.1f%% (93-97%%; %.1f quanta wide)",
+		      names[k], 100 * held[k], width[k]);
+	ci_coverage(294, 0.15, 24.45, 100000, 200, held, width);
+	for (k = 0; k < 4; k++)
+		check(held[k] >= 0.95,
+		      "lognormal of 12 quanta of 24.45 ticks, 200 runs of 10^5: the %s interval held the truth in %.1f%% (>= 95%%; %.2f quanta wide)",
+		      names[k], 100 * held[k], width[k]);
+	check(width[0] <= 3,
+	      "... the p50 interval %.2f quanta wide (<= 3)", width[0]);
+}
+
 /* Percentiles the sample count supports: 10/(1-q) samples at least. */
 static void test_supported(void)
 {
@@ -1162,6 +1260,7 @@ int main(void)
 	test_stats();
 	test_supported();
 	test_spread();
+	test_intervals();
 	test_thresholds();
 	test_outliers();
 	test_grid();

@@ -386,6 +386,41 @@ head -1 "$tmp/out" | grep -qx "label,stat,value_1,value_2,ratio_1,ratio_2,apart_
 	grep -q "^size=64,p50,.*,,beyond$" "$tmp/out"
 report $? "--csv: apart_N columns"
 
+# ---- single runs: the verdict on their 95% intervals ----
+python3 - "$fix/kernel.json" "$tmp" <<'PY'
+import json, sys
+base = json.load(open(sys.argv[1]))
+for name, p50, lo, hi in (("i1", 100.0, 98.0, 102.0),
+                          ("i2", 101.0, 99.0, 103.0),
+                          ("i3", 110.0, 108.0, 112.0)):
+    d = json.loads(json.dumps(base))
+    d["latency"]["ns"]["p50"] = p50
+    d["latency"]["cycles"]["p50"] = 2 * p50
+    ns = {k: None for k in d["latency"]["ns"]}
+    cy = dict(ns)
+    ns["p50"], cy["p50"] = [lo, hi], [2 * lo, 2 * hi]
+    d["latency"]["intervals"] = {"level": 0.95, "quantum_cycles": 1.0,
+                                 "cycles": cy, "ns": ns}
+    json.dump(d, open("%s/%s.json" % (sys.argv[2], name), "w"))
+PY
+cmp_run 0 "single runs with intervals" --stat p50 "$tmp/i1.json" "$tmp/i2.json" "$tmp/i3.json"
+has "$tmp/out" "^\[N\]vs\[1\]: beyond, the two runs' 95% intervals apart; within, they overlap$" \
+	"intervals: the verdict said to be theirs"
+has "$tmp/out" "^p50 +100.0 +101.0 +110.0 +1.010 +1.100 +within +beyond$" \
+	"intervals overlapping (98-102, 99-103): within; apart (108-112): beyond"
+cmp_run 0 "--json of intervals" --json --stat p50 "$tmp/i1.json" "$tmp/i3.json"
+python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))["points"][0]["stats"]["p50"]
+sys.exit(not (s["apart"] == [None, "beyond"] and s["by"] == [None, "intervals"]
+              and s["chance"] == [None, None]))' "$tmp/out"
+report $? "--json: apart beyond, by intervals, no chance"
+cmp_run 0 "--unit raw: no intervals" --unit raw --stat p50 "$tmp/i1.json" "$tmp/i3.json"
+! grep -q "beyond\|within" "$tmp/out"
+report $? "--unit raw (no intervals there): no verdict"
+cmp_run 0 "runs from before the intervals" --stat p50 kernel.json user.json
+! grep -q "beyond\|within\|vs\[" "$tmp/out"
+report $? "documents without intervals: no verdict column"
+
 # ---- usage ----
 cmp_run 2 "one file" kernel.json
 has "$tmp/err" "two results or more are compared" "one file: said"

@@ -226,7 +226,8 @@ src, dst, jsrc, jdst = sys.argv[1:]
 rows = list(csv.reader(open(src)))
 head = rows[0]
 keep = [i for i, c in enumerate(head)
-        if c not in ("engine", "page_size", "region_reused")]
+        if c not in ("engine", "page_size", "region_reused") and
+        not c.startswith(("ns_lo_", "ns_hi_"))]
 with open(dst, "w", newline="") as f:
     w = csv.writer(f, lineterminator="\n")
     w.writerow([head[i] for i in keep])
@@ -252,15 +253,17 @@ assert [d["point"] for d in jl] == [0, 1, 2, 3], [d["point"] for d in jl]
 PY
 report $? "--resume of files counted from 0, without engine, page_size: continued alike"
 
-# a file from before region_reused: continued in its own columns
+# a file from before region_reused (and the intervals): continued in its
+# own columns
 python3 - "$tmp/ws.csv" "$tmp/v3.csv" <<'PY'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
-col = rows[0].index("region_reused")
+keep = [i for i, c in enumerate(rows[0]) if c != "region_reused" and
+        not c.startswith(("ns_lo_", "ns_hi_"))]
 with open(sys.argv[2], "w", newline="") as f:
     w = csv.writer(f, lineterminator="\n")
     for r in rows[:4]:
-        w.writerow(r[:col] + r[col + 1:])
+        w.writerow([r[i] for i in keep])
 PY
 "$ctl" sweep --quiet --out "$tmp/v3.csv" $ws --resume >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 0 ] && python3 - "$tmp/v3.csv" <<'PY'
@@ -271,6 +274,30 @@ assert len(rows) == 5 and all(len(r) == len(rows[0]) for r in rows), rows
 assert [r[0] for r in rows[1:]] == ["1", "2", "3", "4"], [r[0] for r in rows]
 PY
 report $? "--resume of a file without region_reused: continued in its columns"
+
+# a file of layout 4 (before the intervals): continued without them
+python3 - "$tmp/ws.csv" "$tmp/v4.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+keep = [i for i, c in enumerate(rows[0])
+        if not c.startswith(("ns_lo_", "ns_hi_"))]
+with open(sys.argv[2], "w", newline="") as f:
+    w = csv.writer(f, lineterminator="\n")
+    for r in rows[:4]:
+        w.writerow([r[i] for i in keep])
+PY
+"$ctl" sweep --quiet --out "$tmp/v4.csv" $ws --resume >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && python3 - "$tmp/v4.csv" "$tmp/ws.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+new = list(csv.DictReader(open(sys.argv[2])))
+assert "region_reused" in rows[0] and "ns_lo_p50" not in rows[0], rows[0]
+assert len(rows) == 5 and all(len(r) == len(rows[0]) for r in rows), rows
+# a new file has them: p50 inside its interval
+assert all(float(r["ns_lo_p50"]) <= float(r["ns_p50"]) <= float(r["ns_hi_p50"])
+           for r in new), new
+PY
+report $? "--resume of a layout-4 file: continued without the intervals; a new file's p50 lies in its ns_lo_p50..ns_hi_p50"
 
 # ---- one region for many points ----
 # $CC as tests/unit/run takes it (words allowed: unquoted)

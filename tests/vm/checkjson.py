@@ -59,6 +59,20 @@ def check_abi13(name, d, state="done"):
                 if k in t and not (t[k] is None or isinstance(t[k], bool)):
                     p.append(f"{name}: result.timer.{k} {t[k]!r}, "
                              f"not a bool")
+    lat = d.get("latency")
+    iv = lat.get("intervals") if isinstance(lat, dict) else None
+    if isinstance(iv, dict):
+        # issue 25: each 95% interval holds its own figure
+        for unit in ("cycles", "ns"):
+            for k, ab in (iv.get(unit) or {}).items():
+                v = (lat.get(unit) or {}).get(k)
+                if ab is None:
+                    continue
+                if not (isinstance(ab, list) and len(ab) == 2 and
+                        isinstance(v, (int, float)) and
+                        ab[0] <= v <= ab[1]):
+                    p.append(f"{name}: latency.intervals.{unit}.{k} "
+                             f"{ab!r} does not hold {v!r}")
     ovh = res.get("overhead_cycles")
     if isinstance(ovh, dict) and "end_median" in ovh:
         e = ovh["end_median"]
