@@ -317,6 +317,36 @@ void json_add_quantum(struct json_object *o, __u64 quantum, __u64 khz)
 }
 
 /*
+ * result.core_clock: core cycles per TSC cycle around the run (coreclk.h)
+ * and APERF/MPERF over it; the ratios null when unknown
+ */
+static struct json_object *core_clock(const struct run_report *r)
+{
+	const struct core_clock *c = &r->core;
+	struct json_object *o = json_object_new_object();
+	double k = core_clock_ratio(c);
+
+	latt_json_str(o, "method", "dependent adds");
+	latt_json_u64(o, "cpu", c->cpu);
+	json_object_object_add(o, "before", c->before > 0 ?
+			       json_new_fixed(c->before, 4) : NULL);
+	json_object_object_add(o, "after", c->after > 0 ?
+			       json_new_fixed(c->after, 4) : NULL);
+	json_object_object_add(o, "ratio", k > 0 ? json_new_fixed(k, 4) : NULL);
+	json_object_object_add(o, "ghz", k > 0 && r->info->tsc_khz ?
+			       json_new_fixed(k * (double)r->info->tsc_khz /
+					      1e6, 3) : NULL);
+	json_object_object_add(o, "drift", k > 0 ?
+			       json_new_fixed(core_clock_drift(c), 4) : NULL);
+	json_object_object_add(o, "aperf_mperf", c->aperf_ok ?
+			       json_new_fixed((double)c->aperf /
+					      (double)c->mperf, 4) : NULL);
+	add_str_or_null(o, "aperf_mperf_reason", c->aperf_ok ? NULL :
+			c->aperf_why);
+	return o;
+}
+
+/*
  * result.timer: which, its quantum and read cost, and what is known of
  * the TSC
  */
@@ -376,6 +406,7 @@ struct json_object *json_run_result(const struct run_report *r)
 		       s->config.mode == LATT_MODE_LOADED && s->overhead_idle);
 	json_object_object_add(o, "overhead_cycles", oh);
 	json_object_object_add(o, "timer", timer(r));
+	json_object_object_add(o, "core_clock", core_clock(r));
 	latt_json_u64(o, "backwards", s->backwards);
 	latt_json_u64(pg, "bytes", s->page_size);
 	latt_json_str(pg, "source", r->page_note);
@@ -412,6 +443,19 @@ static struct json_object *stat_column(const double *v, int decimals)
 		else
 			latt_json_u64(o, latt_stats[i].name, (__u64)v[i]);
 	}
+	return o;
+}
+
+/* {"min": .., "p50": .., ...}: the corrected cycles in core cycles */
+static struct json_object *core_column(const struct latt_summary *s,
+				       double k)
+{
+	struct json_object *o = json_object_new_object();
+	int i;
+
+	for (i = 0; i < NR_STATS; i++)
+		add_fixed(o, latt_stats[i].name, s->cycles[i] * k,
+			  MEAN_DECIMALS);
 	return o;
 }
 
@@ -479,6 +523,9 @@ struct json_object *json_run_latency(const struct run_report *r)
 				latt_stats[i].name));
 	json_object_object_add(o, "unsupported", un);
 	json_object_object_add(o, "intervals", intervals(&r->sum));
+	json_object_object_add(o, "core_cycles", core_clock_ratio(&r->core) > 0 ?
+			       core_column(&r->sum,
+					   core_clock_ratio(&r->core)) : NULL);
 	if (latt_unsupported_note(note, sizeof(note), &r->sum, false))
 		latt_json_str(o, "unsupported_reason", note);
 	else

@@ -250,6 +250,31 @@ void fmt_quantum(char *buf, size_t len, __u64 quantum, __u64 read_cost,
 			 n ? ", " : "", (unsigned long long)read_cost);
 }
 
+/*
+ * "core:": core cycles per TSC cycle on the run's CPU before and after
+ * the run (coreclk.h), the clock it makes, and APERF/MPERF over the run
+ */
+static void print_core(FILE *f, const struct run_report *r)
+{
+	const struct core_clock *c = &r->core;
+	double k = core_clock_ratio(c), khz = (double)r->info->tsc_khz;
+	char ap[200];
+
+	if (c->aperf_ok)
+		snprintf(ap, sizeof(ap), "APERF/MPERF %.3f over the run",
+			 (double)c->aperf / (double)c->mperf);
+	else
+		snprintf(ap, sizeof(ap), "APERF/MPERF unavailable: %s",
+			 c->aperf_why);
+	if (!c->ok) {
+		line(f, "core:", "unknown (the calibration on CPU %u failed); %s",
+		     c->cpu, ap);
+		return;
+	}
+	line(f, "core:", "%.3f core cycles per TSC cycle (%.2f GHz), %.3f before the run and %.3f after (dependent adds on CPU %u); %s",
+	     k, k * khz / 1e6, c->before, c->after, c->cpu, ap);
+}
+
 static void print_timer(FILE *f, const struct run_report *r)
 {
 	const struct latt_result *s = &r->res;
@@ -341,6 +366,7 @@ static void print_header(FILE *f, const struct run_report *r)
 	     r->interrupted ? " (interrupted)" : "");
 	line(f, "tsc_khz:", "%llu", (unsigned long long)r->info->tsc_khz);
 	print_timer(f, r);
+	print_core(f, r);
 	if (c->mode == LATT_MODE_LOADED) {
 		char idle[24] = "unknown", end[24] = "unknown";
 
@@ -435,6 +461,16 @@ static void print_table(FILE *f, const struct run_report *r)
 	}
 	if (latt_unsupported_note(note, sizeof(note), sum, true))
 		fprintf(f, "-: %s\n", note);
+	if (core_clock_ratio(&r->core) > 0) {
+		fprintf(f, "core cycles (x %.3f):", core_clock_ratio(&r->core));
+		for (i = STAT_P50; i < NR_STATS; i++)
+			if (latt_stats[i].in_table && i != STAT_MAX &&
+			    sum->supported[i])
+				fprintf(f, " %s %.1f", latt_stats[i].name,
+					sum->cycles[i] *
+					core_clock_ratio(&r->core));
+		fputc('\n', f);
+	}
 	if (!sum->has_ci[STAT_P50] && !sum->has_ci[STAT_MEAN])
 		return;
 	if (sum->quantum > 0)

@@ -21,6 +21,7 @@
 #include "dev.h"
 #include "map.h"
 #include "msr.h"
+#include "coreclk.h"
 #include "outstats.h"
 #include "parse.h"
 #include "pmem.h"
@@ -205,6 +206,7 @@ struct run_report {
 	char page_note[64];		/* how res.page_size was found */
 	char clocksource[32];		/* the kernel's, at the run's end */
 	struct run_quantum q;		/* the timer's quantum */
+	struct core_clock core;		/* core cycles per TSC cycle */
 	char warnings[RUN_MAX_WARNINGS][320]; /* run_warnings()'s */
 	int nr_warnings;
 };

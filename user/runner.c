@@ -1540,6 +1540,10 @@ static void run_warnings(struct run_report *r)
 	if (end && step && drift > step)
 		warn_add(r, "the timer's overhead drifted from %llu to %llu cycles during the run, more than one read of the timer costs (%llu): the CPU's clock or the platform changed; repeat the run", (unsigned long long)s->overhead,
 			 (unsigned long long)end, (unsigned long long)step);
+	if (core_clock_drift(&r->core) > CORE_DRIFT_MAX)
+		warn_add(r, "the core clock moved from %.3f to %.3f core cycles per TSC cycle during the run (%.1f%%): frequency scaling or turbo; the figures in core cycles take their mean; fix the frequency (the performance governor, turbo off) for stable ones",
+			 r->core.before, r->core.after,
+			 100 * core_clock_drift(&r->core));
 	if (s->backwards)
 		warn_add(r, "%llu samples read a second timestamp below the first (the TSC went backwards: a hypervisor?); they are left out of the figures",
 			 (unsigned long long)s->backwards);
@@ -1629,7 +1633,11 @@ static int measure_point(struct run_opts *o, struct run_report *r,
 	if (!rc && o->cfg.threshold)
 		smi_begin(&r->smi, o->cfg.cpu);
 	if (!rc)
+		core_clock_begin(&r->core, o->cfg.cpu);
+	if (!rc)
 		rc = measure(d, o, &o->cfg, r, h);
+	if (!rc)
+		core_clock_end(&r->core);
 	if (!rc && o->cfg.threshold)
 		smi_end(&r->smi);
 	if (!rc && !r->thr.calibration)

@@ -389,6 +389,26 @@ for unit in ("cycles", "ns"):
             assert ab[0] <= v <= ab[1] and ab[0] < ab[1], (unit, k, ab, v)
 PY
 report $? "JSON: latency.intervals hold each figure (cycles and ns), none for min, max and unsupported percentiles"
+# the core clock around the run: two ratios, their mean, the figures in
+# core cycles that mean times the cycles; APERF/MPERF or why not
+python3 - "$tmp/t13.json" <<'PY'
+import sys, json
+d = json.load(open(sys.argv[1]))
+c = d["result"]["core_clock"]
+k = c["ratio"]
+assert c["method"] == "dependent adds" and c["before"] > 0 and c["after"] > 0, c
+assert abs(k - (c["before"] + c["after"]) / 2) < 1e-3, c
+assert abs(c["ghz"] - k * d["provenance"]["tsc_khz"] / 1e6) < 2e-3, c
+assert (c["aperf_mperf"] is None) != (c["aperf_mperf_reason"] is None), c
+cy, cc = d["latency"]["cycles"], d["latency"]["core_cycles"]
+for s in cy:
+    # both printed to 0.1 (the mean) and k to 10^-4
+    assert abs(cc[s] - cy[s] * k) <= 0.2 + 1e-4 * cy[s], (s, cc[s], cy[s], k)
+PY
+report $? "JSON: result.core_clock (before, after, their mean, GHz; APERF/MPERF or why not) and latency.core_cycles = cycles x ratio"
+"$ctl" run --engine user --cpu 0 --samples 2000 --region 16M 2>/dev/null |
+	grep -q "^core: .* core cycles per TSC cycle .* (dependent adds on CPU 0); APERF/MPERF "
+report $? "the table's core: line"
 # lfence_serial: LFENCE shown to serialize, so lfence; rdtsc may time
 lfs=0
 "$ctl" info 2>/dev/null | grep -q "^  features:.* lfence_serial .*(--engine user)" && lfs=1

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * coreclk.c - the core clock around a run (coreclk.h): ctl pins itself to
+ * the run's CPU for the calibration, then goes back where it was.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <cpuid.h>
+
+#include <lattester/coreclk.h>
+#include "coreclk.h"
+#include "msr.h"
+
+/* the samples' timer where CPUID has it, else lfence; rdtsc */
+static int core_timer(void)
+{
+	unsigned int a, b, c, d;
+
+	if (__get_cpuid(0x80000001, &a, &b, &c, &d) && (d & (1u << 27)))
+		return LATT_TIMER_RDTSCP;
+	return LATT_TIMER_RDTSC;
+}
+
+/*
+ * The ratio on @cpu (0 when it can't be had: the CPU not ours to run on,
+ * or a timer that does not move), and APERF/MPERF into *@ap, *@mp
+ * (false, with @why, where they can't be read).
+ */
+static double calibrate(unsigned int cpu, __u64 *ap, __u64 *mp, bool *aok,
+			char *why, size_t len)
+{
+	cpu_set_t old, one;
+	__u64 ppm;
+	int rc;
+
+	if (sched_getaffinity(0, sizeof(old), &old))
+		return 0;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		return 0;
+	ppm = latt_core_ratio(core_timer());
+	rc = msr_read(cpu, MSR_IA32_APERF, ap);
+	if (!rc)
+		rc = msr_read(cpu, MSR_IA32_MPERF, mp);
+	*aok = !rc;
+	if (rc)
+		snprintf(why, len, "%s", rc == -ENOENT ?
+			 "no /dev/cpu/N/msr (modprobe msr)" :
+			 rc == -EACCES || rc == -EPERM ?
+			 "the msr device needs root" :
+			 rc == -EIO ? "the CPU (or its hypervisor) has none" :
+			 strerror(-rc));
+	sched_setaffinity(0, sizeof(old), &old);
+	return (double)ppm / 1e6;
+}
+
+/** core_clock_begin() - calibrate on @cpu before the run */
+void core_clock_begin(struct core_clock *c, unsigned int cpu)
+{
+	memset(c, 0, sizeof(*c));
+	c->cpu = cpu;
+	c->before = calibrate(cpu, &c->aperf0, &c->mperf0, &c->aperf_ok,
+			      c->aperf_why, sizeof(c->aperf_why));
+}
+
+/** core_clock_end() - and after it */
+void core_clock_end(struct core_clock *c)
+{
+	__u64 a = 0, m = 0;
+	bool ok = false;
+
+	c->after = calibrate(c->cpu, &a, &m, &ok, c->aperf_why,
+			     sizeof(c->aperf_why));
+	c->ok = c->before > 0 && c->after > 0;
+	if (c->aperf_ok && ok && a > c->aperf0 && m > c->mperf0) {
+		c->aperf = a - c->aperf0;
+		c->mperf = m - c->mperf0;
+	} else {
+		if (c->aperf_ok)
+			snprintf(c->aperf_why, sizeof(c->aperf_why), "%s",
+				 "they did not advance over the run");
+		c->aperf_ok = false;
+	}
+}
+
+/**
+ * core_clock_ratio() - core cycles per TSC cycle: the mean of the two
+ * calibrations; 0 when they did not both work
+ */
+double core_clock_ratio(const struct core_clock *c)
+{
+	return c->ok ? (c->before + c->after) / 2 : 0;
+}
+
+/** core_clock_drift() - |after - before| / before, 0 when unknown */
+double core_clock_drift(const struct core_clock *c)
+{
+	double d = c->after - c->before;
+
+	return c->ok ? (d < 0 ? -d : d) / c->before : 0;
+}
