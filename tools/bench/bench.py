@@ -11,7 +11,9 @@ repetition, then their median.  Documentation/benchmarks.md says what each
 figure is and how to read it.
 
   timer       the calibrated overhead (median of 1024 empty samples) and
-              its spread; the TSC's smallest step, from back-to-back reads
+              its spread; the TSC's quantum and read cost (the engine's),
+              the core clock, the 95% intervals' widths; the TSC's
+              smallest step, from back-to-back reads
               (tools/bench/tsc-step.c) and from the distinct raw values of
               an L1-hit run; the corrected latency of an L1 hit (--warm,
               a 4 KiB region), in cycles and in timer steps
@@ -297,7 +299,10 @@ def bench_timer(run, a):
     f = {k: [] for k in ("overhead_median", "overhead_min", "overhead_max",
                          "overhead_spread", "rdtscp_step", "rdtscp_min",
                          "rdtsc_step", "rdtsc_min", "hist_step", "l1_p50",
-                         "l1_mean", "l1_p50_steps")}
+                         "l1_mean", "l1_p50_steps", "quantum",
+                         "read_cost", "l1_p50_quanta", "l1_p50_core",
+                         "core_ratio", "l1_p50_ci_width",
+                         "l1_mean_ci_width")}
     helper = None
     for _ in range(a.reps):
         r = run.run(l1, hist=True)
@@ -315,11 +320,30 @@ def bench_timer(run, a):
         f["l1_mean"].append(lat(r, "mean"))
         step = helper["rdtscp_step"] if helper else hs
         f["l1_p50_steps"].append(ratio(lat(r), step))
-    units = {"l1_p50_steps": "timer steps", "l1_mean": "cycles"}
+        # issue 25: the quantum told apart from the read cost, the L1 hit
+        # in core cycles, the 95% intervals' widths
+        t = result(r)["timer"]
+        f["quantum"].append(t.get("quantum_cycles"))
+        f["read_cost"].append(t.get("read_cost_cycles"))
+        f["l1_p50_quanta"].append(ratio(lat(r), t.get("quantum_cycles")))
+        core = r["doc"]["latency"].get("core_cycles") or {}
+        f["l1_p50_core"].append(core.get("p50"))
+        f["core_ratio"].append(
+            (result(r).get("core_clock") or {}).get("ratio"))
+        ci = r["doc"]["latency"].get("intervals", {}).get("cycles", {})
+        for k, key in (("l1_p50_ci_width", "p50"),
+                       ("l1_mean_ci_width", "mean")):
+            iv = ci.get(key)
+            f[k].append(iv[1] - iv[0] if iv else None)
+    units = {"l1_p50_steps": "timer steps", "l1_mean": "cycles",
+             "l1_p50_quanta": "ratio", "core_ratio": "ratio",
+             "l1_p50_core": "core cycles"}
     out = {"config": {"run": l1}, "figures": {
         k: median_summary(v, units.get(k, "cycles")) for k, v in f.items()}}
     steps = out["figures"]["l1_p50_steps"]["median"]
     out["l1_within_one_step"] = steps is not None and steps <= 1
+    quanta = out["figures"]["l1_p50_quanta"]["median"]
+    out["l1_within_one_quantum"] = quanta is not None and quanta <= 1
     if helper is None:
         out["tsc_step_helper"] = {"skipped": "%s is not built (make bench builds it)"
                                   % a.tsc_step}
@@ -688,6 +712,8 @@ def fmt(v, unit, bare=False):
         return "%.3f" % v + ("" if bare else " s")
     if unit in ("ratio", "timer steps", "overheads"):
         return "%.2f" % v
+    if unit == "core cycles":
+        return "%.1f" % v + ("" if bare else " core")
     if unit == "points":
         return "%g" % v
     if unit == "GB/s":
@@ -706,7 +732,14 @@ ROWS = {  # benchmark: [(path to the figure, label)]
         ("hist_step", "TSC step in the L1 run's raw values"),
         ("l1_p50", "L1 hit, corrected p50"),
         ("l1_mean", "L1 hit, corrected mean"),
-        ("l1_p50_steps", "L1 hit p50 in timer steps")],
+        ("l1_p50_steps", "L1 hit p50 in timer steps"),
+        ("quantum", "TSC quantum (the engine's)"),
+        ("read_cost", "timer read cost"),
+        ("l1_p50_quanta", "L1 hit p50 in quanta"),
+        ("core_ratio", "core cycles per TSC cycle"),
+        ("l1_p50_core", "L1 hit, corrected p50, core cycles"),
+        ("l1_p50_ci_width", "L1 hit p50's 95%% interval, width"),
+        ("l1_mean_ci_width", "L1 hit mean's 95%% interval, width")],
     "efficiency": [
         ("timed_share_sampling", "timed share of the sampling phase"),
         ("timed_share_run", "timed share of the run (with setup)"),
@@ -763,6 +796,8 @@ def verdicts(name, b, s):
     if name == "timer":
         yield "L1 hit within one timer step of zero: %s" % (
             "yes" if b["l1_within_one_step"] else "no")
+        yield "L1 hit within one timer quantum of zero: %s" % (
+            "yes" if b.get("l1_within_one_quantum") else "no")
         if "tsc_step_helper" in b:
             yield "tsc-step: skipped: " + b["tsc_step_helper"]["skipped"]
     elif name == "efficiency":
