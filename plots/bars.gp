@@ -19,6 +19,9 @@
 #   unsupported_note  percentiles not drawn, too few samples
 #   repeats    the most times a point was measured (default 1: no error
 #              bars); repeat_note says so under the plot
+#   errbars    1: error bars from the columns after the figures (default:
+#              repeats > 1): the repeats' least and largest, or each
+#              figure's 95% interval (a sweep file with ns_lo_, ns_hi_)
 #   nrefs      --ref lines; ref_1 ... their latencies (ns), ref_1_label ...
 #              their labels
 #   y_max      the largest bar, error bar or line (default: autoscale)
@@ -43,6 +46,7 @@ set ylabel stat . " latency " . per_text . " (ns, timer overhead subtracted)"
 bnote = per ne "access" ? "chase: a sample times a chain of dependent loads; its figure is their mean, and p90 and above are percentiles of such means" : ""
 if (exists("unsupported_note")) { bnote = bnote . (bnote eq "" ? "" : "\n") . unsupported_note . " (no bar)" }
 if (!exists("repeats")) repeats = 1
+if (!exists("errbars")) errbars = repeats > 1
 if (exists("repeat_note")) { bnote = bnote . (bnote eq "" ? "" : "\n") . repeat_note }
 if (exists("user_note")) { bnote = bnote . (bnote eq "" ? "" : "\n") . user_note }
 if (bnote ne "") { set label 99 bnote at character 1, character 1.2 left font ",9"; set bmargin (strstrt(bnote, "\n") > 0 ? 6 : 5) }
@@ -68,7 +72,7 @@ set xtics nomirror rotate by -20
 bar_x(g, i) = g + (i - (nseries + 1) / 2.0) / (nseries + 1.0)
 is_zero(v) = v <= 0
 # repeats: an error bar from each bar's least to its largest repeat
-err_plots = repeats < 2 ? "" : ", for [i=1:nseries] infile using (bar_x($0, i)):(column(i + 1)):(column(nseries + 2 * i)):(column(nseries + 2 * i + 1)) with yerrorbars lc rgb '#222222' pt 0 lw 1.2 notitle"
+err_plots = !errbars ? "" : ", for [i=1:nseries] infile using (bar_x($0, i)):(column(i + 1)):(column(nseries + 2 * i)):(column(nseries + 2 * i + 1)) with yerrorbars lc rgb '#222222' pt 0 lw 1.2 notitle"
 if (!exists("nzero")) nzero = 1
 if (nzero > 0) {
 plot for [i=1:nseries] infile using (column(i + 1)):xtic(1) \

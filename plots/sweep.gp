@@ -26,6 +26,9 @@
 #   user_note  --note: a line of the caller's under the plot
 #   repeats    the most times a point was measured (default 1: no error
 #              bars); repeat_note says so under the plot
+#   errbars    1: error bars from the columns after the figures (default:
+#              repeats > 1): the repeats' least and largest, or each
+#              figure's 95% interval (a sweep file with ns_lo_, ns_hi_)
 #   baseline_note  says that some --ref lines are a plain pattern's points
 #              (x 0: no hotspot or stride), drawn across as a baseline
 #   nrefs      --ref lines; ref_1 ... their latencies (ns, within y_min
@@ -37,6 +40,7 @@ if (!exists("stats")) stats = "p50 p99"
 if (!exists("subtitle")) subtitle = ""
 if (!exists("rate")) rate = 0
 if (!exists("repeats")) repeats = 1
+if (!exists("errbars")) errbars = repeats > 1
 if (!exists("per")) per = "access"
 if (!exists("chain")) chain = 0
 if (!exists("y2_floor")) { y2_floor = 0; y2_zeros = 0 }
@@ -151,7 +155,7 @@ zero_plots = y_zeros == 0 ? "" : ", for [i=1:nseries] for [j=1:words(stats)] inf
 rate_dt = words(stats) + 1
 rate_plots = !rate ? "" : ", for [i=1:nseries] infile index (i - 1) using 1:(lifted(column(col('rate')), y2_floor)) axes x1y2 with linespoints " . rate_lc . " dt rate_dt pt 12 ps 1.1 lw 1.5 title (stitle(i) eq '' ? 'outlier rate' : stitle(i) . ' outlier rate')" . \
 	(y2_zeros == 0 ? "" : ", for [i=1:nseries] infile index (i - 1) using 1:(zero_at(column(col('rate')), y2_floor)) axes x1y2 with points " . rate_lc . " pt 11 ps 1.8 notitle")
-err_plots = repeats < 2 ? "" : ", for [i=1:nseries] for [j=1:words(stats)] infile index (i - 1) using 1:(lifted(column(col(word(stats, j))), y_floor)):(lifted(column(lo_col(word(stats, j))), y_floor)):(lifted(column(hi_col(word(stats, j))), y_floor)) with yerrorbars lc colour(i, j) pt 0 lw 1.2 notitle"
+err_plots = !errbars ? "" : ", for [i=1:nseries] for [j=1:words(stats)] infile index (i - 1) using 1:(lifted(column(col(word(stats, j))), y_floor)):(lifted(column(lo_col(word(stats, j))), y_floor)):(lifted(column(hi_col(word(stats, j))), y_floor)) with yerrorbars lc colour(i, j) pt 0 lw 1.2 notitle"
 plot for [i=1:nseries] for [j=1:words(stats)] infile index (i - 1) \
 	using 1:(lifted(column(col(word(stats, j))), y_floor)):xtic(xtic_of($1)) with linespoints \
 	lc colour(i, j) dt j pt (j == 1 ? 7 : 6) ps 0.8 lw 2 title ltitle(i, j) \

@@ -138,7 +138,7 @@ enum plot_opt_id {
 
 static const struct cmd_opt plot_options[] = {
 	OPT_ROW("in", OPT_IN, "FILE",
-	  "the data: a run --hist file (hist, tail), a run --outliers .csv file (outliers), a sweep .csv file (sweep, bars, bw-threads, bw-size, loaded, working-set: give --in again to draw the rows of several; a point's repeats, sweep --repeat or the same key in several files, are drawn as their median, with error bars from the least to the largest in sweep and bars), a matrix --json or --csv file (matrix)"),
+	  "the data: a run --hist file (hist, tail), a run --outliers .csv file (outliers), a sweep .csv file (sweep, bars, bw-threads, bw-size, loaded, working-set: give --in again to draw the rows of several; a point's repeats, sweep --repeat or the same key in several files, are drawn as their median, with error bars from the least to the largest in sweep and bars; without repeats, the file's 95% intervals are the error bars), a matrix --json or --csv file (matrix)"),
 	OPT_ROW("out", OPT_OUT, "FILE.png|FILE.svg",
 	  "the picture (default: in the current folder, the input's name without its folder and extension, -KIND.png)"),
 	OPT_ROW("x", OPT_X, "size|stride|hotspot|region",
@@ -681,6 +681,8 @@ struct sweep_csv {
 	 * [row * nh + column] (NAN: none) */
 	size_t *nrep;
 	size_t repeats;		/* the most rows one point stands for */
+	bool intervals;		/* no repeats: @lo, @hi are the ns_lo_ and
+				 * ns_hi_ columns' 95% intervals */
 	double *lo, *hi;
 	char **owned;		/* the medians written into @fields */
 	size_t nowned;
@@ -1064,6 +1066,54 @@ static int merge_column(struct sweep_csv *c, const size_t *rows, size_t n,
 }
 
 /*
+ * A sweep without repeats whose file has the 95% intervals (layout 5:
+ * ns_lo_*, ns_hi_*): they make the error bars of sweep and bars, said in
+ * a note.  A cell without one (min, max, a percentile the point can't
+ * support) gets none.
+ */
+static int interval_bars(struct plot *p, struct sweep_csv *c)
+{
+	int lo_col[NR_STATS], hi_col[NR_STATS], i, any = 0;
+	const char *lo, *hi;
+	size_t r, k;
+
+	if (p->kind->prepare != prepare_sweep &&
+	    p->kind->prepare != prepare_bars)
+		return 0;
+	for (i = 0; i < NR_STATS; i++) {
+		lo_col[i] = sweep_csv_find(c->hdr, c->nh, SWEEP_COL_NS_LO, i);
+		hi_col[i] = sweep_csv_find(c->hdr, c->nh, SWEEP_COL_NS_HI, i);
+		any |= lo_col[i] >= 0 && hi_col[i] >= 0;
+	}
+	if (!any)
+		return 0;
+	c->lo = malloc(c->n * (size_t)c->nh * sizeof(*c->lo));
+	c->hi = malloc(c->n * (size_t)c->nh * sizeof(*c->hi));
+	if (!c->lo || !c->hi)
+		return -ENOMEM;
+	for (k = 0; k < c->n * (size_t)c->nh; k++)
+		c->lo[k] = c->hi[k] = NAN;
+	for (r = 0; r < c->n; r++) {
+		for (i = 0; i < NR_STATS; i++) {
+			if (lo_col[i] < 0 || hi_col[i] < 0 || c->stat_col[i] < 0)
+				continue;
+			lo = c->fields[r][lo_col[i]];
+			hi = c->fields[r][hi_col[i]];
+			if (!*lo || !*hi || !*c->fields[r][c->stat_col[i]] ||
+			    !strcmp(c->fields[r][c->stat_col[i]], "-"))
+				continue;
+			k = r * (size_t)c->nh + (size_t)c->stat_col[i];
+			c->lo[k] = strtod(lo, NULL);
+			c->hi[k] = strtod(hi, NULL);
+		}
+	}
+	c->intervals = true;
+	var_str(p, "repeat_note", "error bars: the 95% confidence interval of each figure (methodology.md §7)");
+	fprintf(p->vars, "errbars = 1\n");
+	return 0;
+}
+
+/*
  * Rows of one point (keys that differ in their repeat field alone, or the
  * same key in several --in files) stand for one: the first, its figures
  * their median, the least and largest beside it (@c->lo, @c->hi) for the
@@ -1101,7 +1151,7 @@ static int collapse_repeats(struct plot *p, struct sweep_csv *c)
 	}
 	c->repeats = most;
 	if (most < 2) {
-		rc = 0;
+		rc = interval_bars(p, c);
 		goto out;
 	}
 	c->lo = malloc(c->n * (size_t)c->nh * sizeof(*c->lo));
@@ -1135,6 +1185,7 @@ static int collapse_repeats(struct plot *p, struct sweep_csv *c)
 	log_info("%s: %s", p->in, note);
 	var_str(p, "repeat_note", note);
 	fprintf(p->vars, "repeats = %zu\n", most);
+	fprintf(p->vars, "errbars = 1\n");
 	rc = 0;
 out:
 	for (i = 0; keys && i < c->n; i++)
@@ -1683,7 +1734,8 @@ static int write_blocks(struct plot *p, const struct sweep_csv *c,
 			fprintf(f, "%s", val(c, i, along));
 			for (m = 0; m < ncols; m++)
 				fprintf(f, " %s", cell(c, i, cols[m]));
-			for (m = 0; c->repeats > 1 && m < ncols; m++) {
+			for (m = 0; (c->repeats > 1 || c->intervals) &&
+			     m < ncols; m++) {
 				fprint_bound(f, c, i, cols[m], false);
 				fprint_bound(f, c, i, cols[m], true);
 			}
@@ -2129,8 +2181,8 @@ static int prepare_bars(struct plot *p, const struct sweep_csv *c, bool *use)
 					     (size_t)c->stat_col[st]];
 			fprintf(f, " %s", v);
 		}
-		/* repeats: each bar's least and largest, in turn */
-		for (k = 0; c->repeats > 1 && k < ns; k++) {
+		/* repeats (or intervals): each bar's least and largest */
+		for (k = 0; (c->repeats > 1 || c->intervals) && k < ns; k++) {
 			if (at[k] == SIZE_MAX) {
 				fputs(" - -", f);
 				continue;

@@ -4,7 +4,8 @@
 file gnuplot-spy writes (a "# Curve N of M, K points" block per plot, its
 "# Curve title", then "x y type" rows: i in range, o out of range, u
 undefined).  Titled curves are the lines of the legend; untitled ones the
-markers a plot adds (the down triangles of a 0, the bars' 0 markers).
+markers a plot adds (the down triangles of a 0, the bars' 0 markers), but
+for error bars (rows with ylow and yhigh), which are neither.
 Checks, each one argument:
   all-in            every point of every titled curve is in range (i):
                     none vanished (u, as a 0 on a log axis does) or fell
@@ -28,8 +29,10 @@ def curves(path):
     for line in open(path):
         line = line.strip()
         if line.startswith("# Curve") and " of " in line:
-            cur = {"title": None, "points": []}
+            cur = {"title": None, "points": [], "cols": ""}
             out.append(cur)
+        elif line.startswith("# x y") and cur is not None:
+            cur["cols"] = line
         elif line.startswith("# Curve title:") and cur is not None:
             cur["title"] = line.split(":", 1)[1].strip().strip('"')
         elif line and not line.startswith("#") and cur is not None:
@@ -49,7 +52,8 @@ def near(a, b):
 def main(path, checks):
     cs = curves(path)
     titled = [c for c in cs if c["title"]]
-    marks = [c for c in cs if not c["title"]]
+    # untitled curves but error bars (their rows have ylow, yhigh)
+    marks = [c for c in cs if not c["title"] and "ylow" not in c["cols"]]
     bad = 0
     for chk in checks:
         if chk == "all-in":
