@@ -11,6 +11,7 @@
 
 #include <lattester/coreclk.h>
 #include "coreclk.h"
+#include "host.h"
 #include "msr.h"
 
 /* the samples' timer where CPUID has it, else lfence; rdtsc */
@@ -57,11 +58,34 @@ static double calibrate(unsigned int cpu, __u64 *ap, __u64 *mp, bool *aok,
 	return (double)ppm / 1e6;
 }
 
+/*
+ * QEMU's TCG emulates the CPU ("QEMU TCG CPU" is its model name): its
+ * adds take no core's cycles, so there is nothing to calibrate, and the
+ * emulated chains would cost every run of the VM tests a second.
+ */
+static bool emulated(void)
+{
+	static int e = -1;
+	char model[256];
+
+	if (e < 0) {
+		host_cpu_model(model, sizeof(model));
+		e = !!strstr(model, "TCG");
+	}
+	return e;
+}
+
 /** core_clock_begin() - calibrate on @cpu before the run */
 void core_clock_begin(struct core_clock *c, unsigned int cpu)
 {
 	memset(c, 0, sizeof(*c));
 	c->cpu = cpu;
+	if (emulated()) {
+		c->emulated = true;
+		snprintf(c->aperf_why, sizeof(c->aperf_why), "%s",
+			 "the CPU is emulated (QEMU TCG)");
+		return;
+	}
 	c->before = calibrate(cpu, &c->aperf0, &c->mperf0, &c->aperf_ok,
 			      c->aperf_why, sizeof(c->aperf_why));
 }
@@ -72,6 +96,8 @@ void core_clock_end(struct core_clock *c)
 	__u64 a = 0, m = 0;
 	bool ok = false;
 
+	if (c->emulated)
+		return;
 	c->after = calibrate(c->cpu, &a, &m, &ok, c->aperf_why,
 			     sizeof(c->aperf_why));
 	c->ok = c->before > 0 && c->after > 0;

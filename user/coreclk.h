@@ -26,6 +26,7 @@
  */
 struct core_clock {
 	bool ok;
+	bool emulated;		/* QEMU TCG: not measured */
 	unsigned int cpu;
 	double before, after;
 	bool aperf_ok;

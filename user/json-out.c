@@ -326,7 +326,8 @@ static struct json_object *core_clock(const struct run_report *r)
 	struct json_object *o = json_object_new_object();
 	double k = core_clock_ratio(c);
 
-	latt_json_str(o, "method", "dependent adds");
+	latt_json_str(o, "method", c->emulated ? "none: emulated CPU" :
+		      "dependent adds");
 	latt_json_u64(o, "cpu", c->cpu);
 	json_object_object_add(o, "before", c->before > 0 ?
 			       json_new_fixed(c->before, 4) : NULL);

@@ -266,6 +266,10 @@ static void print_core(FILE *f, const struct run_report *r)
 	else
 		snprintf(ap, sizeof(ap), "APERF/MPERF unavailable: %s",
 			 c->aperf_why);
+	if (c->emulated) {
+		line(f, "core:", "not measured: the CPU is emulated (QEMU TCG), no core's clock");
+		return;
+	}
 	if (!c->ok) {
 		line(f, "core:", "unknown (the calibration on CPU %u failed); %s",
 		     c->cpu, ap);

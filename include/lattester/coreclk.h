@@ -36,6 +36,7 @@
 #define LATT_CORE_ADDS		64	/* dependent adds a loop round */
 #define LATT_CORE_ROUNDS	512	/* N = 2^15 adds: ~13 us at 2.5 GHz */
 #define LATT_CORE_TRIES		21	/* the least of them */
+#define LATT_CORE_WARMUP	32768	/* rounds first: 2^21 adds, ~0.7 ms */
 
 /* @rounds rounds of LATT_CORE_ADDS dependent adds */
 static inline __u64 latt_core_adds(__u64 rounds)
@@ -48,39 +49,44 @@ static inline __u64 latt_core_adds(__u64 rounds)
 	return x;
 }
 
-/* the least TSC cycles of LATT_CORE_TRIES chains of @rounds rounds */
+/* one chain of @rounds rounds, in TSC cycles (~0: the TSC went back) */
 static inline __u64 latt_core_time(int timer, __u64 rounds)
 {
-	__u64 t0, t1, best = ~0ULL;
-	int k;
+	__u64 t0, t1;
 
-	for (k = 0; k < LATT_CORE_TRIES; k++) {
-		t0 = latt_timer_read(timer);
-		latt_core_adds(rounds);
-		t1 = latt_timer_read(timer);
-		if (t1 > t0 && t1 - t0 < best)
-			best = t1 - t0;
-	}
-	return best;
+	t0 = latt_timer_read(timer);
+	latt_core_adds(rounds);
+	t1 = latt_timer_read(timer);
+	return t1 > t0 ? t1 - t0 : ~0ULL;
 }
 
 /**
  * latt_core_ratio() - core cycles per TSC cycle, in parts per million
  * @timer: LATT_TIMER_*
  *
- * N = LATT_CORE_ROUNDS * LATT_CORE_ADDS adds against 2N, each the least
- * of LATT_CORE_TRIES.  Runs on the calling CPU, preemptible: the caller
- * pins itself (and lets the core leave its idle clock first, if it
- * cares: the ratio is the clock of the moment).
+ * N = LATT_CORE_ROUNDS * LATT_CORE_ADDS adds against 2N, the least of
+ * LATT_CORE_TRIES of each, taken in turn (N, 2N, N, ...) so that a clock
+ * that moves during the calibration reaches both alike (taken N first
+ * and 2N after, one calibration right after a run's setup read 4% above
+ * the one after the run, and none did since), after
+ * LATT_CORE_WARMUP rounds that bring the core to its running clock.
+ * Runs on the calling CPU, preemptible: the caller pins itself.
  *
  * Return: the ratio in ppm (10^6: the core runs at the TSC's rate), or 0
  *	when 2N did not take longer than N (a timer that does not move).
  */
 static inline __u64 latt_core_ratio(int timer)
 {
-	__u64 one = latt_core_time(timer, LATT_CORE_ROUNDS);
-	__u64 two = latt_core_time(timer, 2 * LATT_CORE_ROUNDS);
+	__u64 one = ~0ULL, two = ~0ULL, t;
+	int k;
 
+	latt_core_adds(LATT_CORE_WARMUP);
+	for (k = 0; k < LATT_CORE_TRIES; k++) {
+		t = latt_core_time(timer, LATT_CORE_ROUNDS);
+		one = t < one ? t : one;
+		t = latt_core_time(timer, 2 * LATT_CORE_ROUNDS);
+		two = t < two ? t : two;
+	}
 	if (two == ~0ULL || one == ~0ULL || two <= one)
 		return 0;
 	return (__u64)LATT_CORE_ROUNDS * LATT_CORE_ADDS * 1000000ULL /
