@@ -890,7 +890,6 @@ static int __init latt_init(void)
 
 	latt_timer_quantum();
 	ret = latt_shrinker_add();
-
 	if (ret)
 		return ret;
 	ret = misc_register(&latt_misc);

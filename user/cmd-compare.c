@@ -1308,7 +1308,7 @@ static void json_spreads(const struct compare *c, const struct match *m,
 }
 
 static struct json_object *json_point(const struct compare *c,
-				      const struct match *m)
+				      const struct match *m, bool verdicts)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *stats = json_object_new_object();
@@ -1337,7 +1337,7 @@ static struct json_object *json_point(const struct compare *c,
 		}
 		json_object_object_add(s, "values", vals);
 		json_object_object_add(s, "ratios", ratios);
-		if (any_repeats(c) || any_intervals(c))
+		if (verdicts)
 			json_spreads(c, m, row, s);
 		json_object_object_add(stats, row_name(row), s);
 	}
@@ -1353,6 +1353,7 @@ static int print_json(const struct compare *c)
 	struct json_object *warns = json_object_new_array();
 	struct json_object *points = json_object_new_array();
 	struct json_object *d, *vals;
+	bool verdicts = any_repeats(c) || any_intervals(c);
 	size_t i, k;
 	int fi, rc;
 
@@ -1386,7 +1387,7 @@ static int print_json(const struct compare *c)
 				      json_object_new_string(c->warnings.v[i]));
 	json_object_object_add(o, "warnings", warns);
 	for (i = 0; i < c->nm; i++)
-		json_object_array_add(points, json_point(c, &c->m[i]));
+		json_object_array_add(points, json_point(c, &c->m[i], verdicts));
 	json_object_object_add(o, "points", points);
 	rc = json_emit("-", o);
 	json_object_put(o);

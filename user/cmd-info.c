@@ -210,7 +210,8 @@ static void print_host(const struct host_info *h)
 	       user_clocksource() : "unknown");
 	fmt_quantum(buf, sizeof(buf), h->user.timer_quantum,
 		    h->user.timer_read_cost, h->user.tsc_khz, "");
-	printf("  tsc:         %s (lfence; rdtsc)\n", buf);
+	printf("  tsc:         %s (lfence; rdtsc)\n", buf[0] ? buf :
+	       "quantum not found: no two reads differed");
 	printf("  tsc_khz:     %llu (%s)\n",
 	       (unsigned long long)h->user.tsc_khz, h->tsc_kernel ?
 	       "the kernel's, /sys/devices/system/cpu/cpu0/tsc_freq_khz" :

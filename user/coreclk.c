@@ -14,7 +14,8 @@
 #include "host.h"
 #include "msr.h"
 
-/* the samples' timer where CPUID has it, else lfence; rdtsc */
+/* rdtscp where CPUID has it, else lfence; rdtsc (the difference of two
+ * chains takes the timer's cost out, whichever it is) */
 static int core_timer(void)
 {
 	unsigned int a, b, c, d;
@@ -30,22 +31,34 @@ static int core_timer(void)
  * (false, with @why, where they can't be read).
  */
 static double calibrate(unsigned int cpu, __u64 *ap, __u64 *mp, bool *aok,
-			char *why, size_t len)
+			char *why, size_t len, bool after)
 {
 	cpu_set_t old, one;
-	__u64 ppm;
+	__u64 ppm = 0;
 	int rc;
 
-	if (sched_getaffinity(0, sizeof(old), &old))
+	*aok = false;
+	if (sched_getaffinity(0, sizeof(old), &old)) {
+		snprintf(why, len, "can't read ctl's CPU affinity: %s",
+			 strerror(errno));
 		return 0;
+	}
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
-	if (sched_setaffinity(0, sizeof(one), &one))
+	if (sched_setaffinity(0, sizeof(one), &one)) {
+		snprintf(why, len, "ctl can't run on CPU %u: %s", cpu,
+			 strerror(errno));
 		return 0;
-	ppm = latt_core_ratio(core_timer());
+	}
+	/* APERF/MPERF span the run alone: read after the calibration
+	 * before it, before the calibration after it */
+	if (!after)
+		ppm = latt_core_ratio(core_timer());
 	rc = msr_read(cpu, MSR_IA32_APERF, ap);
 	if (!rc)
 		rc = msr_read(cpu, MSR_IA32_MPERF, mp);
+	if (after)
+		ppm = latt_core_ratio(core_timer());
 	*aok = !rc;
 	if (rc)
 		snprintf(why, len, "%s", rc == -ENOENT ?
@@ -87,7 +100,7 @@ void core_clock_begin(struct core_clock *c, unsigned int cpu)
 		return;
 	}
 	c->before = calibrate(cpu, &c->aperf0, &c->mperf0, &c->aperf_ok,
-			      c->aperf_why, sizeof(c->aperf_why));
+			      c->aperf_why, sizeof(c->aperf_why), false);
 }
 
 /** core_clock_end() - and after it */
@@ -99,13 +112,13 @@ void core_clock_end(struct core_clock *c)
 	if (c->emulated)
 		return;
 	c->after = calibrate(c->cpu, &a, &m, &ok, c->aperf_why,
-			     sizeof(c->aperf_why));
+			     sizeof(c->aperf_why), true);
 	c->ok = c->before > 0 && c->after > 0;
 	if (c->aperf_ok && ok && a > c->aperf0 && m > c->mperf0) {
 		c->aperf = a - c->aperf0;
 		c->mperf = m - c->mperf0;
 	} else {
-		if (c->aperf_ok)
+		if (c->aperf_ok && ok)
 			snprintf(c->aperf_why, sizeof(c->aperf_why), "%s",
 				 "they did not advance over the run");
 		c->aperf_ok = false;

@@ -360,6 +360,7 @@ static struct json_object *timer(const struct run_report *r)
 	latt_json_str(o, "name", report_timer_name(r));
 	json_add_quantum(o, r->q.quantum, r->info->tsc_khz);
 	add_str_or_null(o, "quantum_source", !r->q.quantum ? NULL :
+			r->q.assumed ? "assumed" :
 			r->q.timer ? "timer" : "samples");
 	json_object_object_add(o, "samples_quantum_cycles", r->q.samples ?
 			       json_new_fixed((double)r->q.samples /

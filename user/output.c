@@ -288,6 +288,7 @@ static void print_timer(FILE *f, const struct run_report *r)
 
 	fmt_quantum(qt, sizeof(qt), r->q.quantum, s->timer_step,
 		    r->info->tsc_khz, !r->q.quantum ? "" :
+		    r->q.assumed ? "; assumed: the module doesn't say, the samples don't show" :
 		    !r->q.timer ? "; the run's samples'" :
 		    r->q.finer ? "; the run's samples: FINER" :
 		    report_quantum_agree(r) ? "; the run's samples agree" : "");
@@ -478,7 +479,7 @@ static void print_table(FILE *f, const struct run_report *r)
 	if (!sum->has_ci[STAT_P50] && !sum->has_ci[STAT_MEAN])
 		return;
 	if (sum->quantum > 0)
-		snprintf(note, sizeof(note), "widened by the timer's quantum (%.2f cycles) each side",
+		snprintf(note, sizeof(note), "widened by the timer's quantum (%.2f cycles a sample) each side",
 			 sum->quantum);
 	else
 		snprintf(note, sizeof(note), "not widened: the timer's quantum is unknown");

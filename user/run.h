@@ -35,7 +35,7 @@
 #define RUN_DEFAULT_MAX_OUTLIERS 4096
 #define RUN_CALIBRATION_SAMPLES	10000	/* the pass that finds the median */
 
-#define RUN_MAX_WARNINGS	4
+#define RUN_MAX_WARNINGS	8
 #define RUN_MAX_REPEAT		1000	/* --repeat */
 
 /* The options of run; sweep has them too (cmd-sweep.c). */
@@ -162,7 +162,8 @@ struct run_threshold {
 /**
  * struct run_quantum - the timer's quantum as a run reports it (quantum.h)
  * @quantum: what the figures are read against, 1/256 cycle: @timer, or
- *	@samples where the engine did not say (0: unknown)
+ *	@samples where the engine did not say, or one cycle where neither
+ *	knows (@assumed: nothing finer exists)
  * @timer: the engine's (struct latt_info.timer_quantum), 0 = unknown
  * @samples: the spacing of the run's own raw samples below
  *	LATT_HIST_EXACT cycles (one timing thread's), 0 = none found (fewer
@@ -177,6 +178,7 @@ struct run_quantum {
 	__u64 samples;
 	__u32 used;
 	bool finer;
+	bool assumed;
 };
 
 struct run_report {

@@ -1414,6 +1414,12 @@ static void run_quantum(struct run_report *r)
 		q->used = found.used;
 	}
 	q->quantum = q->timer ? q->timer : q->samples;
+	if (!q->quantum) {
+		/* a module before ABI 2.6 and samples that pin none down:
+		 * a TSC is read in whole cycles, so one is the least */
+		q->quantum = LATT_Q_ONE;
+		q->assumed = true;
+	}
 	q->finer = q->timer && q->samples &&
 		   (double)q->samples < 0.98 * (double)q->timer;
 }

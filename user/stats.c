@@ -346,16 +346,23 @@ done:
 
 /**
  * latt_hist_rank_value() - the value of the sample of rank @rank (1-based)
- * in histogram @h (LATT_HIST_BUCKETS counters): exact in the buckets of
- * one value, else interpolated across its bucket as if its samples were
- * spread evenly (the midpoint for a bucket's middle sample)
+ * in histogram @h (LATT_HIST_BUCKETS counters)
+ * @h: the histogram
+ * @rank: 1 to the count
+ * @min: the exact minimum, which no sample is below
+ * @max: the exact maximum, which none is above
  *
- * Return: the value, raw cycles; the last bucket's lower bound past it.
+ * Exact in the buckets of one value; else interpolated across the
+ * bucket's values [lo, hi] as if its samples were spread evenly, and
+ * clamped to [@min, @max]; the last bucket (2^40 and up) is @max.
+ *
+ * Return: the value, raw cycles.
  */
-double latt_hist_rank_value(const __u64 *h, __u64 rank)
+double latt_hist_rank_value(const __u64 *h, __u64 rank, __u64 min,
+			    __u64 max)
 {
 	__u64 seen = 0;
-	double lo, w;
+	double lo, w, v;
 	__u32 i;
 
 	for (i = 0; i < LATT_HIST_BUCKETS; i++) {
@@ -363,15 +370,13 @@ double latt_hist_rank_value(const __u64 *h, __u64 rank)
 			break;
 		seen += h[i];
 	}
-	if (i >= LATT_HIST_BUCKETS)
-		return (double)latt_hist_lo(LATT_HIST_BUCKETS - 1);
-	lo = (double)latt_hist_lo(i);
 	if (i + 1 >= LATT_HIST_BUCKETS)
-		return lo;
-	w = (double)(latt_hist_hi(i) - latt_hist_lo(i) + 1);
-	if (w <= 1)
-		return lo;
-	return lo + w * ((double)(rank - seen) - 0.5) / (double)h[i];
+		return (double)max;
+	lo = (double)latt_hist_lo(i);
+	w = (double)(latt_hist_hi(i) - latt_hist_lo(i));
+	v = lo + w * ((double)(rank - seen) - 0.5) / (double)h[i];
+	return v < (double)min ? (double)min : v > (double)max ?
+	       (double)max : v;
 }
 
 /*
@@ -440,8 +445,9 @@ void latt_summarize_ci(struct latt_summary *s, const struct latt_result *r,
 		    latt_order_ranks(r->count, (double)latt_stats[st].ppm / 1e6,
 				     &l, &u))
 			continue;
-		set_ci(s, st, latt_hist_rank_value(hist, l) - quantum,
-		       latt_hist_rank_value(hist, u) + quantum, tsc_khz);
+		set_ci(s, st, latt_hist_rank_value(hist, l, r->min, r->max) -
+		       quantum, latt_hist_rank_value(hist, u, r->min, r->max) +
+		       quantum, tsc_khz);
 	}
 	if (r->count < 2)
 		return;

@@ -110,7 +110,8 @@ bool latt_stat_supported(__u64 count, enum latt_stat i);
 int latt_unsupported_note(char *buf, size_t len,
 			  const struct latt_summary *s, bool table_only);
 int latt_order_ranks(__u64 n, double p, __u64 *lo, __u64 *hi);
-double latt_hist_rank_value(const __u64 *h, __u64 rank);
+double latt_hist_rank_value(const __u64 *h, __u64 rank, __u64 min,
+			    __u64 max);
 void latt_summarize_ci(struct latt_summary *s, const struct latt_result *r,
 		       const __u64 *hist, double quantum, __u64 tsc_khz);
 void latt_summarize(struct latt_summary *s, const struct latt_result *res,

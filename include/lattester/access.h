@@ -236,7 +236,7 @@ static inline __u64 latt_timer_step(int timer)
  *	them in chunks gets the same spins)
  *
  * Even indices read back to back: their smallest is the read cost.  Odd
- * ones spin between the reads for 0 to 255 rounds of a dependent
+ * ones spin between the reads for 1 to 255 (odd) rounds of a dependent
  * multiply-add, so that the differences are many multiples of the
  * quantum: back-to-back pairs alone, all 2 or 3 quanta apart, can't tell
  * the quantum from two of them.  Interrupts and preemption are the

@@ -23,8 +23,8 @@
  * The same code serves lattester-ctl for both engines: the core clock is
  * the CPU's, so ctl calibrates on the run's CPU right before START and
  * right after the result, and reports both and their drift.  Ordering:
- * the timer reads are those of the samples (latt_timer_read(): rdtscp,
- * or lfence; rdtsc), which wait for the earlier instructions to execute
+ * the timer reads are latt_timer_read()'s (rdtscp, or lfence; rdtsc
+ * without it), which wait for the earlier instructions to execute
  * (SDM Vol. 2B, RDTSCP; LFENCE), so the chain lies between them.
  */
 #ifndef _LATTESTER_CORECLK_H
@@ -36,7 +36,12 @@
 #define LATT_CORE_ADDS		64	/* dependent adds a loop round */
 #define LATT_CORE_ROUNDS	512	/* N = 2^15 adds: ~13 us at 2.5 GHz */
 #define LATT_CORE_TRIES		21	/* the least of them */
-#define LATT_CORE_WARMUP	32768	/* rounds first: 2^21 adds, ~0.7 ms */
+#define LATT_CORE_WARMUP	32768	/* rounds first: 2^21 adds, ~0.8 ms */
+
+/* the asm below repeats its add 64 times */
+#if LATT_CORE_ADDS != 64
+#error "LATT_CORE_ADDS is the .rept count of latt_core_adds()"
+#endif
 
 /* @rounds rounds of LATT_CORE_ADDS dependent adds */
 static inline __u64 latt_core_adds(__u64 rounds)

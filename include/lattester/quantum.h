@@ -23,8 +23,8 @@
  * Both engines find the quantum once, from differences of their own
  * (latt_timer_diffs() in access.h: pairs back to back and pairs a varying
  * spin apart), for struct latt_info.timer_quantum; lattester-ctl finds it
- * again from a run's raw samples (latt_quantum_hist()) and reports the
- * finer of the two.
+ * again from a run's raw samples (latt_quantum_hist()), reports the
+ * engine's, and warns where the samples' spacing is finer.
  */
 #ifndef _LATTESTER_QUANTUM_H
 #define _LATTESTER_QUANTUM_H
@@ -120,8 +120,9 @@ static inline __u64 latt_q_band(const __u64 *d, __u32 n, __u64 q, __u64 lim,
  *	raw samples, or both
  * @n: how many; LATT_Q_MAX_N at most are read
  *
- * Candidates are the smallest difference (the mean of those within an
- * eighth of it) divided by 1 to LATT_Q_MAX_DIV, the largest first.  A
+ * Candidates are the smallest difference divided by 1 to LATT_Q_MAX_DIV,
+ * the largest first, the smallest taken for each divisor as the mean of
+ * the differences within half that candidate of it (one multiple).  A
  * candidate is tried on the differences up to twice the smallest, refined
  * by least squares over their multiples, then on differences half again
  * as large, and so on: a candidate off by a fraction of a tick would miss

@@ -18,6 +18,7 @@
  *   FAKE_FEATURES=N	features to report (default: those of ABI 1.0); with
  *			LATT_FEAT_THREADS (1 << 13), THREADS answers too:
  *			every thread with the run's samples
+ *   FAKE_OVERHEAD_CYCLES=N  the calibrated overhead (default 20)
  *   FAKE_QUANTUM=N	GET_INFO's timer_quantum, 1/256 cycle (default 256:
  *			a TSC that moves by one; 0: unknown, as before ABI
  *			2.6), with a read cost of 18 cycles
@@ -42,7 +43,7 @@
 #include <lattester/hist.h>
 
 #define FAKE_TSC_KHZ	2000000ULL
-#define FAKE_OVERHEAD	20ULL
+#define FAKE_OVERHEAD	fake_overhead()
 
 static struct latt_config run;
 static __u32 state = LATT_STATE_IDLE;
@@ -55,6 +56,12 @@ static __u64 env_u64(const char *name, __u64 def)
 	const char *v = getenv(name);
 
 	return v && *v ? strtoull(v, NULL, 0) : def;
+}
+
+/* the timer overhead the fake calibrates: FAKE_OVERHEAD_CYCLES, or 20 */
+static __u64 fake_overhead(void)
+{
+	return env_u64("FAKE_OVERHEAD_CYCLES", 20);
 }
 
 static int fake_info(struct latt_info *in)

@@ -524,7 +524,7 @@ else
 	report $? "fake: nothing on stderr (not a terminal)"
 	expect 0 "fake: run --samples 100k" f "$ctl" run --samples 100k
 	has "$tmp/out" "^samples: +100000 of 100000$" "fake: --samples 100k is 100000"
-	has "$tmp/out" "^p99.99 +4980 +2490.0 +5000 +\[2490.0, 250[0-9].[0-9]\]$" "fake: p99.99 of 100000 samples, its interval within 5000's bucket"
+	has "$tmp/out" "^p99.99 +4980 +2490.0 +5000 +\[2489.5, 2490.5\]$" "fake: p99.99 of 100000 samples (the max, 5000, each time), its interval the max -+ one quantum"
 	! grep -q "^-: " "$tmp/out"
 	report $? "fake: 100000 samples: no '-' note"
 	for spec in "1e4 10000" "1.5k 1500" "10K 10000" "0x2710 10000" "2.5e3 2500"; do
@@ -794,12 +794,16 @@ else
 		"fake: ... refused, the quantum named"
 	FAKE_QUANTUM=0 expect 0 "fake: a module before ABI 2.6" f "$ctl" run \
 		--samples 10000 --json "$j"
-	jq -e '.result.timer.quantum_cycles == null and
-	       .result.timer.quantum_source == null and
-	       .latency.intervals.quantum_cycles == 0' "$j" >/dev/null &&
-		! grep "^timer:" "$tmp/out" | grep -q "quantum" &&
-		grep -q "^95% intervals: .*not widened: the timer's quantum is unknown" "$tmp/out"
-	report $? "fake: no quantum from the module nor the samples: none said, the intervals not widened"
+	jq -e '.result.timer.quantum_cycles == 1 and
+	       .result.timer.quantum_source == "assumed" and
+	       .latency.intervals.quantum_cycles == 1' "$j" >/dev/null &&
+		grep -q "^timer: .*quantum 1.000 cycles (0.500 ns; assumed: the module doesn't say, the samples don't show)" "$tmp/out"
+	report $? "fake: no quantum from the module nor the samples: one cycle, said to be assumed"
+	# ... and a median of 0 is then no basis for a threshold either
+	FAKE_QUANTUM=0 FAKE_OVERHEAD_CYCLES=200 expect 1 "fake: a module before ABI 2.6, --threshold 10x of a median of 0" \
+		f "$ctl" run --samples 10000 --threshold 10x
+	has "$tmp/err" "the median \(0 cycles, corrected\) is within one timer quantum \(1.00 cycles\) of zero" \
+		"fake: ... refused, though the module gives no quantum"
 
 	# outliers: files, thresholds, summary
 	expect 0 "fake: --outliers csv, 10x" f "$ctl" run --samples 10000 \

@@ -43,7 +43,7 @@ def check_abi13(name, d, state="done"):
                 # reads
                 q, rc = t["quantum_cycles"], t.get("read_cost_cycles")
                 if not (isinstance(q, (int, float)) and q >= 1 and
-                        t.get("quantum_source") in ("timer", "samples") and
+                        t.get("quantum_source") in ("timer", "samples", "assumed") and
                         isinstance(t.get("quantum_ns"), (int, float)) and
                         t["quantum_ns"] > 0 and
                         (not rc or q <= rc)):
