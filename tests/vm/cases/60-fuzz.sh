@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # 60-fuzz: 10^5 ioctl calls of hostile input, then 2.5x10^4 from a 32-bit
-# build (compat_ioctl), on a KASAN kernel; a quarter of that elsewhere, at
+# build (compat_ioctl), on a KASAN kernel; a tenth of that elsewhere, at
 # least the 10^4 calls the fuzzer needs to require runs of each kind
 # (tests/vm/lib/fuzz.sh's calls) (tests/vm/ioctl-fuzz.c: random
 # command numbers, mutated START configs with CPU lists, modes and mixes,
