@@ -5,7 +5,10 @@
 # Three rounds: 16 MiB, 64 MiB (a longer allocation inside START), and the
 # two on different CPUs.
 set -u
-N=5000000
+# samples: about 2 s of a run under TCG, where the other START comes
+# within a few tenths (it was 5x10^6, 6 s a round: 18 s of make check a
+# kernel)
+N=1500000
 rc=0
 ok() { echo "ok: $*"; }
 bad() { echo "FAIL: $*"; rc=1; }
