@@ -74,7 +74,7 @@ static double calibrate(unsigned int cpu, __u64 *ap, __u64 *mp, bool *aok,
 /*
  * QEMU's TCG emulates the CPU ("QEMU TCG CPU" is its model name): its
  * adds take no core's cycles, so there is nothing to calibrate, and the
- * emulated chains would cost every run of the VM tests a second.
+ * emulated chains would only slow every run of the VM tests.
  */
 static bool emulated(void)
 {
