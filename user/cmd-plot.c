@@ -1065,6 +1065,20 @@ static int merge_column(struct sweep_csv *c, const size_t *rows, size_t n,
 	return rc;
 }
 
+/* @c->lo and @c->hi, a cell each, all NAN (no bound); -ENOMEM */
+static int alloc_bounds(struct sweep_csv *c)
+{
+	size_t k;
+
+	c->lo = malloc(c->n * (size_t)c->nh * sizeof(*c->lo));
+	c->hi = malloc(c->n * (size_t)c->nh * sizeof(*c->hi));
+	if (!c->lo || !c->hi)
+		return -ENOMEM;
+	for (k = 0; k < c->n * (size_t)c->nh; k++)
+		c->lo[k] = c->hi[k] = NAN;
+	return 0;
+}
+
 /*
  * A sweep without repeats whose file has the 95% intervals (layout 5:
  * ns_lo_*, ns_hi_*): they make the error bars of sweep and bars, said in
@@ -1087,12 +1101,8 @@ static int interval_bars(struct plot *p, struct sweep_csv *c)
 	}
 	if (!any)
 		return 0;
-	c->lo = malloc(c->n * (size_t)c->nh * sizeof(*c->lo));
-	c->hi = malloc(c->n * (size_t)c->nh * sizeof(*c->hi));
-	if (!c->lo || !c->hi)
+	if (alloc_bounds(c))
 		return -ENOMEM;
-	for (k = 0; k < c->n * (size_t)c->nh; k++)
-		c->lo[k] = c->hi[k] = NAN;
 	for (r = 0; r < c->n; r++) {
 		for (i = 0; i < NR_STATS; i++) {
 			if (lo_col[i] < 0 || hi_col[i] < 0 || c->stat_col[i] < 0)
@@ -1123,7 +1133,7 @@ static int collapse_repeats(struct plot *p, struct sweep_csv *c)
 {
 	char **keys = calloc(c->n ? c->n : 1, sizeof(*keys));
 	size_t *idx = calloc(c->n ? c->n : 1, sizeof(*idx));
-	size_t i, j, g, k, points = 0, most = 1, least = 0;
+	size_t i, j, g, points = 0, most = 1, least = 0;
 	char note[160], buf[2048];
 	int rc = -ENOMEM, col;
 
@@ -1154,12 +1164,8 @@ static int collapse_repeats(struct plot *p, struct sweep_csv *c)
 		rc = interval_bars(p, c);
 		goto out;
 	}
-	c->lo = malloc(c->n * (size_t)c->nh * sizeof(*c->lo));
-	c->hi = malloc(c->n * (size_t)c->nh * sizeof(*c->hi));
-	if (!c->lo || !c->hi)
+	if (alloc_bounds(c))
 		goto out;
-	for (k = 0; k < c->n * (size_t)c->nh; k++)
-		c->lo[k] = c->hi[k] = NAN;
 	for (i = 0; i < c->n; i = j) {
 		for (j = i + 1; j < c->n && !strcmp(keys[idx[i]], keys[idx[j]]);
 		     j++)

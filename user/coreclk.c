@@ -7,22 +7,20 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
-#include <cpuid.h>
 
 #include <lattester/coreclk.h>
 #include "coreclk.h"
+#include "engine-user.h"
 #include "host.h"
 #include "msr.h"
 
-/* rdtscp where CPUID has it, else lfence; rdtsc (the difference of two
- * chains takes the timer's cost out, whichever it is) */
+/* the user engine's timer: rdtscp where CPUID (less LATTESTER_HWCAPS)
+ * has it, else lfence; rdtsc (the difference of two chains takes the
+ * timer's cost out, whichever it is) */
 static int core_timer(void)
 {
-	unsigned int a, b, c, d;
-
-	if (__get_cpuid(0x80000001, &a, &b, &c, &d) && (d & (1u << 27)))
-		return LATT_TIMER_RDTSCP;
-	return LATT_TIMER_RDTSC;
+	return strcmp(user_engine_timer(), "rdtscp") ? LATT_TIMER_RDTSC :
+						       LATT_TIMER_RDTSCP;
 }
 
 /*

@@ -478,13 +478,8 @@ static void print_table(FILE *f, const struct run_report *r)
 	}
 	if (!sum->has_ci[STAT_P50] && !sum->has_ci[STAT_MEAN])
 		return;
-	if (sum->quantum > 0)
-		snprintf(note, sizeof(note), "widened by the timer's quantum (%.2f cycles a sample) each side",
-			 sum->quantum);
-	else
-		snprintf(note, sizeof(note), "not widened: the timer's quantum is unknown");
-	fprintf(f, "95%% intervals: percentiles from the order statistics, %s; the mean's from the samples' spread; both take the samples as independent (methodology.md §7)\n",
-		note);
+	fprintf(f, "95%% intervals: percentiles from the order statistics, widened by the timer's quantum (%.2f cycles a sample) each side; the mean's from the samples' spread; both take the samples as independent (methodology.md §7)\n",
+		sum->quantum);
 }
 
 /** report_print() - the header, and the table if there were samples */
