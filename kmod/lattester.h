@@ -110,6 +110,12 @@ struct latt_run;
  * @series: bandwidth: series_len bins
  * @timer_step: latt_timer_step() on its CPU
  * @dax_id: its window's dax_read_lock()
+ * @batch_lines: a run with batches (ABI 2.7): a batch's blocks, 2K + 1
+ *	entries (core.h's struct latt_step.lines); NULL without
+ * @batch_offs: their offsets in the region, 2K entries
+ * @chase_pos: a pointer chase's place where the samples left it, where
+ *	the batches go on (ABI 2.7)
+ * @chase_opos: an offset chase's, likewise
  *
  * Written by that kthread only, read once the run has stopped.
  */
@@ -122,6 +128,10 @@ struct latt_thread {
 	u64 *series;
 	u64 timer_step;
 	int dax_id;
+	char **batch_lines;
+	u64 *batch_offs;
+	char *chase_pos;
+	u64 chase_opos;
 } ____cacheline_aligned_in_smp;	/* one thread's writes, one CPU's lines */
 
 /**
@@ -129,6 +139,8 @@ struct latt_thread {
  * @cfg: the configuration, checked, its defaults resolved
  * @region: the target's memory
  * @fn: the sample function (NULL for chase)
+ * @batch_fn: the batch of the same access (ABI 2.7, latt_config.batch;
+ *	NULL for chase, whose batches are longer chains)
  * @chase: chase through pointers (DRAM)
  * @chase_off: chase through offsets (PMEM)
  * @timer: LATT_TIMER_*
@@ -182,6 +194,9 @@ struct latt_thread {
  * @windows: merged: windows run
  * @tsc_start: @tsc_go, once merged
  * @tsc_end: the last thread's end
+ * @batch: the pairs of batches (ABI 2.7): K (0: none) and, with K, a
+ *	record for each of the configuration's batch_pairs, set at START;
+ *	filled by thread 0, the run's only thread, after its samples
  *
  * The configuration is written once before the kthreads start; each
  * thread's figures by that thread; the merged figures (@hist, the sums) by
@@ -192,6 +207,7 @@ struct latt_run {
 	struct latt_config cfg;
 	struct latt_region region;
 	latt_sample_fn fn;
+	latt_batch_fn batch_fn;
 	latt_chase_fn chase;
 	latt_chase_off_fn chase_off;
 	int timer;
@@ -238,6 +254,7 @@ struct latt_run {
 	u64 bytes_read, bytes_written;
 	u64 windows;
 	u64 tsc_start, tsc_end;
+	struct latt_batch_rec batch;
 };
 
 /* ops.c */

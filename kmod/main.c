@@ -6,7 +6,8 @@
  * (include/uapi/lattester.h), checks every field, allocates the target on
  * the asked node and starts one kthread bound to the asked CPU (run.c).
  * Results stay in the module until the next run starts or the module goes,
- * and are read with LATT_IOC_RESULT; nothing is reported through dmesg.
+ * and are read with LATT_IOC_RESULT (each thread's with LATT_IOC_THREADS,
+ * the batches' with LATT_IOC_BATCH); nothing is reported through dmesg.
  *
  * One run at a time: a START while a run goes returns -EBUSY.  Closing the
  * file that started a run aborts it; so does module unload.
@@ -45,6 +46,8 @@ static_assert(sizeof(struct latt_outlier) == LATT_OUTLIER_SIZE);
 static_assert(sizeof(struct latt_result) == LATT_RESULT_SIZE);
 static_assert(sizeof(struct latt_thread_stats) == LATT_THREAD_STATS_SIZE);
 static_assert(sizeof(struct latt_threads) == LATT_THREADS_SIZE);
+static_assert(sizeof(struct latt_batch_pair) == LATT_BATCH_PAIR_SIZE);
+static_assert(sizeof(struct latt_batch) == LATT_BATCH_SIZE);
 
 static DEFINE_MUTEX(latt_lock);		/* guards everything below */
 static struct latt_run *latt_cur;	/* the last run, if any */
@@ -534,6 +537,41 @@ out:
 	return ret;
 }
 
+/*
+ * LATT_IOC_BATCH (ABI 2.7): the run's pairs of batches, as many as the
+ * caller has room for, in the order they were taken, and their counts;
+ * batch 0 and no pairs for a run that asked for none.  THREADS' rules:
+ * -EINVAL for a reserved field set, -ENOENT without a run, -EBUSY while
+ * it runs, -EFAULT.  Copied without the lock, as RESULT.
+ */
+static long latt_ioctl_batch(void __user *arg)
+{
+	struct latt_batch b;
+	struct latt_run *run;
+	u32 state, n;
+	int ret = 0;
+
+	if (copy_from_user(&b, arg, sizeof(b)))
+		return -EFAULT;
+	if (!latt_all_zero(b.reserved, ARRAY_SIZE(b.reserved)))
+		return -EINVAL;
+	run = latt_get_stopped(&state);
+	if (IS_ERR(run))
+		return PTR_ERR(run);
+	n = b.pairs_ptr ? min_t(u64, b.len, run->batch.n) : 0;
+	if (n && copy_to_user(u64_to_user_ptr(b.pairs_ptr), run->batch.pairs,
+			      array_size(n, sizeof(*run->batch.pairs))))
+		ret = -EFAULT;
+	b.len = n;
+	b.batch = run->batch.k;
+	b.pairs = run->batch.n;
+	b.backwards = run->batch.backwards;
+	if (!ret && copy_to_user(arg, &b, sizeof(b)))
+		ret = -EFAULT;
+	latt_run_put(run);
+	return ret;
+}
+
 /**
  * latt_stop_current() - stop the current run and wait for it
  * @owner: stop it only if this file started it (and forget the owner), or
@@ -620,6 +658,8 @@ static long latt_ioctl(struct file *file, unsigned int cmd, unsigned long a)
 		return latt_ioctl_result(arg);
 	case LATT_IOC_THREADS:
 		return latt_ioctl_threads(arg);
+	case LATT_IOC_BATCH:
+		return latt_ioctl_batch(arg);
 	}
 	return -ENOTTY;
 }

@@ -75,7 +75,8 @@ static bool latt_lfence_serial(void)
 u64 latt_features(void)
 {
 	u64 f = LATT_FEAT_NMI_COUNT | LATT_FEAT_PMEM | LATT_FEAT_THREADS |
-		LATT_FEAT_TIMER_RDTSC | LATT_FEAT_REUSE | LATT_FEAT_DAX_MAP;
+		LATT_FEAT_TIMER_RDTSC | LATT_FEAT_REUSE | LATT_FEAT_DAX_MAP |
+		LATT_FEAT_BATCH;
 
 	if (boot_cpu_has(X86_FEATURE_RDTSCP))
 		f |= LATT_FEAT_RDTSCP;
@@ -192,7 +193,8 @@ int latt_pick_streams(struct latt_run *run)
  * @run: a run whose configuration passed latt_check_config(); its fence and
  *	width are resolved in place
  *
- * Sets fn (NULL for chase), chase, chase_off, width, vector and timer.
+ * Sets fn and batch_fn (NULL for chase), chase, chase_off, width, vector
+ * and timer.
  *
  * Return: 0; -EOPNOTSUPP when the CPU lacks the op's instruction or the
  * width; -EINVAL for a width the op doesn't have or a fence that doesn't
@@ -212,6 +214,7 @@ int latt_pick(struct latt_run *run)
 		return ret;
 	}
 	run->fn = p.fn;
+	run->batch_fn = p.batch;
 	run->chase = p.chase;
 	run->chase_off = p.chase_off;
 	run->width = p.width;

@@ -13,6 +13,10 @@
  * outliers recorded in it are flagged, to tell the platform's noise from
  * the memory's.
  *
+ * A run with batches (ABI 2.7, latt_config.batch) has one thread, which
+ * after its samples and the calibration after them times pairs of batches
+ * (core.h's latt_batch_window()) in the same kind of windows.
+ *
  * Before the samples, each timing thread spins LATT_WARMUP_US to bring its
  * core to its running clock, measures the timer's step and calibrates the
  * timer's overhead in the same kind of windows by timing its own sample
@@ -161,6 +165,35 @@ static int latt_warmup(struct latt_thread *t)
 	return 0;
 }
 
+/*
+ * How @t takes its samples, their calibration's empty ones and its batches
+ * (core.h's struct latt_step), from the start of the chase's chain.
+ */
+static void latt_thread_step(struct latt_thread *t, struct latt_step *s)
+{
+	struct latt_run *run = t->run;
+
+	*s = (struct latt_step){
+		.fn = run->fn,
+		.batch = run->batch_fn,
+		.lines = t->batch_lines,
+		.offs = t->batch_offs,
+		.chase = run->chase,
+		.chase_off = run->chase_off,
+		.ctx = &run->region,
+		.off_of = latt_region_offset,
+		.base = run->region.map,
+		.pos = run->region.addr[0],
+		.mask = (run->cfg.region - 1) & ~7ULL,
+		.part = t->rec.part_offset,
+		.size = run->cfg.size,
+		.chain = run->cfg.chain,
+		/* PMEM chase: offsets, masked (see latt_sample_chase_off()) */
+		.mode = latt_step_mode(&run->cfg, !!run->region.map),
+		.clflushopt = static_cpu_has(X86_FEATURE_CLFLUSHOPT),
+	};
+}
+
 /**
  * latt_calibrate() - time the empty sample LATT_CALIB_SAMPLES times
  * @t: the thread, with its run's sample function and region
@@ -180,16 +213,12 @@ static int latt_calibrate(struct latt_thread *t, u64 *med, u64 *lo, u64 *hi)
 	struct latt_run *run = t->run;
 	char *base = latt_region_addr(&run->region, t->rec.part_offset);
 	char *pos = base;
-	const struct latt_step s = {
-		.fn = run->fn,
-		.chase = run->chase,
-		.chase_off = run->chase_off,
-		.mode = latt_step_mode(&run->cfg, !!run->region.map),
-	};
+	struct latt_step s;
 	unsigned long fl;
 	u64 *v, opos = 0;
 	u32 i = 0;
 
+	latt_thread_step(t, &s);
 	v = kmalloc_array(LATT_CALIB_SAMPLES, sizeof(*v), GFP_KERNEL);
 	if (!v)
 		return -ENOMEM;
@@ -273,6 +302,31 @@ static int latt_ceiling(struct latt_thread *t, u64 cycles)
 }
 
 /*
+ * A sample or batch window of @t has ended, @len cycles long, an NMI in it
+ * or not (@nmi), its outliers recorded from @first on: count it, then what
+ * ends the run: a consumed poison (-EHWPOISON), the ceiling (-ETIME), a
+ * stop (-EINTR while @more is left to take; 0 once all was), the region's
+ * device gone (-ENODEV).
+ */
+static int latt_window_end(struct latt_thread *t, u64 len, bool nmi,
+			   u32 first, bool more)
+{
+	struct latt_run *run = t->run;
+
+	latt_window_done(t, len, nmi, first);
+	if (unlikely(t->rec.acct.mc))
+		return latt_poisoned(t, t->rec.acct.mc_off);
+	if (latt_ceiling(t, len))
+		return -ETIME;
+	cond_resched();
+	if (latt_should_stop(run))
+		return more ? -EINTR : 0;
+	if (latt_region_gone(&run->region))
+		return -ENODEV;
+	return 0;
+}
+
+/*
  * An offset of the region, through its chunks: the lookup core.h's
  * latt_sample_window() and latt_stream_window() make, inlined.
  */
@@ -297,28 +351,15 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat,
 {
 	struct latt_run *run = t->run;
 	const u64 total = run->cfg.samples;
-	struct latt_step s = {
-		.fn = run->fn,
-		.chase = run->chase,
-		.chase_off = run->chase_off,
-		.ctx = &run->region,
-		.off_of = latt_region_offset,
-		.base = run->region.map,
-		.pos = run->region.addr[0],
-		.mask = (run->cfg.region - 1) & ~7ULL,
-		.part = t->rec.part_offset,
-		.size = run->cfg.size,
-		.chain = run->cfg.chain,
-		/* PMEM chase: offsets, masked (see latt_sample_chase_off()) */
-		.mode = latt_step_mode(&run->cfg, !!run->region.map),
-		.clflushopt = static_cpu_has(X86_FEATURE_CLFLUSHOPT),
-	};
+	struct latt_step s;
 	u64 done = 0, w0, now, len;
 	unsigned int nmi;
 	bool nmi_seen;
 	unsigned long fl;
 	u32 first;
+	int ret;
 
+	latt_thread_step(t, &s);
 	t->rec.acct.tsc0 = run->tsc_go;
 	while (done < total) {
 		first = t->rec.acct.nr_outliers;
@@ -335,16 +376,73 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat,
 
 		t->rec.count = done - t->rec.acct.backwards;
 		atomic64_set(&t->done, done);
-		latt_window_done(t, len, nmi_seen, first);
-		if (unlikely(t->rec.acct.mc))
-			return latt_poisoned(t, t->rec.acct.mc_off);
-		if (latt_ceiling(t, len))
-			return -ETIME;
-		cond_resched();
-		if (latt_should_stop(run))
-			return done < total ? -EINTR : 0;
-		if (latt_region_gone(&run->region))
+		ret = latt_window_end(t, len, nmi_seen, first, done < total);
+		if (ret)
+			return ret;
+	}
+	/* where the batches go on: lines the samples loaded may be cached */
+	t->chase_pos = s.pos;
+	t->chase_opos = s.opos;
+	return 0;
+}
+
+/**
+ * latt_batch_measure() - take a thread's pairs of batches (ABI 2.7),
+ *	window by window, as latt_measure() takes its samples
+ * @t: the thread, its run's only one
+ * @pat: its address generator, where its samples left it
+ *
+ * A chase goes on from the node its samples stopped at
+ * (@t->chase_pos), not from the cycle's start, whose lines the samples
+ * have just brought into the caches.
+ *
+ * After the samples and the calibration after them, so that neither
+ * changes.  Each window is a sample window's (interrupts off, the FPU
+ * state saved for a vector width, the NMI count, a device-DAX read
+ * section); core.h's latt_batch_window() takes pairs in it, at least one,
+ * and records each in the run's struct latt_batch_rec.  The windows count
+ * in the thread's windows, NMI windows and longest window.  STATUS's
+ * progress stays at the samples taken.
+ *
+ * Return: 0 when every pair was taken, -EINTR when stopped before,
+ * -ETIME when a window ran past the ceiling, -EHWPOISON when a load
+ * consumed poison, -ENODEV when the CPU went offline or the region's
+ * device went away.
+ */
+static int latt_batch_measure(struct latt_thread *t, struct latt_pattern *pat)
+{
+	struct latt_run *run = t->run;
+	const u64 total = run->cfg.batch_pairs;
+	struct latt_step s;
+	u64 done = 0, w0, now;
+	unsigned int nmi;
+	bool nmi_seen;
+	unsigned long fl;
+	int ret;
+
+	if (WARN_ON_ONCE(!run->batch.pairs || !t->batch_lines ||
+			 !t->batch_offs ||
+			 (!run->batch_fn &&
+			  run->cfg.pattern != LATT_PAT_CHASE)))
+		return -EINVAL;		/* allocated and checked at START */
+	/* stopped during the calibration before: no window more */
+	if (latt_should_stop(run))
+		return -EINTR;
+	latt_thread_step(t, &s);
+	s.pos = t->chase_pos;
+	s.opos = t->chase_opos;
+	while (done < total) {
+		if (latt_window_open(t, &fl, &nmi))
 			return -ENODEV;
+		w0 = latt_rdtsc();
+		now = latt_batch_window(&s, pat, &run->batch, &t->rec.acct,
+					&done, total, w0, run->window_cycles,
+					latt_region_at, latt_rdtsc);
+		nmi_seen = latt_window_close(t, fl, nmi);
+		ret = latt_window_end(t, latt_window_len(w0, now), nmi_seen,
+				      t->rec.acct.nr_outliers, done < total);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -627,6 +725,9 @@ static int latt_thread(void *data)
 	if (!ret && lat && !loaded &&
 	    latt_calibrate(t, &t->rec.overhead_end, NULL, NULL))
 		t->rec.overhead_end = 0;
+	/* ABI 2.7: the batches, after both (latency mode, one thread) */
+	if (!ret && lat && run->cfg.batch)
+		ret = latt_batch_measure(t, &pat);
 out:
 	kfree(lcal);
 	if (!t->rec.tsc_end)
@@ -684,6 +785,16 @@ static int latt_thread_init(struct latt_run *run, u32 i, u32 nlat)
 						 sizeof(*t->rec.acct.outliers)),
 				      LATT_GFP, node);
 		if (!t->rec.acct.outliers)
+			return -ENOMEM;
+	}
+	if (c->batch) {		/* ABI 2.7: a batch's blocks, up to 2K */
+		t->batch_lines = kvmalloc_node(array_size(2 * c->batch + 1,
+							  sizeof(char *)),
+					       LATT_GFP, node);
+		t->batch_offs = kvmalloc_node(array_size(2 * c->batch,
+							 sizeof(u64)),
+					      LATT_GFP, node);
+		if (!t->batch_lines || !t->batch_offs)
 			return -ENOMEM;
 	}
 	return 0;
@@ -773,6 +884,16 @@ int latt_run_start(struct latt_run *run)
 	if (c->mode == LATT_MODE_BANDWIDTH)
 		latt_series_bins(run->window_cycles, run->duration_cycles,
 				 &run->series_cycles, &run->series_len);
+	/* ABI 2.7: a record for each pair (LATT_IOC_BATCH), before the run */
+	run->batch.k = c->batch;
+	if (c->batch) {
+		run->batch.pairs =
+			kvmalloc_node(array_size(c->batch_pairs,
+						 sizeof(*run->batch.pairs)),
+				      LATT_GFP, cpu_to_node(run->cpus[0]));
+		if (!run->batch.pairs)
+			return -ENOMEM;
+	}
 	run->hist = kvzalloc(array_size(LATT_HIST_BUCKETS, sizeof(u64)),
 			     LATT_GFP);
 	run->threads = kvcalloc(run->nr_threads, sizeof(*run->threads),
@@ -911,8 +1032,11 @@ void latt_run_put(struct latt_run *run)
 		kvfree(run->threads[i].rec.acct.hist);
 		kvfree(run->threads[i].rec.acct.outliers);
 		kvfree(run->threads[i].series);
+		kvfree(run->threads[i].batch_lines);
+		kvfree(run->threads[i].batch_offs);
 	}
 	kvfree(run->threads);
+	kvfree(run->batch.pairs);
 	kfree(run->cpus);
 	kvfree(run->hist);
 	kfree(run);

@@ -460,6 +460,59 @@ mc: __attribute__((unused));						\
 	return latt_mc_code((__u64)(p - addr));				\
 }
 
+/*
+ * A batch (ABI 2.7, --batch): @n blocks of @size bytes at @lines[0..n-1],
+ * prepared by the caller as samples' are, in one timed region:
+ *
+ *	mfence; lfence; t0 = timer; lfence	as a sample's
+ *	n times: access the block; fence; lfence
+ *	t1 = timer; lfence
+ *
+ * Each block's fence is the sample's, and the lfence after it stands for
+ * the wait of a sample's closing timer read: it does not execute until
+ * every earlier instruction has completed locally (SDM Vol. 2A, LFENCE;
+ * AMD where latt_info has LATT_FEAT_LFENCE_SERIAL), so the next block's
+ * access starts only once this one's loads have their data, and its
+ * stores, behind the default mfence, are globally visible: one access
+ * after the other, none overlapping, as samples are.  The next block's
+ * address is loaded from @lines (an L1 hit) before the fence, so no load
+ * of the list lies on the path from one access to the next.  @lines has
+ * @n + 1 entries (the last is read, not used).
+ *
+ * Return: t1 - t0, or latt_mc_code() of (index << 32 | byte of its block)
+ * when a load consumed poison.
+ */
+typedef __u64 (*latt_batch_fn)(char *const *lines, __u32 n, __u64 size);
+
+#define BATCH_NAME(op, w, f, t)	latt_batch_##op##_##w##_##f##_##t
+
+#define LATT_BATCH(op, w, f, t)						\
+static LATT_NOINLINE __attribute__((unused)) __u64			\
+BATCH_NAME(op, w, f, t)(char *const *lines, __u32 n, __u64 size)	\
+{									\
+	char *p = lines[0], *block = p, *next = p;			\
+	__u64 t0, t1;							\
+	__u32 i;							\
+									\
+	__asm__ __volatile__(CLEAR_##w "mfence\n\tlfence"		\
+		     : : : "memory" LATT_VCLOBBER);			\
+	t0 = LATT_TS_##t();						\
+	__asm__ __volatile__("lfence" : : : "memory");			\
+	for (i = 0; i < n; i++) {					\
+		block = next;						\
+		next = lines[i + 1];					\
+		for (p = block; p < block + size; p += LATT_LINE)	\
+			ASM_##op(LINE_##op##_##w, p, DATA_##w);		\
+		__asm__ __volatile__(FENCE_##f "lfence" : : : "memory"); \
+	}								\
+	t1 = LATT_TS_##t();						\
+	__asm__ __volatile__("lfence" : : : "memory");			\
+	return t1 - t0;							\
+mc: __attribute__((unused));						\
+	__asm__ __volatile__("lfence" : : : "memory");			\
+	return latt_mc_code(((__u64)i << 32) | (__u64)(p - block));	\
+}
+
 /* Every (op, width) with every fence and timer. */
 #define LATT_FENCES(op, w)						\
 	LATT_SAMPLE(op, w, none, rdtscp)				\
@@ -468,6 +521,12 @@ mc: __attribute__((unused));						\
 	LATT_SAMPLE(op, w, none, rdtsc)					\
 	LATT_SAMPLE(op, w, sfence, rdtsc)				\
 	LATT_SAMPLE(op, w, mfence, rdtsc)				\
+	LATT_BATCH(op, w, none, rdtscp)					\
+	LATT_BATCH(op, w, sfence, rdtscp)				\
+	LATT_BATCH(op, w, mfence, rdtscp)				\
+	LATT_BATCH(op, w, none, rdtsc)					\
+	LATT_BATCH(op, w, sfence, rdtsc)				\
+	LATT_BATCH(op, w, mfence, rdtsc)				\
 	LATT_STREAM(op, w)
 
 #define LATT_OP_ALL_WIDTHS(op)						\

@@ -229,9 +229,15 @@ static inline void latt_acct_window(struct latt_acct *a, __u64 cycles,
  * @chain: dependent loads a chase sample
  * @mode: LATT_STEP_*
  * @clflushopt: flush with clflushopt (else clflush)
+ * @batch: the batch function of --batch (not for chase)
+ * @lines: a batch's blocks, 2K + 1 entries (latt_batch_take())
+ * @offs: their offsets, 2K entries
  */
 struct latt_step {
 	latt_sample_fn fn;
+	latt_batch_fn batch;
+	char **lines;
+	__u64 *offs;
 	latt_chase_fn chase;
 	latt_chase_off_fn chase_off;
 	void *ctx;
@@ -391,6 +397,158 @@ static __always_inline __u64 latt_sample_window(struct latt_step *s,
 		now = tsc();
 	} while (i < total && now - w0 < window_cycles);
 	*done = i;
+	return now;
+}
+
+/**
+ * latt_batch_take() - time one batch of @n accesses (ABI 2.7, --batch)
+ * @s: the thread's way of sampling, as for latt_step()
+ * @pat: its address generator
+ * @n: the accesses, K or 2K
+ * @off: out, a poisoned load's offset, as latt_step()'s
+ * @addr: as for latt_step()
+ *
+ * Each access is prepared as a sample's is (its block flushed, or touched
+ * with --warm), all of them before the batch's timed region; a chase's
+ * batch is one chase of @n x chain loads.
+ *
+ * Return: the batch's raw cycles, or a latt_mc() answer.
+ */
+static __always_inline __u64 latt_batch_take(struct latt_step *s,
+					     struct latt_pattern *pat,
+					     __u32 n, __u64 *off,
+					     char *(*addr)(void *ctx,
+							   __u64 off))
+{
+	__u64 cyc, o;
+	__u32 i;
+
+	switch (s->mode) {
+	case LATT_STEP_CHASE_OFF:
+		cyc = s->chase_off(s->base, s->mask, &s->opos, n * s->chain);
+		*off = s->opos;
+		return cyc;
+	case LATT_STEP_CHASE:
+		cyc = s->chase(&s->pos, n * s->chain);
+		if (__builtin_expect(latt_mc(cyc), 0))
+			*off = s->off_of ? s->off_of(s->ctx, s->pos) :
+			       LATT_MC_UNKNOWN;
+		return cyc;
+	}
+	for (i = 0; i < n; i++) {
+		o = s->part + latt_pattern_next(pat);
+		s->offs[i] = o;
+		s->lines[i] = addr(s->ctx, o);
+		if (s->mode == LATT_STEP_WARM) {
+			cyc = latt_prep_warm(s->lines[i], s->size);
+			if (__builtin_expect(latt_mc(cyc), 0)) {
+				*off = o + latt_mc_at(cyc);
+				return cyc;
+			}
+		} else {
+			latt_prep_flush(s->lines[i], s->size, s->clflushopt);
+		}
+	}
+	s->lines[n] = s->lines[n - 1];
+	cyc = s->batch(s->lines, n, s->size);
+	if (__builtin_expect(latt_mc(cyc), 0))
+		*off = s->offs[latt_mc_at(cyc) >> 32] +
+		       (latt_mc_at(cyc) & 0xffffffffULL);
+	return cyc;
+}
+
+/**
+ * struct latt_batch_rec - what a thread records of its pairs of batches
+ * @pairs: one record a pair, as many as the run's batch_pairs
+ * @n: pairs recorded
+ * @backwards: pairs left out: a batch's TSC went backwards
+ * @k: K, the run's batch
+ */
+struct latt_batch_rec {
+	struct latt_batch_pair *pairs;
+	__u64 n, backwards;
+	__u32 k;
+};
+
+/* a batch's raw cycles in a pair record's 32 bits */
+static inline __u32 latt_batch_sat(__u64 cycles)
+{
+	return cycles >= LATT_BATCH_SAT ? LATT_BATCH_SAT : (__u32)cycles;
+}
+
+/**
+ * latt_batch_count() - record a pair: a K batch of @tk raw cycles, a 2K
+ *	one of @t2k
+ * @b: the thread's record, its buffer not yet full
+ * @tk: raw cycles of the K batch
+ * @t2k: raw cycles of the 2K batch
+ */
+static inline void latt_batch_count(struct latt_batch_rec *b, __u64 tk,
+				    __u64 t2k)
+{
+	struct latt_batch_pair *p;
+
+	if (latt_backwards(tk) || latt_backwards(t2k)) {
+		b->backwards++;
+		return;
+	}
+	p = &b->pairs[b->n++];
+	p->k = latt_batch_sat(tk);
+	p->k2 = latt_batch_sat(t2k);
+}
+
+/**
+ * latt_batch_window() - one window's pairs of batches: from pair *@done
+ *	on, until @total are taken or @window_cycles have passed since @w0
+ * @s: the thread's way of sampling, with its batch and buffers
+ * @pat: its address generator
+ * @b: the thread's batch record, with room for @total pairs
+ * @a: the thread's record, for a poisoned load (@a->mc, @a->mc_off)
+ * @done: the pairs taken so far, advanced
+ * @total: the pairs to take
+ * @w0: the TSC the window began at
+ * @window_cycles: the window's length
+ * @addr: as for latt_step()
+ * @tsc: the windows' clock
+ *
+ * Pair j times its K batch first when j is even, its 2K batch first when
+ * it is odd, so that whatever the first batch leaves to the second (a
+ * prefetcher's state, a warmer TLB) falls on both alike.  At least one
+ * pair is taken.
+ *
+ * Return: the TSC at the window's end.
+ */
+static __always_inline __u64 latt_batch_window(struct latt_step *s,
+					       struct latt_pattern *pat,
+					       struct latt_batch_rec *b,
+					       struct latt_acct *a,
+					       __u64 *done, __u64 total,
+					       __u64 w0, __u64 window_cycles,
+					       char *(*addr)(void *ctx,
+							     __u64 off),
+					       latt_tsc_fn tsc)
+{
+	__u64 j = *done, now = w0, off = LATT_MC_UNKNOWN, c1, c2;
+	const __u32 k = b->k;
+
+	do {
+		c1 = latt_batch_take(s, pat, j & 1 ? 2 * k : k, &off, addr);
+		c2 = latt_mc(c1) ? c1 :
+		     latt_batch_take(s, pat, j & 1 ? k : 2 * k, &off, addr);
+		if (__builtin_expect(latt_mc(c2), 0)) {
+			a->mc = 1;
+			a->mc_off = off;
+			now = tsc();
+			break;
+		}
+		if (j & 1)
+			latt_batch_count(b, c2, c1);
+		else
+			latt_batch_count(b, c1, c2);
+		j++;
+		now = tsc();
+	} while (j < total && now - w0 < window_cycles);
+	*done = j;
 	return now;
 }
 

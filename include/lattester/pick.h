@@ -85,6 +85,8 @@ static inline const char *latt_op_lacks(__u32 op, __u64 features)
 /**
  * struct latt_pick - what a configuration resolves to
  * @fn: the sample function (NULL for chase, which has its own)
+ * @batch: the batch of the same access (--batch; NULL for chase, whose
+ *	batches are longer chains)
  * @chase: chase through pointers, with the run's timer
  * @chase_off: chase through masked offsets, with the run's timer
  * @width: bytes per access instruction
@@ -93,6 +95,7 @@ static inline const char *latt_op_lacks(__u32 op, __u64 features)
  */
 struct latt_pick {
 	latt_sample_fn fn;
+	latt_batch_fn batch;
 	latt_chase_fn chase;
 	latt_chase_off_fn chase_off;
 	__u32 width;
@@ -125,6 +128,7 @@ static inline int latt_pick_sample(struct latt_config *c, __u64 features,
 	__u32 w = c->width;
 
 	p->fn = NULL;
+	p->batch = NULL;
 	p->lacks = latt_op_lacks(c->op, features);
 	p->timer = latt_pick_timer(c, features);
 	p->chase = latt_chases[p->timer];
@@ -187,7 +191,9 @@ static inline int latt_pick_sample(struct latt_config *c, __u64 features,
 		return latt_rule(why, "nt-load has no 8-byte form (16, 32 or 64)", LATT_EINVAL);
 	p->fn = latt_samples[c->op][__builtin_ctz(w) - 3][c->fence - 1]
 			    [p->timer];
-	if (!p->fn)
+	p->batch = latt_batches[c->op][__builtin_ctz(w) - 3][c->fence - 1]
+			       [p->timer];
+	if (!p->fn || !p->batch)
 		return latt_rule(why, "no such access", LATT_EINVAL);
 	p->width = c->width = w;
 	return 0;

@@ -159,15 +159,54 @@ static inline int latt_access_rules(struct latt_config *c, const char **why)
 	return 0;
 }
 
+/* the loads of a chase's batch, --batch times --chain, at most */
+#define LATT_MAX_BATCH_LOADS	(16 * LATT_MAX_CHAIN)
+
+/**
+ * latt_batch_rules() - what --batch K and its pairs allow (ABI 2.7)
+ * @c: the configuration, its chain resolved (latt_access_rules())
+ * @why: out: the reason of a refusal
+ *
+ * A batch is one timed stretch with interrupts off, of up to 2K accesses
+ * prepared before it: K x --size at most LATT_MAX_SIZE, as one sample's
+ * block, and a chase's K x --chain at most LATT_MAX_BATCH_LOADS.  One
+ * timing thread takes them, after its samples: latency mode, one thread.
+ *
+ * Return: 0, -EINVAL.
+ */
+static inline int latt_batch_rules(const struct latt_config *c,
+				   const char **why)
+{
+	if (!c->batch)
+		return c->batch_pairs ?
+		       latt_rule(why, "--batch-pairs needs --batch",
+				 LATT_EINVAL) : 0;
+	if (c->batch > LATT_MAX_BATCH)
+		return latt_rule(why, "--batch must be 1 to 1024", LATT_EINVAL);
+	if (c->batch_pairs < LATT_MIN_BATCH_PAIRS ||
+	    c->batch_pairs > LATT_MAX_BATCH_PAIRS)
+		return latt_rule(why, "--batch-pairs must be 256 to 2^20",
+				 LATT_EINVAL);
+	if (c->mode != LATT_MODE_LATENCY || c->nr_threads > 1)
+		return latt_rule(why, "--batch is for one thread in latency mode", LATT_EINVAL);
+	if (c->pattern == LATT_PAT_CHASE) {
+		if ((__u64)c->batch * c->chain > LATT_MAX_BATCH_LOADS)
+			return latt_rule(why, "--batch times --chain is above 65536: a batch is one timed stretch with interrupts off", LATT_EINVAL);
+	} else if ((__u64)c->batch * c->size > LATT_MAX_SIZE) {
+		return latt_rule(why, "--batch times --size is above 4 MiB: a batch is one timed stretch with interrupts off", LATT_EINVAL);
+	}
+	return 0;
+}
+
 /**
  * latt_config_rules() - the checks of a configuration both engines make
  * @c: the configuration; .chain 0 becomes 1
  * @why: out: the reason of a refusal, a sentence for the user
  *
  * Everything that depends on the configuration alone, in the module's
- * order (Documentation/ioctl.md): reserved fields and flags, op, pattern,
- * fence, target, --force on pmem, the modes, the region, the limits, the
- * chain and what chase allows, the pattern's sizes.
+ * order (Documentation/ioctl.md): flags, op, pattern, fence, target,
+ * --force on pmem, the modes, the region, the limits, the chain and what
+ * chase allows, the batch, the pattern's sizes.
  *
  * Return: 0; -EINVAL, -EPERM, with *@why set.
  */
@@ -176,9 +215,6 @@ static inline int latt_config_rules(struct latt_config *c, const char **why)
 	struct latt_pattern pat;
 	int ret;
 
-	if (c->pad || c->pad2)
-		return latt_rule(why, "a padding field is not zero",
-				 LATT_EINVAL);
 	if (c->flags & ~LATT_CFG_FLAGS_ALL)
 		return latt_rule(why, "unknown flags", LATT_EINVAL);
 	if (!c->op || c->op > LATT_OP_MAX)
@@ -219,6 +255,8 @@ static inline int latt_config_rules(struct latt_config *c, const char **why)
 		return latt_rule(why, "--window-us must be 10 to 100000",
 				 LATT_EINVAL);
 	ret = latt_access_rules(c, why);
+	if (!ret)
+		ret = latt_batch_rules(c, why);
 	if (ret)
 		return ret;
 	if (latt_pattern_init(&pat, c->pattern, c->size, c->stride,

@@ -3,7 +3,7 @@
  * samples.h - every (op, width, fence, timer) sample function of access.h,
  * and the table latt_samples[op][log2(width) - 3][fence - 1][timer] to
  * choose one (rules.h's latt_pick_sample() does), with the chase samples
- * of each timer.
+ * of each timer; latt_batches[] likewise, the batches of --batch.
  * Include it in exactly one file of a program (kmod/ops.c, the user engine).
  * Entries are NULL where an op has no such width (nt-load of 8 bytes;
  * movdir64b has only 64, its own "direct" width: access.h).
@@ -33,32 +33,38 @@ LATT_CHASE_OFF(rdtsc)
 #define LATT_WIDX_16	1
 #define LATT_WIDX_32	2
 #define LATT_WIDX_64	3
-#define T_TIMERS(op, w, f)						\
-	{ [LATT_TIMER_RDTSCP] = SAMPLE_NAME(op, w, f, rdtscp),		\
-	  [LATT_TIMER_RDTSC] = SAMPLE_NAME(op, w, f, rdtsc) }
-#define T_FENCES(op, w)							\
-	[LATT_WIDX_##w] = { T_TIMERS(op, w, none),			\
-			    T_TIMERS(op, w, sfence),			\
-			    T_TIMERS(op, w, mfence) }
-#define T_OP(op)							\
-	{ T_FENCES(op, 8), T_FENCES(op, 16),				\
-	  T_FENCES(op, 32), T_FENCES(op, 64) }
+#define T_TIMERS(N, op, w, f)						\
+	{ [LATT_TIMER_RDTSCP] = N(op, w, f, rdtscp),			\
+	  [LATT_TIMER_RDTSC] = N(op, w, f, rdtsc) }
+#define T_FENCES(N, op, w)						\
+	[LATT_WIDX_##w] = { T_TIMERS(N, op, w, none),			\
+			    T_TIMERS(N, op, w, sfence),			\
+			    T_TIMERS(N, op, w, mfence) }
+#define T_OP(N, op)							\
+	{ T_FENCES(N, op, 8), T_FENCES(N, op, 16),			\
+	  T_FENCES(N, op, 32), T_FENCES(N, op, 64) }
+#define T_ALL(N) {							\
+	[LATT_OP_LOAD] = T_OP(N, load),					\
+	[LATT_OP_NT_LOAD] = { T_FENCES(N, ntload, 16),			\
+			      T_FENCES(N, ntload, 32),			\
+			      T_FENCES(N, ntload, 64) },		\
+	[LATT_OP_STORE] = T_OP(N, store),				\
+	[LATT_OP_STORE_CLWB] = T_OP(N, clwb),				\
+	[LATT_OP_STORE_CLFLUSHOPT] = T_OP(N, clflushopt),		\
+	[LATT_OP_STORE_CLFLUSH] = T_OP(N, clflush),			\
+	[LATT_OP_NT_STORE] = T_OP(N, ntstore),				\
+	[LATT_OP_MOVDIR64B] = { [LATT_WIDX_64] = {			\
+		T_TIMERS(N, movdir64b, direct, none),			\
+		T_TIMERS(N, movdir64b, direct, sfence),			\
+		T_TIMERS(N, movdir64b, direct, mfence) } },		\
+}
 
 static const latt_sample_fn
-latt_samples[LATT_OP_MAX + 1][4][3][LATT_NR_TIMERS] = {
-	[LATT_OP_LOAD] = T_OP(load),
-	[LATT_OP_NT_LOAD] = { T_FENCES(ntload, 16), T_FENCES(ntload, 32),
-			      T_FENCES(ntload, 64) },
-	[LATT_OP_STORE] = T_OP(store),
-	[LATT_OP_STORE_CLWB] = T_OP(clwb),
-	[LATT_OP_STORE_CLFLUSHOPT] = T_OP(clflushopt),
-	[LATT_OP_STORE_CLFLUSH] = T_OP(clflush),
-	[LATT_OP_NT_STORE] = T_OP(ntstore),
-	[LATT_OP_MOVDIR64B] = { [LATT_WIDX_64] = {
-		T_TIMERS(movdir64b, direct, none),
-		T_TIMERS(movdir64b, direct, sfence),
-		T_TIMERS(movdir64b, direct, mfence) } },
-};
+latt_samples[LATT_OP_MAX + 1][4][3][LATT_NR_TIMERS] = T_ALL(SAMPLE_NAME);
+
+/* the batches (--batch, ABI 2.7), in the same places */
+static const latt_batch_fn
+latt_batches[LATT_OP_MAX + 1][4][3][LATT_NR_TIMERS] = T_ALL(BATCH_NAME);
 
 static const latt_chase_fn latt_chases[LATT_NR_TIMERS] = {
 	[LATT_TIMER_RDTSCP] = latt_sample_chase_rdtscp,

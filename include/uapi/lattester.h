@@ -19,7 +19,7 @@
 #include <linux/ioctl.h>
 
 #define LATT_ABI_MAJOR		2
-#define LATT_ABI_MINOR		6
+#define LATT_ABI_MINOR		7
 #define LATT_ABI_VERSION	((LATT_ABI_MAJOR << 16) | LATT_ABI_MINOR)
 
 #define LATT_DEVICE_NAME	"lattester"
@@ -138,6 +138,9 @@
 						 * "lfence; rdtsc" is
 						 * refused without it
 						 * (2.4) */
+#define LATT_FEAT_BATCH		(1ULL << 22)	/* latt_config.batch, the
+						 * batch estimates, and
+						 * LATT_IOC_BATCH (2.7) */
 
 /* Limits */
 #define LATT_LINE		64ULL		/* bytes; sizes are multiples */
@@ -156,6 +159,9 @@
 #define LATT_MAX_DURATION_US	(3600ULL * 1000000)
 #define LATT_MAX_DELAY		(1ULL << 20)	/* cycles */
 #define LATT_MAX_SERIES		4096U		/* bins of a thread's series */
+#define LATT_MAX_BATCH		1024U		/* accesses of a batch, K (2.7) */
+#define LATT_MIN_BATCH_PAIRS	256U		/* pairs of a --batch run */
+#define LATT_MAX_BATCH_PAIRS	(1U << 20)
 
 /*
  * Histogram of raw sample cycles: log-linear, 2^LATT_HIST_SUB_BITS exact
@@ -257,7 +263,17 @@ struct latt_info {
  *	chain: LATT_RES_CHAIN_REUSED).  Any other START frees it first.  A
  *	kept region is freed on close, on rmmod and under memory pressure
  *	(Documentation/ioctl.md).
- * @pad: must be zero
+ * @batch: ABI 2.7 (before, a padding that had to be zero): 0, or K, 1 to
+ *	LATT_MAX_BATCH: after its samples the timing thread times
+ *	@batch_pairs pairs of batches, one of K accesses and one of 2K, each
+ *	batch in one timed region: every access prepared before it as a
+ *	sample's is (flushed, or touched with LATT_CFG_WARM), then timed
+ *	with its fence and an lfence after it (a chase: K or 2K samples'
+ *	loads in one chain).  The difference of a pair, T(2K) - T(K), is K
+ *	accesses without the timer's overhead; LATT_IOC_BATCH returns the
+ *	pairs.  Latency mode, one thread; K x @size at most LATT_MAX_SIZE.
+ *	Needs LATT_FEAT_BATCH.  The module keeps @batch_pairs records of
+ *	8 bytes for the run
  * @phys_addr: LATT_TARGET_PMEM (ABI 1.1): physical address of the first
  *	byte.  The range [phys_addr, phys_addr + region) must lie inside one
  *	iomem resource of persistent memory (also legacy e820) or
@@ -268,7 +284,8 @@ struct latt_info {
  *	one can't be opened so), or a device-DAX character device.  Where the
  *	block device supports DAX, the range must be the one DAX reports for
  *	it.  Must be 0 for DRAM.
- * @pad2: must be zero
+ * @batch_pairs: ABI 2.7 (before, a padding): the pairs of a @batch run,
+ *	LATT_MIN_BATCH_PAIRS to LATT_MAX_BATCH_PAIRS; 0 without @batch
  * @nr_threads: ABI 1.2: kthreads; 0 or 1 = one thread on .cpu
  * @mode: ABI 1.2: LATT_MODE_*
  * @cpus_ptr: ABI 1.2: the threads' CPUs, __u32[nr_threads], or 0
@@ -317,10 +334,10 @@ struct latt_config {
 	__u32 window_us;
 	__u32 width;
 	__u32 flags;
-	__u32 pad;
+	__u32 batch;
 	__u64 phys_addr;
 	__s32 fd;
-	__u32 pad2;
+	__u32 batch_pairs;
 	__u32 nr_threads;
 	__u32 mode;
 	__u64 cpus_ptr;
@@ -591,6 +608,46 @@ struct latt_threads {
 	__u64 reserved[4];
 };
 
+/* latt_batch_pair's figure of a batch of 2^32 - 1 cycles or more */
+#define LATT_BATCH_SAT		0xffffffffU
+
+/**
+ * struct latt_batch_pair - one pair of batches (ABI 2.7, --batch)
+ * @k: raw TSC cycles of its batch of K accesses (timer overhead
+ *	included; LATT_BATCH_SAT: that or more)
+ * @k2: raw TSC cycles of its batch of 2K
+ */
+struct latt_batch_pair {
+	__u32 k;
+	__u32 k2;
+};
+
+/**
+ * struct latt_batch - LATT_IOC_BATCH (ABI 2.7): a run's pairs of batches
+ * @pairs_ptr: in: struct latt_batch_pair[@len], or 0 for the counts only
+ * @len: in: pairs the buffer holds; out: pairs copied
+ * @batch: out: K as run; 0: the run timed no batches
+ * @pairs: out: pairs recorded, in the order they were taken
+ * @backwards: out: pairs left out: a batch's TSC went backwards
+ * @reserved: zero
+ *
+ * Pairs alternate which batch comes first (the K batch in even pairs).
+ * A pair's difference k2 - k is the cost of K accesses, the overhead of
+ * the timer's two reads gone; divided by K (by K x chain for a chase) it
+ * is one access's.  lattester-ctl takes the mean of the differences that
+ * lie within 7 robust standard deviations of their median, with its 95%
+ * interval (Documentation/methodology.md).  Only valid once the run is
+ * no longer running; -ENOENT without a run.
+ */
+struct latt_batch {
+	__u64 pairs_ptr;
+	__u32 len;
+	__u32 batch;
+	__u64 pairs;
+	__u64 backwards;
+	__u64 reserved[4];
+};
+
 /*
  * ABI 2.0 took a magic of its own: 0xB7, ABI 1.x's, is nsfs's (its
  * NS_GET_NSTYPE is bit for bit 1.x's ABORT).  0xBC is free in the 6.12
@@ -609,6 +666,7 @@ struct latt_threads {
 #define LATT_IOC_ABORT		_IO(LATT_IOC_MAGIC, 0x03)
 #define LATT_IOC_RESULT		_IOWR(LATT_IOC_MAGIC, 0x04, struct latt_result)
 #define LATT_IOC_THREADS	_IOWR(LATT_IOC_MAGIC, 0x05, struct latt_threads)
+#define LATT_IOC_BATCH		_IOWR(LATT_IOC_MAGIC, 0x06, struct latt_batch)
 
 /* Sizes are ABI: checked on both sides. */
 #define LATT_INFO_SIZE		112
@@ -618,5 +676,7 @@ struct latt_threads {
 #define LATT_RESULT_SIZE	(32 + LATT_CONFIG_SIZE + 16 * 8 + 8 + 64)
 #define LATT_THREAD_STATS_SIZE	(16 + 20 * 8)
 #define LATT_THREADS_SIZE	(24 + 8 + 16 + 32)
+#define LATT_BATCH_PAIR_SIZE	8
+#define LATT_BATCH_SIZE		64
 
 #endif /* _UAPI_LATTESTER_H */

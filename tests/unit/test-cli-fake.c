@@ -102,7 +102,7 @@ static int fake_start(const struct latt_config *c)
 		return -err;
 	if (state == LATT_STATE_RUNNING)
 		return -EBUSY;
-	if (c->pad || c->pad2 || c->map_addr ||
+	if (!c->batch != !c->batch_pairs || c->map_addr ||
 	    c->flags & ~LATT_CFG_FLAGS_ALL || !c->op || c->op > LATT_OP_MAX ||
 	    c->fence > LATT_FENCE_MAX || !c->pattern ||
 	    c->pattern > LATT_PAT_MAX || c->target != LATT_TARGET_DRAM ||

@@ -7,7 +7,8 @@
  * rdtsc timer, a chase's TLB-locality block), bad user pointers
  * (NULL, unmapped, read-only, misaligned, straddling into an unmapped page,
  * kernel and non-canonical addresses), RESULT and THREADS buffers that are
- * bad or too small, ABORTs at random times and real short runs of one or
+ * bad or too small, BATCH (ABI 2.7: runs with batches, and their
+ * refusals) into any pointer, ABORTs at random times and real short runs of one or
  * several threads started, aborted and finished in between; files are
  * closed and reopened (closing the starter's aborts).
  *
@@ -23,7 +24,9 @@
  * timer and the target call for, a page size of 4 KiB, 2 MiB or 1 GiB,
  * ABI 1.3's figures in range; STATUS's done <= total,
  * total = samples x threads or duration_us (bandwidth); THREADS' records
- * adding up to RESULT's, each thread's histogram and series to its counts.
+ * adding up to RESULT's, each thread's histogram and series to its counts;
+ * BATCH's groups adding up to its pairs, and its K and pairs RESULT's
+ * configuration's.
  * The model is deliberately its own code, not the module's (nor
  * include/lattester/rules.h's, which the module shares with lattester-ctl).
  *
@@ -54,7 +57,8 @@
  * concurrently on their own files.  --offline-cpu takes that CPU offline
  * while the workers run (so that CPU lists name an offline CPU) and brings
  * it back.  Runs it starts stay small (region <= 64 MiB, samples <= 10^5
- * per thread, bandwidth <= 50 ms, delay <= 20000 cycles).  Never passes
+ * per thread, bandwidth <= 50 ms, delay <= 20000 cycles, batches <= 3 x
+ * 10^5 accesses and 256 MiB).  Never passes
  * LATT_CFG_FORCE together with an exclusively opened pmem device, so the
  * VM's pmem is never written.  TAP output (tests/tap.h); exit 1 on any
  * failure.
@@ -97,18 +101,21 @@
 #define SAFE_CHASE	1000000ULL	/* chain * samples */
 #define SAFE_DURATION_US 50000ULL	/* bandwidth: 1..50 ms */
 #define SAFE_DELAY	20000ULL	/* cycles after each streamed access */
+#define SAFE_BATCH	300000ULL	/* ABI 2.7: accesses of the batches */
+#define SAFE_BATCH_BYTES (256ULL << 20)	/* ... and their bytes */
 
 /* ABI 1.3: what the module may say */
-#define FEAT_KNOWN	((LATT_FEAT_LFENCE_SERIAL << 1) - 1)	/* ABI 2.4 */
+#define FEAT_KNOWN	((LATT_FEAT_BATCH << 1) - 1)	/* ABI 2.7 */
 #define RES_KNOWN	(LATT_RES_VECTOR | LATT_RES_DAX | \
 			 LATT_RES_TIMER_RDTSC | LATT_RES_TSC_UNSTABLE | \
 			 LATT_RES_REUSED | LATT_RES_CHAIN_REUSED)
 #define GARBAGE		(1ULL << 40)	/* no calibration, no step is this */
 
-enum { C_INFO, C_START, C_STATUS, C_ABORT, C_RESULT, C_THREADS, C_OTHER,
-       C_NR };
+enum { C_INFO, C_START, C_STATUS, C_ABORT, C_RESULT, C_THREADS, C_BATCH,
+       C_OTHER, C_NR };
 static const char *const cmd_names[C_NR] = {
-	"GET_INFO", "START", "STATUS", "ABORT", "RESULT", "THREADS", "other",
+	"GET_INFO", "START", "STATUS", "ABORT", "RESULT", "THREADS", "BATCH",
+	"other",
 };
 
 /* One kind of unexpected result: its message format and the errno got. */
@@ -125,6 +132,7 @@ struct stats {
 	unsigned long printed;
 	unsigned long started;		/* START returned 0 */
 	unsigned long started_threads;	/* ... of several threads */
+	unsigned long started_batch;	/* ... with batches (ABI 2.7) */
 	unsigned long started_mode[LATT_MODE_MAX + 1];
 	unsigned long result_state[5];	/* RESULT's state, on success */
 	unsigned long reopens;
@@ -133,7 +141,8 @@ struct stats {
 	unsigned long bad_output;	/* a successful call returned garbage */
 	unsigned long known;		/* STATUS/THREADS checked against
 					 * the run record */
-	unsigned long followups;	/* THREADS checked against RESULT */
+	unsigned long followups;	/* THREADS, BATCH checked against
+					 * RESULT */
 	struct kind kinds[MAX_KINDS];
 };
 
@@ -763,6 +772,7 @@ int main(int argc, char **argv)
 		sum.bad_output += w->bad_output;
 		sum.started += w->started;
 		sum.started_threads += w->started_threads;
+		sum.started_batch += w->started_batch;
 		for (e = 0; e <= LATT_MODE_MAX; e++)
 			sum.started_mode[e] += w->started_mode[e];
 		for (e = 0; e < 5; e++)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <uapi/lattester.h>
 #include "../tap.h"
@@ -76,6 +77,35 @@ static void sysfs_write(const char *attr, const char *val, int want)
 	      want ? strerrorname_np(want) : "0", r ? strerrorname_np(-r) : "0");
 }
 
+/*
+ * ABI 2.7: latt_batch_rules() (include/lattester/rules.h): K 1 to 1024,
+ * its pairs 256 to 2^20 and none without it, latency mode with one
+ * thread, K x size at most 4 MiB, a chase's K x chain at most 65536.
+ */
+static void test_batch_rules(int fd)
+{
+	static __u32 two[2] = { 0, 1 };
+
+	EXPECT_START(fd, c.batch_pairs = 1, EINVAL);	/* without batch */
+	EXPECT_START(fd, (c.batch = LATT_MAX_BATCH + 1,
+			  c.batch_pairs = LATT_MIN_BATCH_PAIRS), EINVAL);
+	EXPECT_START(fd, (c.batch = 1,
+			  c.batch_pairs = LATT_MIN_BATCH_PAIRS - 1), EINVAL);
+	EXPECT_START(fd, (c.batch = 1,
+			  c.batch_pairs = LATT_MAX_BATCH_PAIRS + 1U), EINVAL);
+	EXPECT_START(fd, (c.batch = 1, c.batch_pairs = LATT_MIN_BATCH_PAIRS,
+			  c.mode = LATT_MODE_BANDWIDTH, c.samples = 0,
+			  c.duration_us = 10000), EINVAL);
+	EXPECT_START(fd, (c.batch = 1, c.batch_pairs = LATT_MIN_BATCH_PAIRS,
+			  c.nr_threads = 2,
+			  c.cpus_ptr = (__u64)(unsigned long)two), EINVAL);
+	EXPECT_START(fd, (c.batch = 1024, c.batch_pairs = LATT_MIN_BATCH_PAIRS,
+			  c.size = 8192), EINVAL);	/* 8 MiB a batch */
+	EXPECT_START(fd, (c.batch = 17, c.batch_pairs = LATT_MIN_BATCH_PAIRS,
+			  c.pattern = LATT_PAT_CHASE,
+			  c.chain = LATT_MAX_CHAIN), EINVAL);
+}
+
 static void test_validation(int fd)
 {
 	EXPECT_START(fd, c.op = 0, EINVAL);
@@ -97,7 +127,8 @@ static void test_validation(int fd)
 	EXPECT_START(fd, c.node = 7, EINVAL);	/* not possible here */
 	EXPECT_START(fd, c.node = 1U << 20, EINVAL);
 	EXPECT_START(fd, c.map_addr = 1 << 20, EINVAL);	/* ABI 2.1 */
-	EXPECT_START(fd, c.pad = 1, EINVAL);
+	/* ABI 2.7: batch and batch_pairs (the paddings before) */
+	EXPECT_START(fd, c.batch = 1, EINVAL);		/* no pairs */
 	EXPECT_START(fd, c.flags = 1U << 7, EINVAL);
 	/* the first bit after ABI 1.3's LATT_CFG_RDTSC */
 	EXPECT_START(fd, c.flags = LATT_CFG_FLAGS_ALL + 1, EINVAL);
@@ -127,7 +158,8 @@ static void test_validation(int fd)
 	EXPECT_START(fd, c.max_outliers = LATT_MAX_OUTLIERS + 1, EINVAL);
 	EXPECT_START(fd, c.fd = 3, EINVAL);		/* DRAM takes no file */
 	EXPECT_START(fd, c.phys_addr = 1 << 20, EINVAL);
-	EXPECT_START(fd, c.pad2 = 1, EINVAL);
+	EXPECT_START(fd, c.batch_pairs = LATT_MIN_BATCH_PAIRS, EINVAL);
+	test_batch_rules(fd);
 	EXPECT_START(fd, c.target = 3, EINVAL);
 	check(xioctl(fd, LATT_IOC_START, (void *)8) == -EFAULT,
 	      "START with a bad pointer -> EFAULT");
@@ -292,6 +324,8 @@ static void test_order(int fd)
 			     EINVAL);
 		EXPECT_START(fd, (c.chain = 2, c.cpu = (unsigned int)last),
 			     EINVAL);
+		EXPECT_START(fd, (c.batch = 1, c.cpu = (unsigned int)last),
+			     EINVAL);
 		EXPECT_START(fd, (c.pattern = LATT_PAT_STRIDE, c.stride = 96,
 				  c.cpu = (unsigned int)last), EINVAL);
 		/* 5. the CPU before the node (a node beyond the possible) */
@@ -438,7 +472,8 @@ static void test_unknown_commands(int fd)
 
 static void test_busy_abort(int fd)
 {
-	struct latt_config c = vm_base_config();
+	struct latt_config c = vm_base_config(), c2;
+	struct latt_batch b;
 	struct latt_threads a;
 	struct latt_result r;
 	int fd2 = open_dev(), s;
@@ -456,6 +491,23 @@ static void test_busy_abort(int fd)
 	memset(&a, 0, sizeof(a));
 	check(xioctl(fd, LATT_IOC_THREADS, &a) == -EBUSY,
 	      "THREADS while running -> EBUSY");
+	memset(&b, 0, sizeof(b));
+	check(xioctl(fd, LATT_IOC_BATCH, &b) == -EBUSY,
+	      "BATCH while running -> EBUSY");
+	/* ABI 2.7: the largest batches pass every check (EBUSY answers) */
+	c2 = c;
+	c2.batch = LATT_MAX_BATCH;
+	c2.batch_pairs = LATT_MAX_BATCH_PAIRS;
+	c2.size = LATT_MAX_SIZE / LATT_MAX_BATCH;
+	check(xioctl(fd2, LATT_IOC_START, &c2) == -EBUSY,
+	      "START of K 1024 x 4 KiB, 2^20 pairs while running -> EBUSY");
+	c2 = c;
+	c2.pattern = LATT_PAT_CHASE;
+	c2.chain = LATT_MAX_CHAIN;
+	c2.batch = 16;
+	c2.batch_pairs = LATT_MIN_BATCH_PAIRS;
+	check(xioctl(fd2, LATT_IOC_START, &c2) == -EBUSY,
+	      "START of a chase's K 16 x chain 4096 while running -> EBUSY");
 	usleep(200000);
 	check(xioctl(fd2, LATT_IOC_ABORT, NULL) == 0, "ABORT from another file");
 	s = state(fd);
@@ -497,6 +549,7 @@ static void test_busy_abort(int fd)
 /* Before any run (this program runs first in a fresh module): ENOENT. */
 static void test_threads_fresh(int fd)
 {
+	struct latt_batch b;
 	struct latt_threads a;
 	struct latt_result r;
 
@@ -508,6 +561,9 @@ static void test_threads_fresh(int fd)
 	memset(&a, 0, sizeof(a));
 	check(xioctl(fd, LATT_IOC_THREADS, &a) == -ENOENT,
 	      "THREADS before any run -> ENOENT");
+	memset(&b, 0, sizeof(b));
+	check(xioctl(fd, LATT_IOC_BATCH, &b) == -ENOENT,
+	      "BATCH before any run -> ENOENT");
 }
 
 /* LATT_IOC_THREADS once a (one-thread) run is held. */
@@ -826,6 +882,215 @@ static void test_timer(int fd)
 	}
 }
 
+/* LATT_IOC_BATCH into @b, the pairs into @p (@len of them, or none) */
+static int get_batch(int fd, struct latt_batch *b, struct latt_batch_pair *p,
+		     __u32 len)
+{
+	memset(b, 0, sizeof(*b));
+	b->pairs_ptr = (__u64)(unsigned long)p;
+	b->len = len;
+	return xioctl(fd, LATT_IOC_BATCH, b);
+}
+
+/*
+ * ABI 2.7: a run of @c with batches to its end, then LATT_IOC_BATCH: K as
+ * asked, every pair recorded (none backwards: one CPU's TSC), in a buffer
+ * of exactly that many and no further, each batch's cycles measured (not
+ * 0, not saturated); fewer asked for, fewer copied; the samples as
+ * without batches.  Paths and invariants only: TCG's timings are the
+ * emulator's.
+ */
+static void batch_run(int fd, struct latt_config c, const char *what)
+{
+	const __u32 P = c.batch_pairs;
+	struct latt_batch_pair *p = calloc(P + 1, sizeof(*p));
+	struct latt_result r;
+	struct latt_batch b, b2;
+	unsigned int i, bad = 0;
+	int ret, s;
+
+	if (!p) {
+		check(0, "%s: memory for %u pairs", what, P);
+		return;
+	}
+	ret = xioctl(fd, LATT_IOC_START, &c);
+	if (ret == -EOPNOTSUPP) {
+		skip("%s: the CPU lacks the op's instruction or the timer",
+		     what);
+		free(p);
+		return;
+	}
+	s = ret ? -1 : wait_done(fd);
+	memset(p, 0xa5, (P + 1) * sizeof(*p));
+	memset(&r, 0, sizeof(r));
+	if (!ret && s == LATT_STATE_DONE)
+		ret = get_batch(fd, &b, p, P + 1);
+	if (!ret && s == LATT_STATE_DONE)
+		ret = xioctl(fd, LATT_IOC_RESULT, &r);
+	check(!ret && s == LATT_STATE_DONE, "%s: DONE (START/BATCH/RESULT "
+	      "%s, state %d)", what, ret ? strerrorname_np(-ret) : "0", s);
+	if (ret || s != LATT_STATE_DONE) {
+		free(p);
+		return;
+	}
+	for (i = 0; i < P; i++)
+		if (!p[i].k || !p[i].k2 || p[i].k == LATT_BATCH_SAT ||
+		    p[i].k2 == LATT_BATCH_SAT)
+			bad++;
+	check(b.batch == c.batch && b.pairs == P && b.len == P &&
+	      !b.backwards && b.pairs_ptr == (__u64)(unsigned long)p &&
+	      !b.reserved[0] && !b.reserved[1] && !b.reserved[2] &&
+	      !b.reserved[3] && p[P].k == 0xa5a5a5a5,
+	      "%s: BATCH says K %u, %llu pairs of %u asked, %llu backwards; "
+	      "%u copied into room for %u, none past them", what, b.batch,
+	      (unsigned long long)b.pairs, P, (unsigned long long)b.backwards,
+	      b.len, P + 1);
+	check(!bad, "%s: every pair's two batches measured: %u pairs with "
+	      "0 or saturated cycles (the first: K %u, 2K %u)", what, bad,
+	      p[0].k, p[0].k2);
+	ret = get_batch(fd, &b2, p, 10);
+	check(!ret && b2.len == 10 && b2.pairs == P && b2.batch == c.batch,
+	      "%s: BATCH with room for 10 pairs copies 10 (%u), counts %llu",
+	      what, b2.len, (unsigned long long)b2.pairs);
+	ret = get_batch(fd, &b2, NULL, P);
+	check(!ret && !b2.len && b2.pairs == P && b2.batch == c.batch,
+	      "%s: BATCH without a buffer: the counts only (len %u, %llu "
+	      "pairs)", what, b2.len, (unsigned long long)b2.pairs);
+	check(r.count == c.samples && !r.backwards && r.overhead_end &&
+	      r.config.batch == c.batch && r.config.batch_pairs == P,
+	      "%s: the samples as without batches (%llu of %llu, overhead "
+	      "after them %llu), config as asked; vector %s", what,
+	      (unsigned long long)r.count, (unsigned long long)c.samples,
+	      (unsigned long long)r.overhead_end,
+	      r.flags & LATT_RES_VECTOR ? "yes" : "no");
+	free(p);
+}
+
+/*
+ * A stop in the batches ends the run within a window: a run of many pairs
+ * is aborted once its samples are done and its batch windows go on (STATUS:
+ * every sample taken, windows still counting); the pairs taken stay
+ * readable, and the samples stand.
+ */
+static void test_batch_abort(int fd)
+{
+	struct latt_config c = vm_base_config();
+	struct latt_status st;
+	struct latt_result r;
+	struct latt_batch b;
+	struct timespec t0, t1;
+	__u64 w = 0;
+	int i, s, ret;
+	double ms;
+
+	c.samples = 200;
+	c.batch = 64;
+	c.batch_pairs = LATT_MAX_BATCH_PAIRS;
+	ret = xioctl(fd, LATT_IOC_START, &c);
+	if (ret == -EOPNOTSUPP) {
+		skip("ABORT in the batches: the CPU lacks the timer");
+		return;
+	}
+	if (ret) {
+		check(0, "batch run to abort starts (%s)",
+		      strerrorname_np(-ret));
+		return;
+	}
+	for (i = 0; i < 2000; i++) {
+		if (xioctl(fd, LATT_IOC_STATUS, &st) ||
+		    st.state != LATT_STATE_RUNNING)
+			break;
+		if (st.samples_done == c.samples && !w)
+			w = st.windows;
+		if (w && st.windows >= w + 3)
+			break;
+		usleep(5000);
+	}
+	check(st.state == LATT_STATE_RUNNING && w && st.windows >= w + 3,
+	      "batch run: samples done (%llu of %llu), windows go on (%llu, "
+	      "%llu at the samples' end): in its batches",
+	      (unsigned long long)st.samples_done,
+	      (unsigned long long)st.samples_total,
+	      (unsigned long long)st.windows, (unsigned long long)w);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ret = xioctl(fd, LATT_IOC_ABORT, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+	s = state(fd);
+	check(!ret && s == LATT_STATE_ABORTED && ms < 2000,
+	      "ABORT in the batches: ABORTED (%d) in %.1f ms", s, ms);
+	memset(&r, 0, sizeof(r));
+	ret = get_batch(fd, &b, NULL, 0);
+	if (!ret)
+		ret = xioctl(fd, LATT_IOC_RESULT, &r);
+	check(!ret && b.batch == c.batch && b.pairs &&
+	      b.pairs + b.backwards < c.batch_pairs && r.count == c.samples &&
+	      r.state == LATT_STATE_ABORTED,
+	      "aborted batch run: %llu pairs kept (K %u), its %llu samples "
+	      "stand (%s)", (unsigned long long)b.pairs, b.batch,
+	      (unsigned long long)r.count, ret ? strerrorname_np(-ret) : "0");
+}
+
+/*
+ * ABI 2.7, LATT_IOC_BATCH: reserved fields refused; a run without batches
+ * says batch 0 and no pairs; bad pointers fault; runs with batches of
+ * loads (at the widest width: a vector one under TCG), of warmed
+ * store-clwbs and of a chase record every pair; a stop in the batches is
+ * prompt.
+ */
+static void test_batch(int fd)
+{
+	struct latt_batch_pair p[4];
+	struct latt_config c;
+	struct latt_info info;
+	struct latt_batch b;
+	unsigned int i;
+	int ret;
+
+	memset(&info, 0, sizeof(info));
+	ret = xioctl(fd, LATT_IOC_GET_INFO, &info);
+	check(!ret && (info.features & LATT_FEAT_BATCH),
+	      "GET_INFO: LATT_FEAT_BATCH (features %#llx)",
+	      (unsigned long long)info.features);
+	for (i = 0; i < ARRAY_SIZE(b.reserved); i++) {
+		memset(&b, 0, sizeof(b));
+		b.reserved[i] = 1;
+		ret = xioctl(fd, LATT_IOC_BATCH, &b);
+		check(ret == -EINVAL, "BATCH with reserved[%u] set -> EINVAL "
+		      "(got %s)", i, ret ? strerrorname_np(-ret) : "0");
+	}
+	memset(p, 0xa5, sizeof(p));
+	ret = get_batch(fd, &b, p, 4);
+	check(!ret && !b.batch && !b.pairs && !b.backwards && !b.len &&
+	      p[0].k == 0xa5a5a5a5,
+	      "BATCH of a run without batches: batch %u, %llu pairs, %u "
+	      "copied (%s)", b.batch, (unsigned long long)b.pairs, b.len,
+	      ret ? strerrorname_np(-ret) : "0");
+	check(xioctl(fd, LATT_IOC_BATCH, (void *)8) == -EFAULT,
+	      "BATCH with a bad pointer -> EFAULT");
+
+	c = vm_base_config();
+	c.region = 1 << 20;
+	c.batch = 8;
+	c.batch_pairs = LATT_MIN_BATCH_PAIRS + 3;
+	batch_run(fd, c, "load batches of 8");
+	ret = get_batch(fd, &b, (void *)8, 1);
+	check(ret == -EFAULT, "BATCH into a bad pairs_ptr -> EFAULT (got %s)",
+	      ret ? strerrorname_np(-ret) : "0");
+	c.op = LATT_OP_STORE_CLWB;
+	c.flags = LATT_CFG_WARM;
+	c.batch_pairs = LATT_MIN_BATCH_PAIRS;
+	batch_run(fd, c, "warm store-clwb batches of 8");
+	c = vm_base_config();
+	c.pattern = LATT_PAT_CHASE;
+	c.region = 1 << 20;
+	c.chain = 2;
+	c.batch = 4;
+	c.batch_pairs = 2 * LATT_MIN_BATCH_PAIRS;
+	batch_run(fd, c, "chase batches of 4 x chain 2");
+	test_batch_abort(fd);
+}
+
 int main(void)
 {
 	struct latt_info info;
@@ -866,6 +1131,7 @@ int main(void)
 	test_normal_run(fd);
 	test_timer(fd);
 	test_threads(fd);	/* any one-thread run */
+	test_batch(fd);		/* after test_threads: a run without batches */
 	sysfs_write("window_us", "500", 0);
 	close(fd);
 	return tap_done("ioctl-neg");

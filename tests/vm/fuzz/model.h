@@ -179,10 +179,32 @@ static int model_mode(const struct latt_config *c)
 }
 
 /*
+ * ABI 2.7, the batches (latt_config.batch, .batch_pairs, paddings before),
+ * after the chain (0 resolved to 1): none, or K 1..LATT_MAX_BATCH with
+ * LATT_MIN_BATCH_PAIRS..LATT_MAX_BATCH_PAIRS pairs, in latency mode with
+ * one thread, K x size at most LATT_MAX_SIZE (a chase: K x chain at most
+ * 16 x LATT_MAX_CHAIN loads).  Every refusal is EINVAL.
+ */
+static int model_batch(const struct latt_config *c)
+{
+	if (!c->batch)
+		return c->batch_pairs ? -EINVAL : 0;
+	if (c->batch > LATT_MAX_BATCH ||
+	    c->batch_pairs < LATT_MIN_BATCH_PAIRS ||
+	    c->batch_pairs > LATT_MAX_BATCH_PAIRS ||
+	    c->mode != LATT_MODE_LATENCY || nthreads(c) > 1)
+		return -EINVAL;
+	if (c->pattern == LATT_PAT_CHASE)
+		return (__u64)c->batch * c->chain > 16ULL * LATT_MAX_CHAIN ?
+		       -EINVAL : 0;
+	return (__u64)c->batch * c->size > LATT_MAX_SIZE ? -EINVAL : 0;
+}
+
+/*
  * What START's validation of the configuration says about @c0: 0 or
  * -errno.  The module's order, which Documentation/ioctl.md describes:
- * the fields (reserved, pads, flags, op, pattern, fence, target, modes,
- * region, limits, chain, the pattern), then the CPU and node, then the
+ * the fields (flags, op, pattern, fence, target, modes, region, limits,
+ * chain, batches, the pattern), then the CPU and node, then the
  * instructions, the fence and the width.  Every check before the target's
  * EPERM is an EINVAL, so their order among themselves can't show.
  */
@@ -193,7 +215,7 @@ static int model_check(const struct latt_config *c0)
 	__u32 node;
 	int ret;
 
-	if (c.pad || c.pad2 || c.flags & ~LATT_CFG_FLAGS_ALL)
+	if (c.flags & ~LATT_CFG_FLAGS_ALL)
 		return -EINVAL;
 	if (!c.op || c.op > LATT_OP_MAX || !c.pattern ||
 	    c.pattern > LATT_PAT_MAX || c.fence > LATT_FENCE_MAX)
@@ -229,6 +251,8 @@ static int model_check(const struct latt_config *c0)
 	} else if (c.chain != 1) {
 		return -EINVAL;
 	}
+	if (model_batch(&c))
+		return -EINVAL;
 	if (latt_pattern_init(&pat, c.pattern, c.size, c.stride, c.region,
 			      c.seed))
 		return -EINVAL;
@@ -368,12 +392,32 @@ static int model_pmem(const struct latt_config *c)
 	return 0;
 }
 
+/*
+ * ABI 2.7: the accesses (a chase's loads) and the bytes of a run's
+ * batches, 3K a pair
+ */
+static __u64 batch_accesses(const struct latt_config *c)
+{
+	__u64 chain = c->chain ? c->chain : 1;
+
+	return 3ULL * c->batch * c->batch_pairs *
+	       (c->pattern == LATT_PAT_CHASE ? chain : 1);
+}
+
+static __u64 batch_bytes(const struct latt_config *c)
+{
+	return c->pattern == LATT_PAT_CHASE ? 0 :
+	       3ULL * c->batch * c->batch_pairs * c->size;
+}
+
 /* Would this configuration, if valid, start a run too big for the VM? */
 static int unsafe(const struct latt_config *c)
 {
 	__u64 chain = c->chain ? c->chain : 1;
 
 	return c->samples > SAFE_SAMPLES || c->region > SAFE_REGION ||
+	       batch_accesses(c) > SAFE_BATCH ||
+	       batch_bytes(c) > SAFE_BATCH_BYTES ||
 	       (c->threshold && c->max_outliers > SAFE_OUTLIERS) ||
 	       (c->pattern == LATT_PAT_CHASE &&
 		chain * c->samples > SAFE_CHASE) ||

@@ -117,6 +117,35 @@ static __u64 place_list(const struct uptr *u, __u32 n)
 }
 
 /*
+ * ABI 2.7: batches of K mostly up to 16, sometimes up to 1024, within the
+ * rules (K x size at most 4 MiB, a chase's K x chain at most 65536 loads)
+ * and a small run's work (SAFE_BATCH accesses, a quarter of
+ * SAFE_BATCH_BYTES), 256 pairs or a few more.
+ */
+static void valid_batch(struct latt_config *c)
+{
+	__u64 chain = c->chain ? c->chain : 1;
+
+	c->batch = 1 + (__u32)below(chance(80) ? 16 : LATT_MAX_BATCH);
+	c->batch_pairs = LATT_MIN_BATCH_PAIRS +
+			 (__u32)below(chance(80) ? 64 : 4096);
+	while (c->batch > 1 &&
+	       (c->pattern == LATT_PAT_CHASE ?
+		c->batch * chain > 16ULL * LATT_MAX_CHAIN :
+		c->batch * c->size > LATT_MAX_SIZE))
+		c->batch /= 2;
+	while (c->batch_pairs > LATT_MIN_BATCH_PAIRS &&
+	       (batch_accesses(c) > SAFE_BATCH ||
+		batch_bytes(c) > SAFE_BATCH_BYTES / 4))
+		c->batch_pairs /= 2;
+	if (c->batch_pairs < LATT_MIN_BATCH_PAIRS)
+		c->batch_pairs = LATT_MIN_BATCH_PAIRS;
+	while (c->batch > 1 && (batch_accesses(c) > SAFE_BATCH ||
+				batch_bytes(c) > SAFE_BATCH_BYTES / 4))
+		c->batch /= 2;
+}
+
+/*
  * A valid, small run: 16 MiB mostly, a few thousand samples mostly; one
  * thread or several (up to every online CPU), in latency, bandwidth (1-50
  * ms) or loaded mode, with the streams' delay, mix and write op now and
@@ -290,6 +319,9 @@ static struct latt_config valid_config(void)
 	/* ABI 1.3: the other timer, lfence; rdtsc */
 	if (chance(25))
 		c.flags |= LATT_CFG_RDTSC;
+	/* ABI 2.7: batches, for one thread in latency mode */
+	if (c.mode == LATT_MODE_LATENCY && n <= 1 && chance(20))
+		valid_batch(&c);
 	return c;
 }
 
@@ -361,6 +393,14 @@ static const char *mutate(struct latt_config *c)
 		0, 1, 100, SAFE_DELAY, LATT_MAX_DELAY, LATT_MAX_DELAY + 1,
 		~0ULL,
 	};
+	static const __u64 batches[] = {
+		0, 1, 2, 16, 17, LATT_MAX_BATCH, LATT_MAX_BATCH + 1, ~0U,
+	};
+	static const __u64 batch_pairs[] = {
+		0, 1, LATT_MIN_BATCH_PAIRS - 1, LATT_MIN_BATCH_PAIRS,
+		LATT_MIN_BATCH_PAIRS + 1, LATT_MAX_BATCH_PAIRS,
+		LATT_MAX_BATCH_PAIRS + 1ULL, ~0U,
+	};
 	struct uptr u;
 	__u64 v;
 	__u32 n;
@@ -431,18 +471,22 @@ static const char *mutate(struct latt_config *c)
 			   v == 1 ? c->flags ^ (1U << below(32)) :
 			   (__u32)below(LATT_CFG_FLAGS_ALL + 2);
 		return "flags";
-	case 17:
-		c->pad = (__u32)(chance(50) ? 1U << below(32) : rnd());
-		return "pad";
+	case 17:	/* ABI 2.7 (a padding before) */
+		c->batch = chance(50) ? (__u32)PICK(batches) :
+			   (__u32)mutant(c->batch);
+		if (chance(50) && !c->batch_pairs)
+			c->batch_pairs = LATT_MIN_BATCH_PAIRS;
+		return "batch";
 	case 18:
 		c->phys_addr = mutant(c->phys_addr);
 		return "phys_addr";
 	case 19:
 		c->fd = (__s32)(chance(50) ? claim_fd() : mutant((__u32)c->fd));
 		return "fd";
-	case 20:
-		c->pad2 = (__u32)(chance(50) ? 1U << below(32) : rnd());
-		return "pad2";
+	case 20:	/* ABI 2.7 (a padding before) */
+		c->batch_pairs = chance(50) ? (__u32)PICK(batch_pairs) :
+				 (__u32)mutant(c->batch_pairs);
+		return "batch_pairs";
 	case 21:
 		c->map_addr = chance(50) ? 1ULL << below(64) : rnd();
 		return "map_addr";
@@ -599,16 +643,17 @@ static void print_config(const struct latt_config *c)
 	printf("#   config: op %u fence %u pattern %u target %u node %#x "
 	       "cpu %u size %#llx stride %#llx region %#llx samples %#llx "
 	       "seed %#llx threshold %#llx chain %u max_outliers %u "
-	       "window_us %u width %u flags %#x pad %#x phys %#llx fd %d "
-	       "pad2 %#x nr_threads %u mode %u cpus_ptr %#llx duration_us "
+	       "window_us %u width %u flags %#x batch %u phys %#llx fd %d "
+	       "batch_pairs %u nr_threads %u mode %u cpus_ptr %#llx "
+	       "duration_us "
 	       "%llu delay %llu mix %u:%u write_op %u map_addr %#llx",
 	       c->op, c->fence, c->pattern, c->target, c->node, c->cpu,
 	       (unsigned long long)c->size, (unsigned long long)c->stride,
 	       (unsigned long long)c->region, (unsigned long long)c->samples,
 	       (unsigned long long)c->seed,
 	       (unsigned long long)c->threshold, c->chain, c->max_outliers,
-	       c->window_us, c->width, c->flags, c->pad,
-	       (unsigned long long)c->phys_addr, c->fd, c->pad2,
+	       c->window_us, c->width, c->flags, c->batch,
+	       (unsigned long long)c->phys_addr, c->fd, c->batch_pairs,
 	       c->nr_threads, c->mode, (unsigned long long)c->cpus_ptr,
 	       (unsigned long long)c->duration_us,
 	       (unsigned long long)c->delay, c->mix_read, c->mix_write,
@@ -912,6 +957,8 @@ static void do_start(void)
 		me->started_mode[c.mode <= LATT_MODE_MAX ? c.mode : 0]++;
 		if (nt > 1)
 			me->started_threads++;
+		if (c.batch)
+			me->started_batch++;
 		__atomic_store_n(&sh->run_held, 1, __ATOMIC_SEQ_CST);
 	}
 	if (ret == -ENOMEM && alt2)
@@ -984,10 +1031,9 @@ static void check_result(const struct latt_result *r, __u32 out_asked,
 	if (r->hist_len != LATT_HIST_BUCKETS ||
 	    r->overhead_idle > GARBAGE ||
 	    (c->mode == LATT_MODE_BANDWIDTH && r->overhead_idle) ||
-	    c->pad ||
-	    c->pad2)
+	    model_batch(c))
 		bad_output(c, "RESULT: hist_len %u, overhead_idle %llu (mode "
-			   "%u), or pad not zero", r->hist_len,
+			   "%u), or batches against the rules", r->hist_len,
 			   (unsigned long long)r->overhead_idle, c->mode);
 	if (r->state == LATT_STATE_RUNNING || r->state == LATT_STATE_IDLE ||
 	    r->state == LATT_STATE_FAILED || r->error)
@@ -1540,6 +1586,109 @@ static void do_threads(void)
 	check_threads(&in, &a, &rec, known);
 }
 
+/* --- BATCH (ABI 2.7) ----------------------------------------------------- */
+
+/*
+ * What BATCH returned, against RESULT of the same run (no START in
+ * between): its K the configuration's, its pairs (and those left out)
+ * no more than asked, all of them once the run is DONE.
+ */
+static void batch_vs_result(const struct latt_batch *b,
+			    const struct run_rec *rec)
+{
+	struct latt_result r;
+	const struct latt_config *c = &r.config;
+	__u64 taken = b->pairs + b->backwards;
+
+	memset(&r, 0, sizeof(r));
+	if (xioctl(a_dev(), LATT_IOC_RESULT, &r) || !rec_same(rec))
+		return;
+	me->followups++;
+	if (b->batch != c->batch || taken > c->batch_pairs ||
+	    (r.state == LATT_STATE_DONE && taken != c->batch_pairs))
+		bad_output(c, "BATCH vs RESULT: K %u (config %u), %llu pairs "
+			   "and %llu left out of %u, run state %u", b->batch,
+			   c->batch, (unsigned long long)b->pairs,
+			   (unsigned long long)b->backwards, c->batch_pairs,
+			   r.state);
+}
+
+/*
+ * BATCH: EFAULT when the struct can't be read; EINVAL for a reserved
+ * field set; ENOENT before any run, EBUSY while one runs; then EFAULT
+ * exactly when the struct can't be written back, or (may) when the pairs
+ * buffer is smaller than its len says and the run has that many.  What
+ * comes back: min(len, pairs) copied (0 without a buffer), reserved zero,
+ * no pairs without K.
+ */
+static void do_batch(void)
+{
+	struct latt_batch b, in;
+	struct uptr u = uptr(sizeof(b), 15);
+	struct run_rec rec;
+	size_t wr;
+	int held, ret, ok, einval, must, may;
+
+	for (size_t i = 0; i < sizeof(b); i += 8)
+		*(__u64 *)((char *)&b + i) = chance(50) ? 0 : rnd();
+	memset(b.reserved, 0, sizeof(b.reserved));
+	if (chance(5))
+		b.reserved[below(ARRAY_SIZE(b.reserved))] =
+			chance(50) ? 1ULL << below(64) : rnd();
+	einval = !all_zero(b.reserved, ARRAY_SIZE(b.reserved));
+	/* the pairs into the RESULT histogram's buffer, or anywhere */
+	result_buf(&b.pairs_ptr, &b.len, LATT_BATCH_PAIR_SIZE, hist,
+		   hist_size, &wr);
+	in = b;
+	place(&u, &b, sizeof(b));
+	must = u.wr < sizeof(b);
+	may = in.pairs_ptr && (__u64)in.len * LATT_BATCH_PAIR_SIZE > wr;
+
+	rec_get(&rec);
+	held = __atomic_load_n(&sh->run_held, __ATOMIC_SEQ_CST);
+	ret = xioctl(a_dev(), LATT_IOC_BATCH, u.p);
+	count(C_BATCH, ret);
+	if (u.rd < sizeof(b))
+		ok = ret == -EFAULT;
+	else if (einval)
+		ok = ret == -EINVAL;
+	else if (ret == -EBUSY || (ret == -ENOENT && !held))
+		ok = 1;
+	else if (must)
+		ok = ret == -EFAULT;
+	else
+		ok = ret == 0 || (may && ret == -EFAULT);
+	if (!ok) {
+		unexpected(ret, NULL, "BATCH at a %s pointer (%zu readable, "
+			   "%zu writable), pairs %#llx len %u (%zu writable), "
+			   "reserved %s", ptr_names[u.kind], u.rd, u.wr,
+			   (unsigned long long)in.pairs_ptr, in.len, wr,
+			   einval ? "set" : "zero");
+		return;
+	}
+	if (ret)
+		return;
+	memcpy(&b, u.p, sizeof(b));
+	if (b.pairs_ptr != in.pairs_ptr ||
+	    b.len != (in.pairs_ptr ? (in.len < b.pairs ? in.len :
+				      b.pairs) : 0) ||
+	    b.batch > LATT_MAX_BATCH || b.pairs > LATT_MAX_BATCH_PAIRS ||
+	    (!b.batch && (b.pairs || b.backwards)) ||
+	    !all_zero(b.reserved, ARRAY_SIZE(b.reserved))) {
+		bad_output(NULL, "BATCH: K %u, %llu pairs, %llu left out, %u "
+			   "copied of room for %u (pairs_ptr %#llx, %#llx "
+			   "given), reserved %s", b.batch,
+			   (unsigned long long)b.pairs,
+			   (unsigned long long)b.backwards, b.len, in.len,
+			   (unsigned long long)b.pairs_ptr,
+			   (unsigned long long)in.pairs_ptr,
+			   all_zero(b.reserved, ARRAY_SIZE(b.reserved)) ?
+			   "zero" : "set");
+		return;
+	}
+	batch_vs_result(&b, &rec);
+}
+
 /* --- other commands, and the loop ---------------------------------------- */
 
 /* Command numbers that the VFS handles itself, before the driver. */
@@ -1553,7 +1702,7 @@ static int vfs_magic(unsigned int cmd)
 
 static const unsigned int real[] = {
 	LATT_IOC_GET_INFO, LATT_IOC_START, LATT_IOC_STATUS,
-	LATT_IOC_ABORT, LATT_IOC_RESULT, LATT_IOC_THREADS,
+	LATT_IOC_ABORT, LATT_IOC_RESULT, LATT_IOC_THREADS, LATT_IOC_BATCH,
 };
 
 static int real_cmd(unsigned int cmd)
@@ -1670,6 +1819,8 @@ static void fuzz(unsigned long calls)
 			do_abort();
 		else if (r < 735)
 			do_threads();
+		else if (r < 785)
+			do_batch();
 		else
 			do_other();
 	}
@@ -1694,17 +1845,20 @@ static void print_stats(const struct stats *t, double secs,
 		putchar('\n');
 	}
 	printf("#   runs started %lu (latency %lu, bandwidth %lu, loaded %lu; "
-	       "%lu of several threads); RESULT saw done %lu, aborted %lu, "
-	       "failed %lu; files reopened %lu; waits %lu; DRAM ENOMEM %lu\n",
+	       "%lu of several threads, %lu with batches); RESULT saw done "
+	       "%lu, aborted %lu, failed %lu; files reopened %lu; waits %lu; "
+	       "DRAM ENOMEM %lu\n",
 	       t->started, t->started_mode[LATT_MODE_LATENCY],
 	       t->started_mode[LATT_MODE_BANDWIDTH],
 	       t->started_mode[LATT_MODE_LOADED], t->started_threads,
+	       t->started_batch,
 	       t->result_state[LATT_STATE_DONE],
 	       t->result_state[LATT_STATE_ABORTED],
 	       t->result_state[LATT_STATE_FAILED], t->reopens, t->waits,
 	       t->dram_enomem);
 	printf("#   STATUS/THREADS checked against a known run %lu; THREADS "
-	       "checked against RESULT %lu\n", t->known, t->followups);
+	       "and BATCH checked against RESULT %lu\n", t->known,
+	       t->followups);
 	for (e = 0; e < MAX_KINDS && t->kinds[e].fmt; e++)
 		printf("#   unexpected x%lu (got %s): %.100s\n", t->kinds[e].n,
 		       ename(t->kinds[e].err), t->kinds[e].fmt);
