@@ -22,6 +22,7 @@ _Static_assert(sizeof(struct latt_thread_stats) == LATT_THREAD_STATS_SIZE,
 	       "latt_thread_stats");
 _Static_assert(sizeof(struct latt_threads) == LATT_THREADS_SIZE,
 	       "latt_threads");
+_Static_assert(sizeof(struct latt_batch) == LATT_BATCH_SIZE, "latt_batch");
 
 const char *latt_dev_path(void)
 {
@@ -129,6 +130,17 @@ int latt_dev_threads(struct latt_dev *d, struct latt_threads *a)
 	if (!(d->info.features & LATT_FEAT_THREADS))
 		return -EOPNOTSUPP;
 	return latt_ioctl(d, LATT_IOC_THREADS, a);
+}
+
+/**
+ * latt_dev_batch() - LATT_IOC_BATCH: a finished run's batch record
+ * (ABI 2.7; -EOPNOTSUPP from an older module)
+ */
+int latt_dev_batch(struct latt_dev *d, struct latt_batch *b)
+{
+	if (!(d->info.features & LATT_FEAT_BATCH))
+		return -EOPNOTSUPP;
+	return latt_ioctl(d, LATT_IOC_BATCH, b);
 }
 
 bool latt_abi_compatible(const struct latt_info *info)

@@ -27,6 +27,7 @@ int latt_dev_result(struct latt_dev *d, struct latt_result *res,
 		    struct latt_outlier *out, __u32 out_len);
 
 int latt_dev_threads(struct latt_dev *d, struct latt_threads *a);
+int latt_dev_batch(struct latt_dev *d, struct latt_batch *b);
 
 bool latt_abi_compatible(const struct latt_info *info);
 const char *latt_open_strerror(int rc);

@@ -308,6 +308,8 @@ int user_engine_info(struct latt_info *in)
 	in->features |= LATT_FEAT_PMEM | LATT_FEAT_TIMER_RDTSC;
 	/* pthreads pinned to the CPUs: every mode, as the module's threads */
 	in->features |= LATT_FEAT_THREADS;
+	/* --batch's pairs after the samples (core.h) */
+	in->features |= LATT_FEAT_BATCH;
 	/* the kernel keeps time with the TSC only while it trusts it */
 	if (!strcmp(user_clocksource(), "tsc"))
 		in->features |= LATT_FEAT_TSC_STABLE;
@@ -395,6 +397,11 @@ struct user_thr {
 	__u64 *hist;		/* its histogram, on its node */
 	__u64 *series;		/* bandwidth: bytes per bin, on its node */
 	__u64 *lcal;		/* loaded: LATT_CALIB_SAMPLES, struct latt_lcal */
+	char **lines;		/* --batch: 2K + 1 blocks (struct latt_step) */
+	__u64 *offs;		/* --batch: their 2K offsets */
+	char *chase_pos;	/* a chase's place after the samples, where */
+	__u64 chase_opos;	/* the batches go on (not the cycle's start,
+				 * whose lines the samples left cached) */
 	__u64 done;		/* atomic: samples taken */
 } __attribute__((aligned(64)));	/* one thread's writes, its own lines */
 
@@ -424,6 +431,7 @@ struct user_run {
 	int finished;		/* atomic: every thread is done */
 	sem_t done_sem;		/* posted once @finished is set */
 	int error;		/* atomic: the first failure, negative errno */
+	struct latt_batch_rec batch;	/* --batch: thread 0's pairs */
 };
 
 static __u64 load64(const __u64 *p)
@@ -520,17 +528,16 @@ static void window_done(struct user_thr *t, __u64 cycles, __u64 done)
 	__atomic_store_n(&t->rec.windows, t->rec.windows + 1, __ATOMIC_RELEASE);
 }
 
-/*
- * The module's latt_measure(), windows for bookkeeping only; a loaded run's
- * windows start with empty samples (@lc, core.h's struct latt_lcal).
- */
-static int sample_all(struct user_thr *t, struct latt_pattern *pat,
-		      struct latt_lcal *lc)
+/* How @t takes its samples and batches (core.h's struct latt_step). */
+static struct latt_step step_of(struct user_thr *t)
 {
-	struct user_run *u = t->u;
-	const __u64 total = u->cfg.samples;
-	struct latt_step s = {
+	const struct user_run *u = t->u;
+
+	return (struct latt_step){
 		.fn = u->pick.fn,
+		.batch = u->pick.batch,
+		.lines = t->lines,
+		.offs = t->offs,
 		.chase = u->pick.chase,
 		.chase_off = u->pick.chase_off,
 		.ctx = u->base,
@@ -543,6 +550,18 @@ static int sample_all(struct user_thr *t, struct latt_pattern *pat,
 		.mode = latt_step_mode(&u->cfg, u->chase_off),
 		.clflushopt = u->clflushopt,
 	};
+}
+
+/*
+ * The module's latt_measure(), windows for bookkeeping only; a loaded run's
+ * windows start with empty samples (@lc, core.h's struct latt_lcal).
+ */
+static int sample_all(struct user_thr *t, struct latt_pattern *pat,
+		      struct latt_lcal *lc)
+{
+	struct user_run *u = t->u;
+	const __u64 total = u->cfg.samples;
+	struct latt_step s = step_of(t);
 	__u64 done = 0, w0, now;
 
 	t->rec.acct.tsc0 = load64(&u->tsc_go);
@@ -555,6 +574,35 @@ static int sample_all(struct user_thr *t, struct latt_pattern *pat,
 					 step_addr, latt_rdtsc);
 		t->rec.count = done - t->rec.acct.backwards;
 		window_done(t, now - w0, done);
+		if (stopping(u))
+			return done < total ? -EINTR : 0;
+	}
+	t->chase_pos = s.pos;
+	t->chase_opos = s.opos;
+	return 0;
+}
+
+/*
+ * The module's latt_batch_measure(): --batch's pairs after the samples,
+ * window by window (core.h's latt_batch_window()).  A chase goes on from
+ * where the samples left it.
+ */
+static int batch_all(struct user_thr *t, struct latt_pattern *pat)
+{
+	struct user_run *u = t->u;
+	const __u64 total = u->cfg.batch_pairs;
+	struct latt_step s = step_of(t);
+	__u64 done = 0, w0, now;
+
+	s.pos = t->chase_pos;
+	s.opos = t->chase_opos;
+	while (done < total) {
+		w0 = latt_rdtsc();
+		now = latt_batch_window(&s, pat, &u->batch, &t->rec.acct,
+					&done, total, w0, u->window_cycles,
+					step_addr, latt_rdtsc);
+		window_done(t, now - w0, __atomic_load_n(&t->done,
+							  __ATOMIC_ACQUIRE));
 		if (stopping(u))
 			return done < total ? -EINTR : 0;
 	}
@@ -737,6 +785,9 @@ static int thr_body(struct user_thr *t, struct latt_pattern *pat)
 	if (!ret && lat && !lcal &&
 	    calibrate(t, &t->rec.overhead_end, NULL, NULL))
 		t->rec.overhead_end = 0;
+	/* the batches after it: the samples' figures are the same with them */
+	if (!ret && lat && u->cfg.batch)
+		ret = batch_all(t, pat);
 	return ret;
 }
 
@@ -781,6 +832,13 @@ static int thr_buffers(struct user_thr *t)
 		if (u->cfg.mode == LATT_MODE_LOADED) {
 			t->lcal = malloc(LATT_CALIB_SAMPLES * sizeof(*t->lcal));
 			if (!t->lcal)
+				return -ENOMEM;
+		}
+		if (u->cfg.batch) {
+			t->lines = calloc(2 * u->cfg.batch + 1,
+					  sizeof(*t->lines));
+			t->offs = calloc(2 * u->cfg.batch, sizeof(*t->offs));
+			if (!t->lines || !t->offs)
 				return -ENOMEM;
 		}
 	} else if (u->cfg.mode == LATT_MODE_BANDWIDTH) {
@@ -1237,6 +1295,8 @@ static void threads_release(struct user_run *u)
 	for (i = 0; u->thr && i < u->nr_threads; i++) {
 		free(u->thr[i].hist);
 		free(u->thr[i].lcal);
+		free(u->thr[i].lines);
+		free(u->thr[i].offs);
 		free(u->thr[i].series);
 	}
 	free(u->thr);
@@ -1269,6 +1329,8 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 	u->cfg = *c;
 	if (pick(&u->cfg, r->info, &u->pick))
 		goto out;
+	u->batch = (struct latt_batch_rec){ .pairs = r->batch_pairs,
+					    .k = u->cfg.batch };
 	if (threads_used(&u->cfg)) {
 		ret = latt_pick_streams_of(&u->cfg, r->info->features,
 					   r->info->widths, &u->streams);
@@ -1353,6 +1415,10 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 		(reused ? LATT_RES_REUSED : 0) |
 		(u->chase_built ? LATT_RES_CHAIN_REUSED : 0);
 	r->res.width = u->cfg.width;
+	r->batch = (struct latt_batch){ .len = (__u32)u->batch.n,
+					.batch = u->cfg.batch,
+					.pairs = u->batch.n,
+					.backwards = u->batch.backwards };
 	rc = 0;
 out:
 	threads_release(u);

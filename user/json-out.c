@@ -347,6 +347,68 @@ static struct json_object *core_clock(const struct run_report *r)
 	return o;
 }
 
+/* [lo, hi] of the interval, scaled by @k; null without one */
+static struct json_object *batch_interval(const struct latt_batch_est *e,
+					  double k)
+{
+	struct json_object *a;
+
+	if (!e->has_ci || !(k > 0))
+		return NULL;
+	a = json_object_new_array();
+	json_object_array_add(a, json_new_fixed(e->lo * k, 3));
+	json_object_array_add(a, json_new_fixed(e->hi * k, 3));
+	return a;
+}
+
+/* @v x @k to 3 decimals, or null where @k is unknown (0) */
+static struct json_object *batch_value(const struct latt_batch_est *e,
+				       double v, double k)
+{
+	return e->ok && k > 0 ? json_new_fixed(v * k, 3) : NULL;
+}
+
+/*
+ * result.batch (--batch): the pairs, and one access's (one load's, in a
+ * chase) cost from them in TSC cycles, ns and core cycles, each with its
+ * 95% interval (stats.c, latt_batch_estimate())
+ */
+static struct json_object *batch(const struct run_report *r)
+{
+	const struct latt_config *c = &r->res.config;
+	struct json_object *o = json_object_new_object();
+	struct json_object *h = json_object_new_array();
+	double ns = r->info->tsc_khz ? 1e6 / (double)r->info->tsc_khz : 0;
+	double k = core_clock_ratio(&r->core);
+	struct latt_batch_est e;
+
+	report_batch(r, &e);
+	latt_json_u64(o, "k", c->batch);
+	latt_json_u64(o, "pairs", r->batch.pairs);
+	latt_json_u64(o, "pairs_asked", c->batch_pairs);
+	latt_json_u64(o, "backwards", r->batch.backwards);
+	latt_json_u64(o, "kept", e.kept);
+	latt_json_u64(o, "clipped", e.clipped);
+	latt_json_str(o, "per", c->pattern == LATT_PAT_CHASE ? "load" :
+		      "access");
+	json_object_object_add(o, "cycles", batch_value(&e, e.cycles, 1));
+	json_object_object_add(o, "interval_cycles", batch_interval(&e, 1));
+	json_object_object_add(o, "ns", batch_value(&e, e.cycles, ns));
+	json_object_object_add(o, "interval_ns", batch_interval(&e, ns));
+	json_object_object_add(o, "core_cycles", batch_value(&e, e.cycles, k));
+	json_object_object_add(o, "interval_core_cycles",
+			       batch_interval(&e, k));
+	json_object_object_add(o, "median_cycles",
+			       batch_value(&e, e.median, 1));
+	json_object_object_add(o, "mean_all_cycles",
+			       batch_value(&e, e.mean, 1));
+	json_object_object_add(o, "sd_cycles", batch_value(&e, e.scale, 1));
+	json_object_array_add(h, batch_value(&e, e.half[0], 1));
+	json_object_array_add(h, batch_value(&e, e.half[1], 1));
+	json_object_object_add(o, "halves_cycles", h);
+	return o;
+}
+
 /*
  * result.timer: which, its quantum and read cost, and what is known of
  * the TSC
@@ -409,6 +471,8 @@ struct json_object *json_run_result(const struct run_report *r)
 	json_object_object_add(o, "overhead_cycles", oh);
 	json_object_object_add(o, "timer", timer(r));
 	json_object_object_add(o, "core_clock", core_clock(r));
+	if (s->config.batch)
+		json_object_object_add(o, "batch", batch(r));
 	latt_json_u64(o, "backwards", s->backwards);
 	latt_json_u64(pg, "bytes", s->page_size);
 	latt_json_str(pg, "source", r->page_note);

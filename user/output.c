@@ -482,12 +482,76 @@ static void print_table(FILE *f, const struct run_report *r)
 		sum->quantum);
 }
 
+/**
+ * report_batch() - @r's --batch estimate (stats.c, latt_batch_estimate()),
+ * the timer's quantum the least spread of a difference
+ *
+ * Return: 0, or -EINVAL for a run without pairs.
+ */
+int report_batch(const struct run_report *r, struct latt_batch_est *e)
+{
+	const struct latt_config *c = &r->res.config;
+
+	if (!c->batch || !r->batch_pairs)
+		return -EINVAL;
+	return latt_batch_estimate(r->batch_pairs, r->batch.pairs, c->batch,
+				   c->pattern == LATT_PAT_CHASE ? c->chain : 1,
+				   report_quantum(r), e);
+}
+
+/* a figure of the batch estimate and its interval, scaled by @k */
+static void batch_figure(FILE *f, const char *unit,
+			 const struct latt_batch_est *e, double k)
+{
+	if (!(k > 0))
+		return;
+	fprintf(f, "  %.2f %s", e->cycles * k, unit);
+	if (e->has_ci)
+		fprintf(f, " [%.2f, %.2f]", e->lo * k, e->hi * k);
+}
+
+/*
+ * --batch: one access's cost from the pairs of batches, in ns, TSC and
+ * core cycles, with the 95% intervals
+ */
+static void print_batch(FILE *f, const struct run_report *r)
+{
+	const struct latt_config *c = &r->res.config;
+	const bool chase = c->pattern == LATT_PAT_CHASE;
+	const __u32 per = c->batch * (chase ? c->chain : 1);
+	struct latt_batch_est e;
+
+	if (!c->batch)
+		return;
+	fprintf(f, "\nbatches of %u and %u %s: %llu of %u pairs",
+		per, 2 * per, chase ? "loads" : "accesses",
+		(unsigned long long)r->batch.pairs, c->batch_pairs);
+	if (r->batch.backwards)
+		fprintf(f, " (%llu left out: the TSC went backwards)",
+			(unsigned long long)r->batch.backwards);
+	if (report_batch(r, &e)) {
+		fprintf(f, "; no estimate\n");
+		return;
+	}
+	fprintf(f, ", %llu beyond %.0f robust sd of the median left out\n",
+		(unsigned long long)e.clipped, 7.0);
+	fprintf(f, "per %s, (T(2K) - T(K)) / K:", chase ? "load" : "access");
+	batch_figure(f, "ns", &e, r->info->tsc_khz ?
+		     1e6 / (double)r->info->tsc_khz : 0);
+	batch_figure(f, "cycles", &e, 1);
+	batch_figure(f, "core cycles", &e, core_clock_ratio(&r->core));
+	fprintf(f, "\n%s; the run's halves: %.2f and %.2f cycles (methodology.md §7.1)\n",
+		e.has_ci ? "95% interval of the kept pairs' mean, from their spread, the pairs taken as independent" :
+		"no interval (fewer than 30 pairs kept)", e.half[0], e.half[1]);
+}
+
 /** report_print() - the header, and the table if there were samples */
 void report_print(FILE *f, const struct run_report *r)
 {
 	print_header(f, r);
 	if (r->res.count)
 		print_table(f, r);
+	print_batch(f, r);
 	threads_print(f, r);
 }
 

@@ -86,6 +86,7 @@ static const struct latt_name feature_names[] = {
 	{ "mc_safe",	19,	0 },
 	{ "mc_recover",	20,	0 },
 	{ "lfence_serial", 21,	0 },
+	{ "batch",	22,	0 },
 	END
 };
 

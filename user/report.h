@@ -32,6 +32,8 @@ int report_write_json_repeats(const char *path, const struct run_report *r,
 			      size_t n);
 const char *report_timer_name(const struct run_report *r);
 double report_quantum(const struct run_report *r);
+struct latt_batch_est;
+int report_batch(const struct run_report *r, struct latt_batch_est *e);
 bool report_quantum_agree(const struct run_report *r);
 void fmt_quantum(char *buf, size_t len, __u64 quantum, __u64 read_cost,
 		 __u64 khz, const char *note);

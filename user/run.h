@@ -77,6 +77,8 @@ enum run_opt_id {
 	OPT_SKIP_BADBLOCKS,
 	OPT_ALLOW_UNCHECKED,
 	OPT_REPEAT,
+	OPT_BATCH,
+	OPT_BATCH_PAIRS,
 	OPT_RUN_LAST,		/* sweep's own options follow */
 };
 
@@ -120,6 +122,7 @@ struct run_target {
  */
 struct run_opts {
 	struct latt_config cfg;
+	__u64 batch_pairs;	/* --batch-pairs, 0: run_batch_pairs()'s */
 	struct threshold_spec thr;
 	const char *json;
 	const char *hist;
@@ -209,6 +212,8 @@ struct run_report {
 	char clocksource[32];		/* the kernel's, at the run's end */
 	struct run_quantum q;		/* the timer's quantum */
 	struct core_clock core;		/* core cycles per TSC cycle */
+	struct latt_batch batch;	/* --batch: K, pairs (batch 0: none) */
+	struct latt_batch_pair *batch_pairs;	/* batch.len of them */
 	char warnings[RUN_MAX_WARNINGS][320]; /* run_warnings()'s */
 	int nr_warnings;
 };
@@ -290,6 +295,7 @@ int run_set_option(struct run_opts *o, int id, const char *v);
 bool run_durable_op(const char *domain, __u64 features, __u32 *op,
 		    __u32 *fence);
 const char *run_args_problem(const struct run_opts *o);
+__u32 run_batch_pairs(const struct run_opts *o);
 void run_open_failed(int rc, bool hint);
 int run_measure(struct run_opts *o, struct run_report *r,
 		const struct run_hooks *h);

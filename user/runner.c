@@ -198,6 +198,14 @@ int run_set_option(struct run_opts *o, int id, const char *v)
 		return rc ? rc : o->repeat < 1 || o->repeat > RUN_MAX_REPEAT ?
 			    -ERANGE : 0;
 	case OPT_CHAIN:		return parse_u32(v, &c->chain);
+	case OPT_BATCH:
+		rc = parse_u32(v, &c->batch);
+		return rc ? rc : c->batch < 1 || c->batch > LATT_MAX_BATCH ?
+			    -ERANGE : 0;
+	case OPT_BATCH_PAIRS:
+		rc = parse_count(v, &o->batch_pairs);
+		return rc ? rc : o->batch_pairs < LATT_MIN_BATCH_PAIRS ||
+			    o->batch_pairs > LATT_MAX_BATCH_PAIRS ? -ERANGE : 0;
 	case OPT_THRESHOLD:	return parse_threshold(v, &o->thr);
 	case OPT_MAX_OUTLIERS:	return parse_u32(v, &c->max_outliers);
 	case OPT_WINDOW_US:	return parse_u32(v, &c->window_us);
@@ -230,6 +238,26 @@ int run_set_option(struct run_opts *o, int id, const char *v)
 		return 0;
 	}
 	return threads_set_option(o, id, v);
+}
+
+/**
+ * run_batch_pairs() - the pairs of --batch K: --batch-pairs, or as many
+ * as take about the accesses the samples take (3K a pair), and at least
+ * LATT_MIN_BATCH_PAIRS; 0 without --batch
+ */
+__u32 run_batch_pairs(const struct run_opts *o)
+{
+	const struct latt_config *c = &o->cfg;
+	__u64 n;
+
+	if (!c->batch)
+		return 0;
+	if (o->batch_pairs)
+		return (__u32)o->batch_pairs;
+	n = (c->samples + 3ULL * c->batch - 1) / (3ULL * c->batch);
+	if (n < LATT_MIN_BATCH_PAIRS)
+		n = LATT_MIN_BATCH_PAIRS;
+	return n > LATT_MAX_BATCH_PAIRS ? LATT_MAX_BATCH_PAIRS : (__u32)n;
 }
 
 /* Why size, stride or hotspot and region don't fit together, or NULL. */
@@ -314,9 +342,20 @@ const char *run_args_problem(const struct run_opts *o)
 		snprintf(buf, sizeof(buf), "--allow-unchecked is for pmem and device-DAX targets, not %s", o->target);
 		return buf;
 	}
+	if (o->batch_pairs && !c->batch)
+		return "--batch-pairs needs --batch";
 	why = threads_args_problem(o);
-	if (why || !region_known)
+	if (why)
 		return why;
+	if (c->batch) {
+		copy = *c;
+		copy.batch_pairs = run_batch_pairs(o);
+		if (latt_access_rules(&copy, &why) ||
+		    latt_batch_rules(&copy, &why))
+			return why;	/* the rule book's words */
+	}
+	if (!region_known)
+		return NULL;
 	return pattern_problem(c);
 }
 
@@ -1045,6 +1084,11 @@ static int check_module(const struct run_opts *o, const struct latt_info *in)
 			in->abi_version >> 16, in->abi_version & 0xffff);
 		return 1;
 	}
+	if (c->batch && !(in->features & LATT_FEAT_BATCH)) {
+		log_err("this lattester module (ABI %u.%u) takes no --batch (ABI 2.7): load the module of this release, or --engine user",
+			in->abi_version >> 16, in->abi_version & 0xffff);
+		return 1;
+	}
 	/* a module before ABI 2.2 has no movdir64b, whatever the CPU has */
 	if ((c->op == LATT_OP_MOVDIR64B || c->write_op == LATT_OP_MOVDIR64B) &&
 	    in->abi_version < ((2U << 16) | 2)) {
@@ -1163,9 +1207,14 @@ static int run_alloc(const struct run_opts *o, struct run_report *r)
 {
 	__u32 nout = o->thr.kind != THR_OFF ? o->cfg.max_outliers : 0;
 
+	__u32 npairs = o->cfg.batch ? o->cfg.batch_pairs : 0;
+
 	r->hist = calloc(LATT_HIST_BUCKETS, sizeof(*r->hist));
 	r->outliers = nout ? calloc(nout, sizeof(*r->outliers)) : NULL;
-	if (!r->hist || (nout && !r->outliers)) {
+	r->batch_pairs = npairs ? calloc(npairs, sizeof(*r->batch_pairs)) :
+			 NULL;
+	if (!r->hist || (nout && !r->outliers) ||
+	    (npairs && !r->batch_pairs)) {
 		log_err("out of memory");
 		return 1;
 	}
@@ -1376,6 +1425,21 @@ static int measure(struct latt_dev *d, const struct run_opts *o,
 		return 1;
 	}
 	r->interrupted = aborted;
+	if (c->batch) {
+		r->batch = (struct latt_batch){
+			.pairs_ptr = (__u64)(uintptr_t)r->batch_pairs,
+			.len = c->batch_pairs,
+		};
+		rc = latt_dev_batch(d, &r->batch);
+		if (!rc && (r->batch.len > c->batch_pairs ||
+			    r->batch.pairs != r->batch.len))
+			rc = -EPROTO;
+		if (rc) {
+			log_err("%s: batch failed: %s", o->target,
+				strerror(-rc));
+			return 1;
+		}
+	}
 	threads_free(&r->trep);
 	return threads_used(c) ? threads_fetch(d, r) : 0;
 }
@@ -1445,6 +1509,7 @@ static int resolve_threshold(struct latt_dev *d, struct run_opts *o,
 	cal.samples = o->cfg.samples < RUN_CALIBRATION_SAMPLES ?
 		      o->cfg.samples : RUN_CALIBRATION_SAMPLES;
 	cal.threshold = 0;
+	cal.batch = cal.batch_pairs = 0;	/* its median only */
 	log_info("%s: calibration pass of %llu samples for --threshold %s",
 		 o->target, (unsigned long long)cal.samples, o->thr.text);
 	rc = measure(d, o, &cal, r, h);
@@ -1596,6 +1661,7 @@ static int measure_point(struct run_opts *o, struct run_report *r,
 		rc = check_host(o, k);
 	if (rc)
 		return rc;
+	o->cfg.batch_pairs = run_batch_pairs(o);
 	if (o->user_engine) {
 		d = NULL;
 		user_engine_info(&r->info_copy);
@@ -1774,6 +1840,8 @@ void run_report_free(struct run_report *r)
 	threads_free(&r->trep);
 	free(r->hist);
 	free(r->outliers);
+	free(r->batch_pairs);
 	r->hist = NULL;
 	r->outliers = NULL;
+	r->batch_pairs = NULL;
 }

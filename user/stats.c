@@ -475,3 +475,109 @@ void latt_summarize_ci(struct latt_summary *s, const struct latt_result *r,
 	s->ci_ns_lo[STAT_MEAN] = latt_ns(s->ci_lo[STAT_MEAN], tsc_khz);
 	s->ci_ns_hi[STAT_MEAN] = latt_ns(s->ci_hi[STAT_MEAN], tsc_khz);
 }
+
+/* a batch clipped mean's cut, in robust standard deviations */
+#define LATT_BATCH_CLIP		7.0
+/* ... and the fewest pairs kept that give an interval */
+#define LATT_BATCH_MIN_CI	30
+
+/**
+ * latt_batch_estimate() - one access's cost from a --batch run's pairs
+ * @p: the pairs, in the order they were taken
+ * @n: how many
+ * @k: K, the run's batch
+ * @chain: the run's chain (a chase's figures are per load), 0 or 1 else
+ * @least: the least robust standard deviation, TSC cycles: the timer's
+ *	quantum (the differences of a run whose accesses all cost alike sit
+ *	on a quantum or two, their MAD 0)
+ * @e: out
+ *
+ * A pair's difference T(2K) - T(K) is K accesses without the timer's
+ * overhead (nanoBench's and uarch-bench's n against 2n).  The figure is
+ * the mean of the differences within LATT_BATCH_CLIP robust standard
+ * deviations (1.4826 x their median absolute deviation) of their median:
+ * a pair an interrupt, an SMI or a stolen vCPU lands in is thousands of
+ * cycles off, far beyond the cut, and left out (a plain mean takes its
+ * whole length; the user engine, interrupts on, has one in tens of
+ * pairs), while of normal differences the cut leaves out one in 10^11.
+ * Its 95% interval is the mean's, from the kept pairs' spread: this
+ * run's sampling error, the pairs taken as independent, as the samples'
+ * intervals are; how much the memory's latency moves from run to run on
+ * a shared host is --repeat's to show, and @e->half the means of the
+ * first and the second half of the run.  Saturated pairs
+ * (LATT_BATCH_SAT) are left out as disturbed.
+ *
+ * Return: 0; -EINVAL without pairs; -ENOMEM.
+ */
+int latt_batch_estimate(const struct latt_batch_pair *p, __u64 n, __u32 k,
+			__u32 chain, double least, struct latt_batch_est *e)
+{
+	double *d, *dev, med, mad, cut, sum = 0, sq = 0, all = 0, x, mean;
+	double hs[2] = { 0, 0 }, hn[2] = { 0, 0 };
+	__u64 i, m = 0, kept = 0;
+
+	memset(e, 0, sizeof(*e));
+	if (!k || !n)
+		return -EINVAL;
+	d = malloc(n * sizeof(*d));
+	dev = malloc(n * sizeof(*dev));
+	if (!d || !dev) {
+		free(d);
+		free(dev);
+		return -ENOMEM;
+	}
+	e->per = (double)k * (chain > 1 ? chain : 1);
+	for (i = 0; i < n; i++)
+		if (p[i].k != LATT_BATCH_SAT && p[i].k2 != LATT_BATCH_SAT)
+			d[m++] = (double)p[i].k2 - (double)p[i].k;
+	e->pairs = n;
+	if (!m) {
+		free(d);
+		free(dev);
+		return -EINVAL;
+	}
+	memcpy(dev, d, m * sizeof(*d));
+	qsort(dev, m, sizeof(*dev), cmp_double);
+	med = m & 1 ? dev[m / 2] : (dev[m / 2 - 1] + dev[m / 2]) / 2;
+	for (i = 0; i < m; i++)
+		dev[i] = fabs(d[i] - med);
+	qsort(dev, m, sizeof(*dev), cmp_double);
+	mad = m & 1 ? dev[m / 2] : (dev[m / 2 - 1] + dev[m / 2]) / 2;
+	e->scale = fmax(1.4826 * mad, least > 0 ? least : 1);
+	cut = LATT_BATCH_CLIP * e->scale;
+	for (i = 0; i < m; i++) {
+		all += d[i];
+		if (fabs(d[i] - med) > cut)
+			continue;
+		kept++;
+		sum += d[i];
+		hs[i >= m / 2] += d[i];
+		hn[i >= m / 2]++;
+	}
+	mean = sum / (double)kept;
+	for (i = 0; i < m; i++) {
+		if (fabs(d[i] - med) > cut)
+			continue;
+		x = d[i] - mean;
+		sq += x * x;
+	}
+	free(d);
+	free(dev);
+	e->ok = true;
+	e->kept = kept;
+	e->clipped = n - kept;
+	e->median = med / e->per;
+	e->scale /= e->per;
+	e->cycles = mean / e->per;
+	e->mean = all / (double)m / e->per;
+	for (i = 0; i < 2; i++)
+		e->half[i] = hn[i] ? hs[i] / hn[i] / e->per : 0;
+	if (kept >= LATT_BATCH_MIN_CI) {
+		x = LATT_CI_Z * sqrt(sq / (double)(kept - 1) / (double)kept) /
+		    e->per;
+		e->has_ci = true;
+		e->lo = e->cycles - x;
+		e->hi = e->cycles + x;
+	}
+	return 0;
+}

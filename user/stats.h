@@ -117,4 +117,31 @@ void latt_summarize_ci(struct latt_summary *s, const struct latt_result *r,
 void latt_summarize(struct latt_summary *s, const struct latt_result *res,
 		    const __u64 *hist, __u64 tsc_khz);
 
+/**
+ * struct latt_batch_est - a --batch run's estimate of one access
+ * @ok: there is an estimate
+ * @has_ci: ... and an interval (30 pairs kept or more)
+ * @pairs: pairs recorded
+ * @kept: pairs within the cut (latt_batch_estimate())
+ * @clipped: pairs left out
+ * @per: accesses a pair's difference holds: K, or K x chain (a chase's
+ *	figures are per load)
+ * @cycles: the kept pairs' mean difference over @per, TSC cycles
+ * @lo: the 95% interval's ends
+ * @hi:
+ * @median: every pair's median difference over @per
+ * @scale: the robust standard deviation of a difference over @per
+ * @mean: every pair's mean difference over @per, none left out
+ * @half: @cycles of the first and of the second half of the pairs
+ */
+struct latt_batch_est {
+	bool ok, has_ci;
+	__u64 pairs, kept, clipped;
+	double per;
+	double cycles, lo, hi, median, scale, mean, half[2];
+};
+
+int latt_batch_estimate(const struct latt_batch_pair *p, __u64 n, __u32 k,
+			__u32 chain, double least, struct latt_batch_est *e);
+
 #endif /* _LATT_STATS_H */

@@ -680,6 +680,116 @@ static void test_intervals(void)
 	      "... the p50 interval %.2f quanta wide (<= 3)", width[0]);
 }
 
+/* a uniform variate in [0, 1) from the xorshift64 stream */
+static double uniform(__u64 *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return ((double)(*x >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/*
+ * A synthetic batch of @n accesses: an overhead of 50 ticks and @n
+ * lognormal durations (median @median, sigma @sigma) read off a TSC of
+ * quantum @q at a random phase; with chance @dirty, a disturbance of 20k
+ * to 100k ticks lands in it (an interrupt, a stolen vCPU: twice as often
+ * in a batch twice as long, so that they lengthen the differences).
+ */
+static __u32 batch_time(__u64 *x, __u32 n, double median, double sigma,
+			double q, double dirty)
+{
+	double d = 50;
+	__u32 i;
+
+	for (i = 0; i < n; i++)
+		d += median * exp(sigma * normal(x));
+	if (uniform(x) < dirty)
+		d += 20000 + 80000 * uniform(x);
+	return (__u32)(floor(d / q + uniform(x)) * q + 0.5);
+}
+
+/*
+ * --batch's estimate (issue 25, item 3): over @runs synthetic runs of
+ * @pairs pairs of K = @k, how often its 95% interval held the true mean
+ * of one access, how often the plain mean of every pair would have, and
+ * the share of pairs left out.
+ */
+static void batch_coverage(__u32 k, __u64 pairs, int runs, double dirty,
+			   double *held, double *plain, double *left)
+{
+	static struct latt_batch_pair p[4096];
+	const double median = 300, sigma = 0.5, q = 24.45;
+	const double truth = median * exp(sigma * sigma / 2);
+	struct latt_batch_est e;
+	__u64 x = 0x2545f4914f6cdd1dULL, i;
+	int run;
+
+	*held = *plain = *left = 0;
+	for (run = 0; run < runs; run++) {
+		for (i = 0; i < pairs; i++) {
+			p[i].k = batch_time(&x, k, median, sigma, q, dirty);
+			p[i].k2 = batch_time(&x, 2 * k, median, sigma, q,
+					     2 * dirty);
+		}
+		if (latt_batch_estimate(p, pairs, k, 1, q, &e) || !e.has_ci)
+			continue;
+		*held += e.lo <= truth && truth <= e.hi;
+		*plain += fabs(e.mean - truth) <= (e.hi - e.lo) / 2;
+		*left += (double)e.clipped / (double)pairs;
+	}
+	*held /= runs;
+	*plain /= runs;
+	*left /= runs;
+}
+
+/*
+ * The batch estimate: its interval holds the true cost of one access
+ * about 95% of the time, with and without disturbed pairs, which it
+ * leaves out (the plain mean of all of them would miss); a cost that
+ * never varies comes out exact, below the quantum.
+ */
+static void test_batch(void)
+{
+	struct latt_batch_pair p[512];
+	double held, plain, left;
+	struct latt_batch_est e;
+	__u64 x = 7, i;
+	int k;
+
+	batch_coverage(8, 2000, 400, 0, &held, &plain, &left);
+	check(held >= 0.93 && held <= 0.97,
+	      "batch K 8, 400 runs of 2000 pairs, lognormal accesses, quantum 24.45: the interval held the mean in %.1f%% (93-97%%)",
+	      100 * held);
+	batch_coverage(8, 2000, 400, 0.03, &held, &plain, &left);
+	check(held >= 0.93 && held <= 0.97,
+	      "... with 3%% of the K batches and 6%% of the 2K ones disturbed by 20k-100k ticks: held in %.1f%% (93-97%%)",
+	      100 * held);
+	check(left > 0.08 && left < 0.095,
+	      "... %.2f%% of the pairs left out (either batch disturbed: 8.8%%)",
+	      100 * left);
+	check(plain < 0.2,
+	      "... where the plain mean of every pair lay within the interval's half width of the truth in %.1f%% (< 20%%)",
+	      100 * plain);
+	/* 4 ticks an access, a TSC of quantum 2: 64 and 128 accesses */
+	for (i = 0; i < 512; i++) {
+		p[i].k = (__u32)(floor((50 + 4 * 64) / 2.0 + uniform(&x)) * 2);
+		p[i].k2 = (__u32)(floor((50 + 4 * 128) / 2.0 + uniform(&x)) * 2);
+	}
+	k = latt_batch_estimate(p, 512, 64, 1, 2, &e);
+	check(!k && e.has_ci && fabs(e.cycles - 4) < 0.01 && e.lo <= 4 && 4 <= e.hi &&
+	      e.hi - e.lo < 0.02 && !e.clipped,
+	      "4 ticks an access under a quantum of 2: %.4f [%.4f, %.4f], %llu left out",
+	      e.cycles, e.lo, e.hi, (unsigned long long)e.clipped);
+	k = latt_batch_estimate(p, 0, 64, 1, 2, &e);
+	check(k == -EINVAL && !e.ok, "no pairs: no estimate");
+	p[0].k = LATT_BATCH_SAT;
+	k = latt_batch_estimate(p, 512, 16, 4, 2, &e);
+	check(!k && e.clipped == 1 && fabs(e.cycles - 4) < 0.01,
+	      "a saturated pair left out; a chase of K 16 x chain 4: per load %.4f",
+	      e.cycles);
+}
+
 /* Percentiles the sample count supports: 10/(1-q) samples at least. */
 static void test_supported(void)
 {
@@ -1261,6 +1371,7 @@ int main(void)
 	test_supported();
 	test_spread();
 	test_intervals();
+	test_batch();
 	test_thresholds();
 	test_outliers();
 	test_grid();
