@@ -28,6 +28,9 @@ _Static_assert(sizeof(struct latt_thread_stats) == LATT_THREAD_STATS_SIZE,
 	       "latt_thread_stats");
 _Static_assert(sizeof(struct latt_threads) == LATT_THREADS_SIZE,
 	       "latt_threads");
+_Static_assert(sizeof(struct latt_batch) == LATT_BATCH_SIZE, "latt_batch");
+_Static_assert(sizeof(struct latt_batch_pair) == LATT_BATCH_PAIR_SIZE,
+	       "latt_batch_pair");
 
 static void test_abi(void)
 {
@@ -63,12 +66,21 @@ static void test_abi(void)
 	      LATT_THREAD_STATS_SIZE - 8,
 	      "ABI 2.5: overhead_idle where reserved[0] was, sizes unchanged");
 	/* ABI 2.6: the timer's quantum and read cost in GET_INFO */
-	check(LATT_ABI_VERSION == 0x20006 &&
-	      offsetof(struct latt_info, timer_quantum) == 64 &&
+	check(offsetof(struct latt_info, timer_quantum) == 64 &&
 	      offsetof(struct latt_info, timer_read_cost) == 72 &&
 	      sizeof(struct latt_info) == LATT_INFO_SIZE &&
 	      LATT_QUANTUM_ONE == 256,
 	      "ABI 2.6: latt_info.timer_quantum (1/256 cycle) and timer_read_cost where reserved[0..1] were, size unchanged");
+	/* ABI 2.7: batches, in START's two paddings, and a command */
+	check(LATT_ABI_VERSION == 0x20007 &&
+	      offsetof(struct latt_config, batch) == 92 &&
+	      offsetof(struct latt_config, batch_pairs) == 108 &&
+	      sizeof(struct latt_config) == LATT_CONFIG_SIZE &&
+	      LATT_FEAT_BATCH == 1ULL << 22 &&
+	      _IOC_NR(LATT_IOC_BATCH) == 6 &&
+	      _IOC_SIZE(LATT_IOC_BATCH) == LATT_BATCH_SIZE &&
+	      _IOC_DIR(LATT_IOC_BATCH) == (_IOC_READ | _IOC_WRITE),
+	      "ABI 2.7: latt_config.batch and batch_pairs where pad and pad2 were, LATT_FEAT_BATCH bit 22, LATT_IOC_BATCH 0x06 of 64 bytes, in and out");
 }
 
 static void test_hist_buckets(void)
