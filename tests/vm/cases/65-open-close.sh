@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # 65-open-close: while a run goes, other files of /dev/lattester are opened
-# and closed thousands of times (two shell loops, 2 x 2500, and
+# and closed thousands of times (two shell loops, 2 x 1500, and
 # lattester-ctl info, which also asks GET_INFO): the run goes on, since only
 # the final close of the starter's file aborts; then SIGINT ends it (exit
 # 130, aborted) and the module still works.
@@ -33,9 +33,9 @@ loop() {	# open and close N times; exit status: failures
 	done
 	exit $f
 }
-loop 2500 &
+loop 1500 &
 l1=$!
-loop 2500 &
+loop 1500 &
 l2=$!
 info_fail=0
 k=0
@@ -48,7 +48,7 @@ f1=$?
 wait $l2
 f2=$?
 [ $f1 = 0 ] && [ $f2 = 0 ] && [ $info_fail = 0 ] &&
-	ok "5000 opens and closes and 20 lattester-ctl info during the run" ||
+	ok "3000 opens and closes and 20 lattester-ctl info during the run" ||
 	bad "failed opens: $f1 + $f2, failed info: $info_fail"
 
 s=$(cat $D/state)
