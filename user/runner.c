@@ -1085,7 +1085,7 @@ static int check_module(const struct run_opts *o, const struct latt_info *in)
 		return 1;
 	}
 	if (c->batch && !(in->features & LATT_FEAT_BATCH)) {
-		log_err("this lattester module (ABI %u.%u) takes no --batch (ABI 2.7): load the module of this release, or --engine user",
+		log_err("this lattester module (ABI %u.%u) lacks the 'batch' feature: --batch needs the module's LATT_IOC_BATCH (ABI 2.7): load the module of this release, or --engine user",
 			in->abi_version >> 16, in->abi_version & 0xffff);
 		return 1;
 	}

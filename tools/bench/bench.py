@@ -302,7 +302,11 @@ def bench_timer(run, a):
                          "l1_mean", "l1_p50_steps", "quantum",
                          "read_cost", "l1_p50_quanta", "l1_p50_core",
                          "core_ratio", "l1_p50_ci_width",
-                         "l1_mean_ci_width")}
+                         "l1_mean_ci_width", "l1_chase_batch_core",
+                         "l1_chase_batch_ci_width")}
+    # --batch: an L1-resident chase's load-to-use, below the quantum
+    chase = ["--pattern", "chase", "--region", str(L1_REGION), "--batch",
+             "64", "--samples", str(max(a.samples // 10, 1))]
     helper = None
     for _ in range(a.reps):
         r = run.run(l1, hist=True)
@@ -335,10 +339,20 @@ def bench_timer(run, a):
                        ("l1_mean_ci_width", "mean")):
             iv = ci.get(key)
             f[k].append(iv[1] - iv[0] if iv else None)
+        try:
+            b = result(run.run(chase)).get("batch") or {}
+        except BenchError as e:  # only a module without the feature
+            if "'batch' feature" not in str(e):
+                raise
+            b = {}
+        f["l1_chase_batch_core"].append(b.get("core_cycles"))
+        iv = b.get("interval_cycles")
+        f["l1_chase_batch_ci_width"].append(iv[1] - iv[0] if iv else None)
     units = {"l1_p50_steps": "timer steps", "l1_mean": "cycles",
              "l1_p50_quanta": "ratio", "core_ratio": "ratio",
-             "l1_p50_core": "core cycles"}
-    out = {"config": {"run": l1}, "figures": {
+             "l1_p50_core": "core cycles",
+             "l1_chase_batch_core": "core cycles"}
+    out = {"config": {"run": l1, "batch": chase}, "figures": {
         k: median_summary(v, units.get(k, "cycles")) for k, v in f.items()}}
     steps = out["figures"]["l1_p50_steps"]["median"]
     out["l1_within_one_step"] = steps is not None and steps <= 1
@@ -739,7 +753,9 @@ ROWS = {  # benchmark: [(path to the figure, label)]
         ("core_ratio", "core cycles per TSC cycle"),
         ("l1_p50_core", "L1 hit, corrected p50, core cycles"),
         ("l1_p50_ci_width", "L1 hit p50's 95%% interval, width"),
-        ("l1_mean_ci_width", "L1 hit mean's 95%% interval, width")],
+        ("l1_mean_ci_width", "L1 hit mean's 95%% interval, width"),
+        ("l1_chase_batch_core", "L1 chase, --batch 64, core cycles a load"),
+        ("l1_chase_batch_ci_width", "... its 95%% interval, width")],
     "efficiency": [
         ("timed_share_sampling", "timed share of the sampling phase"),
         ("timed_share_run", "timed share of the run (with setup)"),
