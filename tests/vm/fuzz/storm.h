@@ -1135,6 +1135,26 @@ static void check_result(const struct latt_result *r, __u32 out_asked,
 	}
 }
 
+/*
+ * Whether a copy-out command's answer @ret is one the module may give: a
+ * structure it can't read faults; reserved fields set (@einval) are
+ * refused; no run (@held 0) or a running one answers ENOENT or EBUSY;
+ * buffers it must write and can't (@must) fault, those it may (@may) may.
+ */
+static int copy_out_ok(int ret, size_t rd, size_t size, int einval,
+		       int held, int must, int may)
+{
+	if (rd < size)
+		return ret == -EFAULT;
+	if (einval)
+		return ret == -EINVAL;
+	if (ret == -EBUSY || (ret == -ENOENT && !held))
+		return 1;
+	if (must)
+		return ret == -EFAULT;
+	return ret == 0 || (may && ret == -EFAULT);
+}
+
 static void do_result(void)
 {
 	struct latt_result r;
@@ -1165,14 +1185,8 @@ static void do_result(void)
 	held = __atomic_load_n(&sh->run_held, __ATOMIC_SEQ_CST);
 	ret = xioctl(a_dev(), LATT_IOC_RESULT, u.p);
 	count(C_RESULT, ret);
-	if (u.rd < sizeof(r))
-		ok = ret == -EFAULT;
-	else if (ret == -EBUSY || (ret == -ENOENT && !held))
-		ok = 1;
-	else if (must_fault)
-		ok = ret == -EFAULT;
-	else
-		ok = ret == 0 || (may_fault && ret == -EFAULT);
+	ok = copy_out_ok(ret, u.rd, sizeof(r), 0, held, must_fault,
+			 may_fault);
 	if (!ok) {
 		unexpected(ret, NULL, "RESULT at a %s pointer (%zu readable, "
 			   "%zu writable), hist %#llx len %u (%zu writable), "
@@ -1555,16 +1569,7 @@ static void do_threads(void)
 	if (u.wr < sizeof(a))
 		must = may = 1;		/* the copy back */
 
-	if (u.rd < sizeof(a))
-		ok = ret == -EFAULT;
-	else if (einval)
-		ok = ret == -EINVAL;
-	else if (ret == -EBUSY || (ret == -ENOENT && !held))
-		ok = 1;
-	else if (must)
-		ok = ret == -EFAULT;
-	else
-		ok = ret == 0 || (may && ret == -EFAULT);
+	ok = copy_out_ok(ret, u.rd, sizeof(a), einval, held, must, may);
 	if (!ok) {
 		unexpected(ret, NULL, "THREADS at a %s pointer (%zu readable, "
 			   "%zu writable), len %u series_len %u, stats %#llx "
@@ -1648,16 +1653,7 @@ static void do_batch(void)
 	held = __atomic_load_n(&sh->run_held, __ATOMIC_SEQ_CST);
 	ret = xioctl(a_dev(), LATT_IOC_BATCH, u.p);
 	count(C_BATCH, ret);
-	if (u.rd < sizeof(b))
-		ok = ret == -EFAULT;
-	else if (einval)
-		ok = ret == -EINVAL;
-	else if (ret == -EBUSY || (ret == -ENOENT && !held))
-		ok = 1;
-	else if (must)
-		ok = ret == -EFAULT;
-	else
-		ok = ret == 0 || (may && ret == -EFAULT);
+	ok = copy_out_ok(ret, u.rd, sizeof(b), einval, held, must, may);
 	if (!ok) {
 		unexpected(ret, NULL, "BATCH at a %s pointer (%zu readable, "
 			   "%zu writable), pairs %#llx len %u (%zu writable), "
