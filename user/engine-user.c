@@ -596,6 +596,8 @@ static int batch_all(struct user_thr *t, struct latt_pattern *pat)
 
 	s.pos = t->chase_pos;
 	s.opos = t->chase_opos;
+	if (stopping(u))	/* stopped during the calibration before */
+		return -EINTR;
 	while (done < total) {
 		w0 = latt_rdtsc();
 		now = latt_batch_window(&s, pat, &u->batch, &t->rec.acct,

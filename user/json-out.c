@@ -4,6 +4,7 @@
  * document of a run (schema in Documentation/lattester-ctl-run.md).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -365,7 +366,7 @@ static struct json_object *batch_interval(const struct latt_batch_est *e,
 static struct json_object *batch_value(const struct latt_batch_est *e,
 				       double v, double k)
 {
-	return e->ok && k > 0 ? json_new_fixed(v * k, 3) : NULL;
+	return e->ok && k > 0 && !isnan(v) ? json_new_fixed(v * k, 3) : NULL;
 }
 
 /*
@@ -389,6 +390,7 @@ static struct json_object *batch(const struct run_report *r)
 	latt_json_u64(o, "backwards", r->batch.backwards);
 	latt_json_u64(o, "kept", e.kept);
 	latt_json_u64(o, "clipped", e.clipped);
+	latt_json_u64(o, "saturated", e.saturated);
 	latt_json_str(o, "per", c->pattern == LATT_PAT_CHASE ? "load" :
 		      "access");
 	json_object_object_add(o, "cycles", batch_value(&e, e.cycles, 1));

@@ -4,6 +4,7 @@
  * histogram file for gnuplot.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -492,6 +493,7 @@ int report_batch(const struct run_report *r, struct latt_batch_est *e)
 {
 	const struct latt_config *c = &r->res.config;
 
+	memset(e, 0, sizeof(*e));
 	if (!c->batch || !r->batch_pairs)
 		return -EINVAL;
 	return latt_batch_estimate(r->batch_pairs, r->batch.pairs, c->batch,
@@ -533,16 +535,25 @@ static void print_batch(FILE *f, const struct run_report *r)
 		fprintf(f, "; no estimate\n");
 		return;
 	}
-	fprintf(f, ", %llu beyond %.0f robust sd of the median left out\n",
+	fprintf(f, ", %llu beyond %.0f robust sd of the median left out",
 		(unsigned long long)e.clipped, 7.0);
+	if (e.saturated)
+		fprintf(f, ", %llu of 2^32 cycles or more",
+			(unsigned long long)e.saturated);
+	fputc('\n', f);
 	fprintf(f, "per %s, (T(2K) - T(K)) / K:", chase ? "load" : "access");
 	batch_figure(f, "ns", &e, r->info->tsc_khz ?
 		     1e6 / (double)r->info->tsc_khz : 0);
 	batch_figure(f, "cycles", &e, 1);
 	batch_figure(f, "core cycles", &e, core_clock_ratio(&r->core));
-	fprintf(f, "\n%s; the run's halves: %.2f and %.2f cycles (methodology.md §7.1)\n",
-		e.has_ci ? "95% interval of the kept pairs' mean, from their spread, the pairs taken as independent" :
-		"no interval (fewer than 30 pairs kept)", e.half[0], e.half[1]);
+	fprintf(f, "\n%s", e.has_ci ? "95% interval of the kept pairs' mean, from their spread, the pairs taken as independent" :
+		"no interval (fewer than 30 pairs kept)");
+	if (!isnan(e.half[0]) && !isnan(e.half[1]))
+		fprintf(f, "; the run's halves: %.2f and %.2f cycles",
+			e.half[0], e.half[1]);
+	fprintf(f, " (methodology.md §7.1)\n");
+	if (!chase)
+		fprintf(f, "each access with its fence, an lfence and the loop: a chase's loads need neither (an L1 or L2 hit: --pattern chase)\n");
 }
 
 /** report_print() - the header, and the table if there were samples */

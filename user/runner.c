@@ -347,6 +347,8 @@ const char *run_args_problem(const struct run_opts *o)
 	why = threads_args_problem(o);
 	if (why)
 		return why;
+	if (!region_known)
+		return NULL;	/* checked again once it is (check_rules()) */
 	if (c->batch) {
 		copy = *c;
 		copy.batch_pairs = run_batch_pairs(o);
@@ -354,8 +356,6 @@ const char *run_args_problem(const struct run_opts *o)
 		    latt_batch_rules(&copy, &why))
 			return why;	/* the rule book's words */
 	}
-	if (!region_known)
-		return NULL;
 	return pattern_problem(c);
 }
 
@@ -1431,7 +1431,9 @@ static int measure(struct latt_dev *d, const struct run_opts *o,
 			.len = c->batch_pairs,
 		};
 		rc = latt_dev_batch(d, &r->batch);
-		if (!rc && (r->batch.len > c->batch_pairs ||
+		/* and of this run: another opener may have started one */
+		if (!rc && (r->batch.batch != c->batch ||
+			    r->batch.len > c->batch_pairs ||
 			    r->batch.pairs != r->batch.len))
 			rc = -EPROTO;
 		if (rc) {

@@ -504,8 +504,9 @@ void latt_summarize_ci(struct latt_summary *s, const struct latt_result *r,
  * run's sampling error, the pairs taken as independent, as the samples'
  * intervals are; how much the memory's latency moves from run to run on
  * a shared host is --repeat's to show, and @e->half the means of the
- * first and the second half of the run.  Saturated pairs
- * (LATT_BATCH_SAT) are left out as disturbed.
+ * first and the second half of the run (NAN for a half without pairs).
+ * Saturated pairs (LATT_BATCH_SAT) are left out as disturbed, and
+ * counted apart.
  *
  * Return: 0; -EINVAL without pairs; -ENOMEM.
  */
@@ -565,13 +566,14 @@ int latt_batch_estimate(const struct latt_batch_pair *p, __u64 n, __u32 k,
 	free(dev);
 	e->ok = true;
 	e->kept = kept;
-	e->clipped = n - kept;
+	e->saturated = n - m;
+	e->clipped = m - kept;
 	e->median = med / e->per;
 	e->scale /= e->per;
 	e->cycles = mean / e->per;
 	e->mean = all / (double)m / e->per;
 	for (i = 0; i < 2; i++)
-		e->half[i] = hn[i] ? hs[i] / hn[i] / e->per : 0;
+		e->half[i] = hn[i] ? hs[i] / hn[i] / e->per : NAN;
 	if (kept >= LATT_BATCH_MIN_CI) {
 		x = LATT_CI_Z * sqrt(sq / (double)(kept - 1) / (double)kept) /
 		    e->per;

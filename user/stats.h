@@ -123,7 +123,8 @@ void latt_summarize(struct latt_summary *s, const struct latt_result *res,
  * @has_ci: ... and an interval (30 pairs kept or more)
  * @pairs: pairs recorded
  * @kept: pairs within the cut (latt_batch_estimate())
- * @clipped: pairs left out
+ * @clipped: pairs beyond it, left out
+ * @saturated: pairs a batch of 2^32 cycles or more left out
  * @per: accesses a pair's difference holds: K, or K x chain (a chase's
  *	figures are per load)
  * @cycles: the kept pairs' mean difference over @per, TSC cycles
@@ -132,11 +133,12 @@ void latt_summarize(struct latt_summary *s, const struct latt_result *res,
  * @median: every pair's median difference over @per
  * @scale: the robust standard deviation of a difference over @per
  * @mean: every pair's mean difference over @per, none left out
- * @half: @cycles of the first and of the second half of the pairs
+ * @half: @cycles of the first and of the second half of the pairs, NAN
+ *	for a half without pairs
  */
 struct latt_batch_est {
 	bool ok, has_ci;
-	__u64 pairs, kept, clipped;
+	__u64 pairs, kept, clipped, saturated;
 	double per;
 	double cycles, lo, hi, median, scale, mean, half[2];
 };

@@ -161,6 +161,11 @@ static inline int latt_access_rules(struct latt_config *c, const char **why)
 
 /* the loads of a chase's batch, --batch times --chain, at most */
 #define LATT_MAX_BATCH_LOADS	(16 * LATT_MAX_CHAIN)
+/* a flushed batch draws its 2K blocks from at least this many x K */
+#define LATT_BATCH_SPREAD	128
+/* a warm batch: K at most, and K x size at most (bytes) */
+#define LATT_MAX_WARM_BATCH	16
+#define LATT_MAX_WARM_BATCH_BYTES	(8ULL << 10)
 
 /**
  * latt_batch_rules() - what --batch K and its pairs allow (ABI 2.7)
@@ -171,12 +176,25 @@ static inline int latt_access_rules(struct latt_config *c, const char **why)
  * prepared before it: K x --size at most LATT_MAX_SIZE, as one sample's
  * block, and a chase's K x --chain at most LATT_MAX_BATCH_LOADS.  One
  * timing thread takes them, after its samples: latency mode, one thread.
+ * And a batch's accesses must be what a sample's is, though they follow
+ * one another in one timed region, all prepared before it:
+ *  - seq and stride are refused: the prefetchers fetch the next block
+ *    while one is read (a flushed seq batch read 10.6 ns an access where
+ *    the samples' mean was 117);
+ *  - flushed, the blocks drawn from (--region, or the hotspot, / --size)
+ *    are at least LATT_BATCH_SPREAD x K, so that under 1% of a batch's
+ *    accesses draw a block it drew before, flushed once and hit then;
+ *  - warm (--warm), K is at most LATT_MAX_WARM_BATCH and K x --size at
+ *    most LATT_MAX_WARM_BATCH_BYTES, so that the 2K blocks touched stay
+ *    in the L1 and its TLB until they are read.
  *
  * Return: 0, -EINVAL.
  */
 static inline int latt_batch_rules(const struct latt_config *c,
 				   const char **why)
 {
+	__u64 span;
+
 	if (!c->batch)
 		return c->batch_pairs ?
 		       latt_rule(why, "--batch-pairs needs --batch",
@@ -189,12 +207,24 @@ static inline int latt_batch_rules(const struct latt_config *c,
 				 LATT_EINVAL);
 	if (c->mode != LATT_MODE_LATENCY || c->nr_threads > 1)
 		return latt_rule(why, "--batch is for one thread in latency mode", LATT_EINVAL);
-	if (c->pattern == LATT_PAT_CHASE) {
-		if ((__u64)c->batch * c->chain > LATT_MAX_BATCH_LOADS)
-			return latt_rule(why, "--batch times --chain is above 65536: a batch is one timed stretch with interrupts off", LATT_EINVAL);
-	} else if ((__u64)c->batch * c->size > LATT_MAX_SIZE) {
+	if (c->pattern == LATT_PAT_CHASE)
+		return (__u64)c->batch * c->chain > LATT_MAX_BATCH_LOADS ?
+		       latt_rule(why, "--batch times --chain is above 65536: a batch is one timed stretch with interrupts off", LATT_EINVAL) : 0;
+	if (c->pattern == LATT_PAT_SEQ || c->pattern == LATT_PAT_STRIDE)
+		return latt_rule(why, "--batch reads its accesses one after another: with --pattern seq or stride the prefetchers fetch the next block meanwhile; use rand, hotspot or chase", LATT_EINVAL);
+	if ((__u64)c->batch * c->size > LATT_MAX_SIZE)
 		return latt_rule(why, "--batch times --size is above 4 MiB: a batch is one timed stretch with interrupts off", LATT_EINVAL);
+	if (c->flags & LATT_CFG_WARM) {
+		if (c->batch > LATT_MAX_WARM_BATCH ||
+		    (__u64)c->batch * c->size > LATT_MAX_WARM_BATCH_BYTES)
+			return latt_rule(why, "--batch with --warm: K at most 16 and K times --size at most 8 KiB, so that the blocks it touches stay in the L1 and its TLB until they are read", LATT_EINVAL);
+		return 0;
 	}
+	span = c->pattern == LATT_PAT_HOTSPOT && c->stride ? c->stride :
+	       c->region;
+	/* (a size of 0 is the pattern's to refuse, below) */
+	if (c->size && span / c->size < (__u64)LATT_BATCH_SPREAD * c->batch)
+		return latt_rule(why, "--batch K needs 128 x K blocks to draw from (--region, or the hotspot, over --size): a block a batch draws twice is flushed once and hit the second time", LATT_EINVAL);
 	return 0;
 }
 

@@ -271,7 +271,10 @@ struct latt_info {
  *	with its fence and an lfence after it (a chase: K or 2K samples'
  *	loads in one chain).  The difference of a pair, T(2K) - T(K), is K
  *	accesses without the timer's overhead; LATT_IOC_BATCH returns the
- *	pairs.  Latency mode, one thread; K x @size at most LATT_MAX_SIZE.
+ *	pairs.  Latency mode, one thread; K x @size at most LATT_MAX_SIZE,
+ *	a chase's K x @chain at most 65536; not seq or stride; flushed, 128
+ *	x K blocks to draw from; warm, K <= 16 and K x @size <= 8 KiB
+ *	(include/lattester/rules.h, latt_batch_rules()).
  *	Needs LATT_FEAT_BATCH.  The module keeps @batch_pairs records of
  *	8 bytes for the run
  * @phys_addr: LATT_TARGET_PMEM (ABI 1.1): physical address of the first

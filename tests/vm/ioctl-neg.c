@@ -80,7 +80,9 @@ static void sysfs_write(const char *attr, const char *val, int want)
 /*
  * ABI 2.7: latt_batch_rules() (include/lattester/rules.h): K 1 to 1024,
  * its pairs 256 to 2^20 and none without it, latency mode with one
- * thread, K x size at most 4 MiB, a chase's K x chain at most 65536.
+ * thread, K x size at most 4 MiB, a chase's K x chain at most 65536; no
+ * seq or stride; warm, K at most 16 and K x size at most 8 KiB; flushed,
+ * 128 x K blocks in the region (a hotspot's window) at least.
  */
 static void test_batch_rules(int fd)
 {
@@ -104,6 +106,21 @@ static void test_batch_rules(int fd)
 	EXPECT_START(fd, (c.batch = 17, c.batch_pairs = LATT_MIN_BATCH_PAIRS,
 			  c.pattern = LATT_PAT_CHASE,
 			  c.chain = LATT_MAX_CHAIN), EINVAL);
+	/* what a batch's accesses must share with a sample's */
+	EXPECT_START(fd, (c.batch = 8, c.batch_pairs = LATT_MIN_BATCH_PAIRS,
+			  c.pattern = LATT_PAT_SEQ), EINVAL);
+	EXPECT_START(fd, (c.batch = 8, c.batch_pairs = LATT_MIN_BATCH_PAIRS,
+			  c.pattern = LATT_PAT_STRIDE, c.stride = 4096),
+		     EINVAL);
+	EXPECT_START(fd, (c.batch = 17, c.batch_pairs = LATT_MIN_BATCH_PAIRS,
+			  c.flags = LATT_CFG_WARM), EINVAL);
+	EXPECT_START(fd, (c.batch = 16, c.batch_pairs = LATT_MIN_BATCH_PAIRS,
+			  c.flags = LATT_CFG_WARM, c.size = 1024), EINVAL);
+	EXPECT_START(fd, (c.batch = 16, c.batch_pairs = LATT_MIN_BATCH_PAIRS,
+			  c.region = 128 * 16 * 64 - 64), EINVAL);
+	EXPECT_START(fd, (c.batch = 16, c.batch_pairs = LATT_MIN_BATCH_PAIRS,
+			  c.pattern = LATT_PAT_HOTSPOT,
+			  c.stride = 64 << 10), EINVAL);	/* 1024 blocks */
 }
 
 static void test_validation(int fd)
@@ -499,6 +516,7 @@ static void test_busy_abort(int fd)
 	c2.batch = LATT_MAX_BATCH;
 	c2.batch_pairs = LATT_MAX_BATCH_PAIRS;
 	c2.size = LATT_MAX_SIZE / LATT_MAX_BATCH;
+	c2.region = 128ULL * LATT_MAX_BATCH * c2.size;	/* 128 K blocks */
 	check(xioctl(fd2, LATT_IOC_START, &c2) == -EBUSY,
 	      "START of K 1024 x 4 KiB, 2^20 pairs while running -> EBUSY");
 	c2 = c;

@@ -183,10 +183,14 @@ static int model_mode(const struct latt_config *c)
  * after the chain (0 resolved to 1): none, or K 1..LATT_MAX_BATCH with
  * LATT_MIN_BATCH_PAIRS..LATT_MAX_BATCH_PAIRS pairs, in latency mode with
  * one thread, K x size at most LATT_MAX_SIZE (a chase: K x chain at most
- * 16 x LATT_MAX_CHAIN loads).  Every refusal is EINVAL.
+ * 16 x LATT_MAX_CHAIN loads); not seq or stride; warm, K at most 16 and
+ * K x size at most 8 KiB; flushed, 128 x K blocks in the region (a
+ * hotspot's window) at least.  Every refusal is EINVAL.
  */
 static int model_batch(const struct latt_config *c)
 {
+	__u64 span;
+
 	if (!c->batch)
 		return c->batch_pairs ? -EINVAL : 0;
 	if (c->batch > LATT_MAX_BATCH ||
@@ -197,7 +201,15 @@ static int model_batch(const struct latt_config *c)
 	if (c->pattern == LATT_PAT_CHASE)
 		return (__u64)c->batch * c->chain > 16ULL * LATT_MAX_CHAIN ?
 		       -EINVAL : 0;
-	return (__u64)c->batch * c->size > LATT_MAX_SIZE ? -EINVAL : 0;
+	if (c->pattern == LATT_PAT_SEQ || c->pattern == LATT_PAT_STRIDE ||
+	    (__u64)c->batch * c->size > LATT_MAX_SIZE)
+		return -EINVAL;
+	if (c->flags & LATT_CFG_WARM)
+		return c->batch > 16 || (__u64)c->batch * c->size > 8192 ?
+		       -EINVAL : 0;
+	span = c->pattern == LATT_PAT_HOTSPOT && c->stride ? c->stride :
+	       c->region;
+	return c->size && span / c->size < 128ULL * c->batch ? -EINVAL : 0;
 }
 
 /*
