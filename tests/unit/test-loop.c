@@ -1368,6 +1368,143 @@ static void test_spin_to(void)
 	go_back = 0;
 }
 
+/*
+ * --batch's loop (core.h, latt_batch_window()), both layouts, on a
+ * stand-in batch function: a batch of n blocks "takes" BATCH_BASE +
+ * BATCH_STEP x n cycles, so that every pair's difference is
+ * BATCH_STEP x K; it logs each call's n and the offsets it was handed
+ * (each block's first word), and checks the sentinel lines[n].
+ */
+#define BATCH_K		8U
+#define BATCH_PAIRS	300ULL
+#define BATCH_BASE	500ULL
+#define BATCH_STEP	7ULL
+#define BATCH_CALLS	(2 * BATCH_PAIRS)
+static __u32 bcall_n[BATCH_CALLS];
+static __u64 bcall_offs[BATCH_CALLS * 3 * BATCH_K / 2];
+static __u64 bcalls, boffs, bbad_sentinel, bback_at = ~0ULL, bmc_at = ~0ULL;
+
+static __u64 fake_batch(char *const *lines, __u32 n, __u64 size)
+{
+	__u32 i;
+
+	(void)size;
+	bbad_sentinel += lines[n] != lines[n - 1];
+	for (i = 0; i < n && boffs < sizeof(bcall_offs) / 8; i++)
+		bcall_offs[boffs++] = *(__u64 *)lines[i];
+	if (bcalls < BATCH_CALLS)
+		bcall_n[bcalls] = n;
+	fake_clock += TICK;
+	if (bcalls++ == bback_at)
+		return (__u64)-5;
+	if (bcalls - 1 == bmc_at)	/* block 3, byte 128 */
+		return latt_mc_code((3ULL << 32) | 128);
+	return BATCH_BASE + BATCH_STEP * n;
+}
+
+/* the pairs of one run of latt_batch_window(), windows of PER_WINDOW calls */
+static void batch_loop(struct layout *l, struct latt_batch_rec *b,
+		       struct latt_acct *a, __u64 *windows)
+{
+	static char *lines[2 * BATCH_K + 1];
+	static __u64 offs[2 * BATCH_K];
+	struct latt_step s = {
+		.batch = fake_batch, .lines = lines, .offs = offs,
+		.ctx = l, .size = 64, .mode = LATT_STEP_FLUSH,
+	};
+	struct latt_pattern pat;
+	__u64 done = 0;
+
+	latt_pattern_init(&pat, LATT_PAT_RAND, 64, 0, REGION, 42);
+	latt_acct_init(a);
+	bcalls = boffs = bbad_sentinel = 0;
+	*windows = 0;
+	while (done < BATCH_PAIRS && !a->mc) {
+		fake_clock = 1000;
+		(l->chunked ? latt_batch_window(&s, &pat, b, a, &done,
+						BATCH_PAIRS, fake_clock,
+						PER_WINDOW * TICK, chunk_addr,
+						fake_tsc) :
+			      latt_batch_window(&s, &pat, b, a, &done,
+						BATCH_PAIRS, fake_clock,
+						PER_WINDOW * TICK, flat_addr,
+						fake_tsc));
+		(*windows)++;
+	}
+}
+
+/*
+ * The batches take the pattern's offsets in its order, K then 2K in even
+ * pairs and 2K then K in odd ones; every pair is recorded with its two
+ * figures; a backwards batch leaves its pair out; a poisoned block names
+ * its offset.  One mapping and 4 MiB chunks alike.
+ */
+static void test_batch_loop(struct layout *lf, struct layout *lc)
+{
+	static struct latt_batch_pair pairs[BATCH_PAIRS];
+	struct latt_batch_rec b = { .pairs = pairs, .k = BATCH_K };
+	struct layout *l[2] = { lf, lc };
+	struct latt_pattern pat;
+	struct latt_acct a;
+	__u64 windows, i, bad_order = 0, bad_offs = 0, bad_pairs = 0;
+	__u64 want_off;
+	int k;
+
+	layout_fill(lf);
+	layout_fill(lc);
+	for (k = 0; k < 2; k++) {
+		b.n = b.backwards = 0;
+		bad_order = bad_offs = bad_pairs = 0;
+		bback_at = bmc_at = ~0ULL;
+		batch_loop(l[k], &b, &a, &windows);
+		latt_pattern_init(&pat, LATT_PAT_RAND, 64, 0, REGION, 42);
+		for (i = 0; i < boffs; i++)
+			bad_offs += bcall_offs[i] != latt_pattern_next(&pat);
+		for (i = 0; i < BATCH_CALLS; i++)
+			bad_order += bcall_n[i] != ((i / 2) & 1 ? i & 1 ?
+				BATCH_K : 2 * BATCH_K : i & 1 ?
+				2 * BATCH_K : BATCH_K);
+		for (i = 0; i < b.n; i++)
+			bad_pairs += pairs[i].k != BATCH_BASE +
+				     BATCH_STEP * BATCH_K ||
+				     pairs[i].k2 != BATCH_BASE +
+				     BATCH_STEP * 2 * BATCH_K;
+		check(b.n == BATCH_PAIRS && !b.backwards && !bad_pairs &&
+		      !bad_order && !bad_offs && !bbad_sentinel &&
+		      boffs == 3 * BATCH_K * BATCH_PAIRS && !a.mc &&
+		      windows == (BATCH_CALLS + PER_WINDOW - 1) / PER_WINDOW,
+		      "%s: latt_batch_window(): %llu pairs of K %u and 2K, %llu in the wrong order, %llu offsets not the pattern's, %llu pairs with other figures, %llu bad sentinels, %llu windows",
+		      k ? "4 MiB chunks" : "one mapping",
+		      (unsigned long long)b.n, BATCH_K,
+		      (unsigned long long)bad_order,
+		      (unsigned long long)bad_offs,
+		      (unsigned long long)bad_pairs,
+		      (unsigned long long)bbad_sentinel,
+		      (unsigned long long)windows);
+	}
+	/* call 101 (pair 50's second, its 2K batch) runs backwards */
+	b.n = b.backwards = 0;
+	bback_at = 101;
+	batch_loop(lf, &b, &a, &windows);
+	check(b.n == BATCH_PAIRS - 1 && b.backwards == 1,
+	      "a backwards batch leaves its pair out: %llu recorded, %llu backwards",
+	      (unsigned long long)b.n, (unsigned long long)b.backwards);
+	/* call 7 (pair 3's second, its K batch: pair 3's 2K came first)
+	 * consumes poison in its block 3, offset 9K + 2K + 3 of the stream */
+	b.n = b.backwards = 0;
+	bback_at = ~0ULL;
+	bmc_at = 7;
+	batch_loop(lf, &b, &a, &windows);
+	latt_pattern_init(&pat, LATT_PAT_RAND, 64, 0, REGION, 42);
+	for (i = 0; i <= 3 * BATCH_K * 3 + 2 * BATCH_K + 3; i++)
+		want_off = latt_pattern_next(&pat);
+	check(a.mc && a.mc_off == want_off + 128 && b.n == 3,
+	      "poison in a batch's block 3 at byte 128: mc %d at %#llx (the pattern's %#llx + 128), %llu pairs before it",
+	      a.mc, (unsigned long long)a.mc_off,
+	      (unsigned long long)want_off, (unsigned long long)b.n);
+	bmc_at = ~0ULL;
+}
+
 int main(void)
 {
 	static struct record flat, chunked;
@@ -1446,6 +1583,7 @@ int main(void)
 	      "offset chase: every sample's offset is the one the node before held (%llu of %llu)",
 	      (unsigned long long)j, SAMPLES);
 	test_streams(&lf, &lc);
+	test_batch_loop(&lf, &lc);
 	test_empty();
 	test_calib_window();
 	test_stream_window(&lf);
