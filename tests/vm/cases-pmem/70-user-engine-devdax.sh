@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # --engine user on the device-DAX namespace (10-namespaces), mapped at the
 # device's alignment:
-#   - each op once, the patterns in turn (the host's unit tests run the
-#     user engine's whole cross), stores and chase with --force, by name, the
+#   - what a mapping adds (ops_map: a load, store-clwb, nt-store, chase;
+#     the host's unit tests run the user engine's whole cross, and
+#     30-ops-patterns every op here), stores and chase with --force, by name, the
 #     default region, --offset 4K (inside a 2 MiB-aligned window), chase
 #     with --chain 8;
 #   - the same seed gives the kernel engine's offsets (rand, and chase by
@@ -25,7 +26,7 @@ U="--engine user"
 R="run $U --samples 100 --cpu 0"
 echo "align: $(cat /sys/bus/dax/devices/${dev#/dev/}/align 2>/dev/null || echo '?')"
 
-ops_each udax "$dev" --region 16M $U
+ops_map udax "$dev" --region 16M $U
 run_json "udax-byname@load@rand" --target "$DEVDAX_NS" --region 8M $U
 run_json "udax-default@load@rand" --target "$dev" $U
 run_json "udax-offset@load@seq" --target "$dev" --offset 4K --region 1M \

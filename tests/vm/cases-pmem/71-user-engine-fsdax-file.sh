@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # --engine user on files of ext4 mounted with -o dax on the DAXFS fsdax
 # namespace (10-namespaces), mapped with MAP_SYNC:
-#   - each op once on a 16 MiB file of random data, the patterns in turn,
-#     and chase (stores and chase with --force), --offset, the default
+#   - what a mapping adds (ops_map: a load, store-clwb, nt-store, chase)
+#     on a 16 MiB file of random data (stores and chase with --force), --offset, the default
 #     region, chase with --chain 8;
 #   - refused, with the file's checksum unchanged: stores and chase without
 #     --force; loads leave it unchanged too;
@@ -58,8 +58,8 @@ k1=$(sum "$mnt/keep")
 [ "$k1" = "$k0" ] && echo "ok: refused runs and loads left $mnt/keep as it was" ||
 	fail "$mnt/keep changed: $k0 -> $k1"
 
-# every op x pattern, then the checksum sees the writes
-ops_each ufile "$mnt/data" --region 8M $U
+# the ops a mapping adds, then the checksum sees the writes
+ops_map ufile "$mnt/data" --region 8M $U
 run_json "ufile-offset@store-clwb@rand" --target "$mnt/data" --offset 8M \
 	--region 4M --op store-clwb --force $U
 run_json "ufile-default@load@rand" --target "$mnt/data" $U

@@ -125,6 +125,21 @@ ops_each() {
 	op_json "$stem" "$tgt" load chase "$@"
 }
 
+# ops_map STEM TARGET ARGS...: what a mapping of the target adds (the
+# user engine's), once each: a load, a flushed store (the write path), a
+# non-temporal store (write-combining through the mapping) and a chase
+# (pointers written into it); the other ops are the same access code on
+# every target (the host's unit tests and cases/20-ops-patterns run them
+# all); files as op_json's
+ops_map() {
+	local stem=$1 tgt=$2
+	shift 2
+	op_json "$stem" "$tgt" load rand "$@"
+	op_json "$stem" "$tgt" store-clwb seq "$@"
+	op_json "$stem" "$tgt" nt-store stride:4096 "$@"
+	op_json "$stem" "$tgt" load chase "$@"
+}
+
 # bg_run OUT ARGS...: lattester-ctl run ARGS in the background, its output
 # in OUT, its pid in $bg_pid; returns once it says it started (its memory
 # is mapped and faulted in), false if it doesn't within 10 s
