@@ -379,7 +379,7 @@ static struct json_object *batch(const struct run_report *r)
 	const struct latt_config *c = &r->res.config;
 	struct json_object *o = json_object_new_object();
 	struct json_object *h = json_object_new_array();
-	double ns = r->info->tsc_khz ? 1e6 / (double)r->info->tsc_khz : 0;
+	double ns = latt_ns(1, r->info->tsc_khz);
 	double k = core_clock_ratio(&r->core);
 	struct latt_batch_est e;
 

@@ -497,8 +497,7 @@ int report_batch(const struct run_report *r, struct latt_batch_est *e)
 	if (!c->batch || !r->batch_pairs)
 		return -EINVAL;
 	return latt_batch_estimate(r->batch_pairs, r->batch.pairs, c->batch,
-				   c->pattern == LATT_PAT_CHASE ? c->chain : 1,
-				   report_quantum(r), e);
+				   latt_chain(c), report_quantum(r), e);
 }
 
 /* a figure of the batch estimate and its interval, scaled by @k */
@@ -520,7 +519,7 @@ static void print_batch(FILE *f, const struct run_report *r)
 {
 	const struct latt_config *c = &r->res.config;
 	const bool chase = c->pattern == LATT_PAT_CHASE;
-	const __u32 per = c->batch * (chase ? c->chain : 1);
+	const __u32 per = c->batch * latt_chain(c);
 	struct latt_batch_est e;
 
 	if (!c->batch)
@@ -535,19 +534,21 @@ static void print_batch(FILE *f, const struct run_report *r)
 		fprintf(f, "; no estimate\n");
 		return;
 	}
-	fprintf(f, ", %llu beyond %.0f robust sd of the median left out",
-		(unsigned long long)e.clipped, 7.0);
+	fprintf(f, ", %llu beyond %g robust sd of the median left out",
+		(unsigned long long)e.clipped, LATT_BATCH_CLIP);
 	if (e.saturated)
 		fprintf(f, ", %llu of 2^32 cycles or more",
 			(unsigned long long)e.saturated);
 	fputc('\n', f);
 	fprintf(f, "per %s, (T(2K) - T(K)) / K:", chase ? "load" : "access");
-	batch_figure(f, "ns", &e, r->info->tsc_khz ?
-		     1e6 / (double)r->info->tsc_khz : 0);
+	batch_figure(f, "ns", &e, latt_ns(1, r->info->tsc_khz));
 	batch_figure(f, "cycles", &e, 1);
 	batch_figure(f, "core cycles", &e, core_clock_ratio(&r->core));
-	fprintf(f, "\n%s", e.has_ci ? "95% interval of the kept pairs' mean, from their spread, the pairs taken as independent" :
-		"no interval (fewer than 30 pairs kept)");
+	if (e.has_ci)
+		fprintf(f, "\n95%% interval of the kept pairs' mean, from their spread, the pairs taken as independent");
+	else
+		fprintf(f, "\nno interval (fewer than %d pairs kept)",
+			LATT_BATCH_MIN_CI);
 	if (!isnan(e.half[0]) && !isnan(e.half[1]))
 		fprintf(f, "; the run's halves: %.2f and %.2f cycles",
 			e.half[0], e.half[1]);

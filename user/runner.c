@@ -350,10 +350,9 @@ const char *run_args_problem(const struct run_opts *o)
 	if (!region_known)
 		return NULL;	/* checked again once it is (check_rules()) */
 	if (c->batch) {
-		copy = *c;
+		/* copy: *c with its chain resolved, latt_access_rules()'s */
 		copy.batch_pairs = run_batch_pairs(o);
-		if (latt_access_rules(&copy, &why) ||
-		    latt_batch_rules(&copy, &why))
+		if (latt_batch_rules(&copy, &why))
 			return why;	/* the rule book's words */
 	}
 	return pattern_problem(c);

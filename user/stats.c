@@ -31,6 +31,13 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* the median of @n > 0 ascending values (of an even count: the mean of
+ * the middle two) */
+static double sorted_median(const double *w, size_t n)
+{
+	return n % 2 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2;
+}
+
 /**
  * latt_spread_of() - the median, min and max of @n values (the median of
  * an even count: the mean of the middle two)
@@ -54,7 +61,7 @@ int latt_spread_of(struct latt_spread *s, const double *v, size_t n)
 	s->n = n;
 	s->min = w[0];
 	s->max = w[n - 1];
-	s->median = n % 2 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2;
+	s->median = sorted_median(w, n);
 	free(w);
 	return 0;
 }
@@ -476,11 +483,6 @@ void latt_summarize_ci(struct latt_summary *s, const struct latt_result *r,
 	s->ci_ns_hi[STAT_MEAN] = latt_ns(s->ci_hi[STAT_MEAN], tsc_khz);
 }
 
-/* a batch clipped mean's cut, in robust standard deviations */
-#define LATT_BATCH_CLIP		7.0
-/* ... and the fewest pairs kept that give an interval */
-#define LATT_BATCH_MIN_CI	30
-
 /**
  * latt_batch_estimate() - one access's cost from a --batch run's pairs
  * @p: the pairs, in the order they were taken
@@ -496,10 +498,11 @@ void latt_summarize_ci(struct latt_summary *s, const struct latt_result *r,
  * overhead (nanoBench's and uarch-bench's n against 2n).  The figure is
  * the mean of the differences within LATT_BATCH_CLIP robust standard
  * deviations (1.4826 x their median absolute deviation) of their median:
- * a pair an interrupt, an SMI or a stolen vCPU lands in is thousands of
- * cycles off, far beyond the cut, and left out (a plain mean takes its
- * whole length; the user engine, interrupts on, has one in tens of
- * pairs), while of normal differences the cut leaves out one in 10^11.
+ * a pair an interrupt, an SMI or a stolen vCPU lands in is off by its
+ * length, and left out where that is beyond the cut (a plain mean takes
+ * it whole), while of normal differences the cut leaves out one in 10^11.
+ * The cut grows with the spread of K accesses: an interrupt shorter than
+ * it stays in (Documentation/methodology.md 7.1).
  * Its 95% interval is the mean's, from the kept pairs' spread: this
  * run's sampling error, the pairs taken as independent, as the samples'
  * intervals are; how much the memory's latency moves from run to run on
@@ -539,11 +542,11 @@ int latt_batch_estimate(const struct latt_batch_pair *p, __u64 n, __u32 k,
 	}
 	memcpy(dev, d, m * sizeof(*d));
 	qsort(dev, m, sizeof(*dev), cmp_double);
-	med = m & 1 ? dev[m / 2] : (dev[m / 2 - 1] + dev[m / 2]) / 2;
+	med = sorted_median(dev, m);
 	for (i = 0; i < m; i++)
 		dev[i] = fabs(d[i] - med);
 	qsort(dev, m, sizeof(*dev), cmp_double);
-	mad = m & 1 ? dev[m / 2] : (dev[m / 2 - 1] + dev[m / 2]) / 2;
+	mad = sorted_median(dev, m);
 	e->scale = fmax(1.4826 * mad, least > 0 ? least : 1);
 	cut = LATT_BATCH_CLIP * e->scale;
 	for (i = 0; i < m; i++) {

@@ -117,10 +117,15 @@ void latt_summarize_ci(struct latt_summary *s, const struct latt_result *r,
 void latt_summarize(struct latt_summary *s, const struct latt_result *res,
 		    const __u64 *hist, __u64 tsc_khz);
 
+/* a batch clipped mean's cut, in robust standard deviations */
+#define LATT_BATCH_CLIP		7.0
+/* ... and the fewest pairs kept that give an interval */
+#define LATT_BATCH_MIN_CI	30
+
 /**
  * struct latt_batch_est - a --batch run's estimate of one access
  * @ok: there is an estimate
- * @has_ci: ... and an interval (30 pairs kept or more)
+ * @has_ci: ... and an interval (LATT_BATCH_MIN_CI pairs kept or more)
  * @pairs: pairs recorded
  * @kept: pairs within the cut (latt_batch_estimate())
  * @clipped: pairs beyond it, left out

@@ -513,20 +513,16 @@ mc: __attribute__((unused));						\
 	return latt_mc_code(((__u64)i << 32) | (__u64)(p - block));	\
 }
 
-/* Every (op, width) with every fence and timer. */
+/* A timed function @T (LATT_SAMPLE, LATT_BATCH) of every fence and timer */
+#define LATT_TIMED(T, op, w)						\
+	T(op, w, none, rdtscp) T(op, w, sfence, rdtscp)			\
+	T(op, w, mfence, rdtscp) T(op, w, none, rdtsc)			\
+	T(op, w, sfence, rdtsc) T(op, w, mfence, rdtsc)
+
+/* Every (op, width): its samples and batches, and its stream. */
 #define LATT_FENCES(op, w)						\
-	LATT_SAMPLE(op, w, none, rdtscp)				\
-	LATT_SAMPLE(op, w, sfence, rdtscp)				\
-	LATT_SAMPLE(op, w, mfence, rdtscp)				\
-	LATT_SAMPLE(op, w, none, rdtsc)					\
-	LATT_SAMPLE(op, w, sfence, rdtsc)				\
-	LATT_SAMPLE(op, w, mfence, rdtsc)				\
-	LATT_BATCH(op, w, none, rdtscp)					\
-	LATT_BATCH(op, w, sfence, rdtscp)				\
-	LATT_BATCH(op, w, mfence, rdtscp)				\
-	LATT_BATCH(op, w, none, rdtsc)					\
-	LATT_BATCH(op, w, sfence, rdtsc)				\
-	LATT_BATCH(op, w, mfence, rdtsc)				\
+	LATT_TIMED(LATT_SAMPLE, op, w)					\
+	LATT_TIMED(LATT_BATCH, op, w)					\
 	LATT_STREAM(op, w)
 
 #define LATT_OP_ALL_WIDTHS(op)						\
