@@ -113,6 +113,68 @@ static inline __u64 latt_q_band(const __u64 *d, __u32 n, __u64 q, __u64 lim,
 	return skk ? sdk / skk : q;
 }
 
+/*
+ * latt_q_try() - the candidate of the smallest difference @min taken as
+ * @div quanta, refined band by band up to the largest @max: nonzero, with
+ * the quantum in *@q and the differences that fit it in *@fit, where at
+ * least LATT_Q_FIT_PPM of every band fit
+ */
+static inline int latt_q_try(const __u64 *d, __u32 n, __u64 min, __u64 max,
+			     __u32 div, __u64 *q, __u32 *fit)
+{
+	__u64 base = 0, lim;
+	__u32 i, m = 0;
+
+	/*
+	 * the smallest difference, div quanta, as the mean of those within
+	 * half a quantum of it: one is off by up to a tick, their mean far
+	 * less
+	 */
+	for (i = 0; i < n; i++) {
+		if (d[i] && d[i] <= min + min / div / 2) {
+			base += d[i] << LATT_Q_SHIFT;
+			m++;
+		}
+	}
+	*q = base / m / div;
+	if (*q < 3 * LATT_Q_ONE / 4)
+		return 0;
+	for (lim = 2 * min;; lim += lim / 2) {
+		*q = latt_q_band(d, n, *q, lim, &m, fit);
+		if ((__u64)*fit * 1000000 < (__u64)m * LATT_Q_FIT_PPM || !*q)
+			return 0;
+		if (lim >= max)
+			break;
+	}
+	return *q >= LATT_Q_ONE;
+}
+
+/*
+ * latt_q_misfit() - how far the differences lie from multiples of @q:
+ * the sum of the squared distances, in (1/256 tick)^2, each at most
+ * (@cap / 2)^2, so that a stray value weighs no more for one candidate
+ * than for another
+ */
+static inline __u64 latt_q_misfit(const __u64 *d, __u32 n, __u64 q,
+				  __u64 cap)
+{
+	__u64 x, r, s = 0;
+	__u32 i;
+
+	for (i = 0; i < n; i++) {
+		if (!d[i] || d[i] >= LATT_Q_MAX_D)
+			continue;
+		x = d[i] << LATT_Q_SHIFT;
+		r = x % q;
+		if (r > q / 2)
+			r = q - r;
+		if (r > cap / 2)
+			r = cap / 2;
+		s += r * r;
+	}
+	return s;
+}
+
 /**
  * latt_quantum_find() - the quantum and the read cost of a timer
  * @out: the result
@@ -127,8 +189,15 @@ static inline __u64 latt_q_band(const __u64 *d, __u32 n, __u64 q, __u64 lim,
  * by least squares over their multiples, then on differences half again
  * as large, and so on: a candidate off by a fraction of a tick would miss
  * the larger multiples, a refined one hits them.  The first that
- * LATT_Q_FIT_PPM of the differences of every band fit is the quantum.
- * When none does, the quantum is one tick: readings are whole ticks.
+ * LATT_Q_FIT_PPM of the differences of every band fit is the quantum,
+ * unless a neighbour fits better: differences of few multiples (a warm L1
+ * load's samples of 22 to 28 quanta of 2 ticks) fit 2.08 ticks, 44 ticks
+ * taken as 21 quanta, nearly as well as 2, 44 as 22.  So the divisors
+ * after it whose candidates are above 3/5 of it (a submultiple, half of
+ * it or less, fits whatever it fits and is never better) are tried too,
+ * and the one whose differences lie nearest their multiples (the least
+ * sum of squares) is taken, the larger where two tie.
+ * When none fits, the quantum is one tick: readings are whole ticks.
  * (A quantum below a LATT_Q_MAX_DIV-th of the smallest difference can't
  * be told from one tick this way: the run's samples of a DRAM load, 100
  * quanta and more, say nothing of a quantum of 2.)
@@ -141,9 +210,8 @@ static inline __u64 latt_q_band(const __u64 *d, __u32 n, __u64 q, __u64 lim,
 static inline int latt_quantum_find(struct latt_quantum *out, const __u64 *d,
 				    __u32 n)
 {
-	__u64 min = 0, max = 0, q, lim, base;
-	__u32 i, div, m, fit, used = 0;
-	int ok;
+	__u64 min = 0, max = 0, q, best = 0, cap = 0, cost, best_cost = 0;
+	__u32 i, div, fit, best_fit = 0, used = 0;
 
 	out->quantum = 0;
 	out->fit_ppm = 0;
@@ -163,37 +231,26 @@ static inline int latt_quantum_find(struct latt_quantum *out, const __u64 *d,
 	if (!used)
 		return -1;
 	for (div = 1; div <= LATT_Q_MAX_DIV; div++) {
-		/*
-		 * the smallest difference, div quanta, as the mean of those
-		 * within half a quantum of it: one is off by up to a tick,
-		 * their mean far less
-		 */
-		base = 0;
-		m = 0;
-		for (i = 0; i < n; i++) {
-			if (d[i] && d[i] <= min + min / div / 2) {
-				base += d[i] << LATT_Q_SHIFT;
-				m++;
-			}
-		}
-		q = base / m / div;
-		if (q < 3 * LATT_Q_ONE / 4)
-			break;	/* below a tick: one tick, after the loop */
-		ok = 1;
-		for (lim = 2 * min;; lim += lim / 2) {
-			q = latt_q_band(d, n, q, lim, &m, &fit);
-			if ((__u64)fit * 1000000 < (__u64)m * LATT_Q_FIT_PPM ||
-			    !q) {
-				ok = 0;
-				break;
-			}
-			if (lim >= max)
-				break;
-		}
-		if (!ok || q < LATT_Q_ONE)
+		/* below a tick: one tick, after the loop; past the first
+		 * fit's neighbours: done */
+		if ((min << LATT_Q_SHIFT) / div < 3 * LATT_Q_ONE / 4 ||
+		    (cap && (min << LATT_Q_SHIFT) / div * 5 <= cap * 3))
+			break;
+		if (!latt_q_try(d, n, min, max, div, &q, &fit) ||
+		    (cap && q * 5 <= cap * 3))
 			continue;
-		out->quantum = q;
-		out->fit_ppm = (__u32)((__u64)fit * 1000000 / used);
+		if (!cap)
+			cap = q;	/* every candidate's misfit capped alike */
+		cost = latt_q_misfit(d, n, q, cap);
+		if (!best || cost < best_cost) {
+			best = q;
+			best_cost = cost;
+			best_fit = fit;
+		}
+	}
+	if (best) {
+		out->quantum = best;
+		out->fit_ppm = (__u32)((__u64)best_fit * 1000000 / used);
 		return 0;
 	}
 	/*
