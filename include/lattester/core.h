@@ -105,6 +105,12 @@ static __always_inline int latt_spin_to(__u64 go, __u64 limit,
  * @outliers_dropped: of those, not recorded: @outliers full
  * @nmi_windows: windows that saw an NMI
  * @window_cycles_max: the longest window, TSC cycles
+ * @gap_max: the window's longest stretch from one sample's start to the
+ *	next's not timed by the first (its preparation, its record, and
+ *	whatever took the CPU between the two), TSC cycles: the hwlat
+ *	tracer's outer gap (latt_sample_window() sets it)
+ * @gap_min: the window's shortest such stretch (~0 for none)
+ * @gap_at: the index of the sample after the longest
  * @mc: a load consumed poison (access.h, latt_mc()): the samples stopped
  * @mc_off: the poisoned line's offset in the region, LATT_MC_UNKNOWN when
  *	it can't be told
@@ -119,6 +125,7 @@ struct latt_acct {
 	__u64 hist_overflow, backwards;
 	__u64 outliers_seen, outliers_dropped;
 	__u64 nmi_windows, window_cycles_max;
+	__u64 gap_max, gap_min, gap_at;
 	int mc;
 	__u64 mc_off;
 };
@@ -382,9 +389,13 @@ static __always_inline __u64 latt_sample_window(struct latt_step *s,
 							      __u64 off),
 						latt_tsc_fn tsc)
 {
-	__u64 i = *done, now = w0, off, cyc;
+	__u64 i = *done, now = w0, prev, off, cyc, gap;
 
+	a->gap_max = 0;
+	a->gap_min = ~0ULL;
+	a->gap_at = i;
 	do {
+		prev = now;
 		cyc = latt_step(s, pat, &off, addr);
 		if (__builtin_expect(latt_mc(cyc), 0)) {
 			a->mc = 1;
@@ -395,6 +406,14 @@ static __always_inline __u64 latt_sample_window(struct latt_step *s,
 		latt_acct_sample(a, i, now, off, cyc, window);
 		i++;
 		now = tsc();
+		/* what of the stretch the sample did not time */
+		gap = now - prev > cyc ? now - prev - cyc : 0;
+		if (gap > a->gap_max) {
+			a->gap_max = gap;
+			a->gap_at = i;
+		}
+		if (gap < a->gap_min)
+			a->gap_min = gap;
 	} while (i < total && now - w0 < window_cycles);
 	*done = i;
 	return now;

@@ -17,6 +17,7 @@
 #include <lattester/pattern.h>
 #include <lattester/quantum.h>
 #include <lattester/chase.h>
+#include <lattester/cause.h>
 #include "../tap.h"
 
 _Static_assert(sizeof(struct latt_info) == LATT_INFO_SIZE, "latt_info");
@@ -855,6 +856,124 @@ static void test_quantum_more(void)
 	      "samples of 256 ticks and more give no difference");
 }
 
+
+/* a window's evidence that looked for everything, no event yet */
+static struct latt_wev wev_all(void)
+{
+	struct latt_wev w;
+
+	memset(&w, 0, sizeof(w));
+	w.sources = LATT_EVS_ALL & ~LATT_EVS_IRQ_OFF;
+	return w;
+}
+
+/* the causes of @n outliers of @cyc in @w, samples 10, 20, 30 ..., as
+ * "name,name,..." */
+static const char *causes_of(const struct latt_wev *w, const __u64 *cyc,
+			     __u32 n, __u32 *left)
+{
+	static char buf[256];
+	struct latt_outlier rec[16];
+	__u8 cause[16];
+	__u32 order[16], i;
+	size_t at = 0;
+
+	memset(rec, 0, sizeof(rec));
+	for (i = 0; i < n; i++)
+		rec[i].sample = 10 * (i + 1);
+	*left = latt_cause_assign(w, rec, cyc, cause, order, n);
+	buf[0] = '\0';
+	for (i = 0; i < n; i++)
+		at += (size_t)snprintf(buf + at, sizeof(buf) - at, "%s%s",
+				       i ? "," : "",
+				       latt_cause_name(cause[i]));
+	return buf;
+}
+
+/*
+ * The attribution rules (issue 26, cause.h): an event explains one
+ * outlier, the largest left; causes in their order (what the guest can't
+ * see first); a softirq only without a hard interrupt, a gap only without
+ * any event; events with no outlier left counted; a quiet window "none
+ * seen" only where every kind was looked for (or shut out).
+ */
+static void test_cause(void)
+{
+	static const __u64 three[] = { 5000, 9000, 3000 };
+	static const __u64 two[] = { 4000, 4000 };
+	struct latt_wev w = wev_all();
+	const char *got;
+	__u32 left;
+
+	w.ev[LATT_CAUSE_IRQ_TIMER] = 1;
+	got = causes_of(&w, three, 3, &left);
+	check(!strcmp(got, "unassigned,irq:timer,after") && !left,
+	      "three outliers, one tick: the largest is irq:timer, the one before it unassigned, the one after it after (%s)",
+	      got);
+	w.ev[LATT_CAUSE_IRQ_TIMER] = 3;
+	got = causes_of(&w, three, 1, &left);
+	check(!strcmp(got, "irq:timer") && left == 2,
+	      "one outlier, three ticks: irq:timer, two events left over (%s, %u)",
+	      got, left);
+	w = wev_all();
+	w.ev[LATT_CAUSE_IRQ_TIMER] = 1;
+	w.ev[LATT_CAUSE_SMI] = 1;
+	got = causes_of(&w, three, 3, &left);
+	check(!strcmp(got, "irq:timer,smi,after"),
+	      "an SMI and a tick: the SMI to the largest, the tick to the next (%s)",
+	      got);
+	w = wev_all();
+	w.ev[LATT_CAUSE_IRQ_DEVICE] = 1;
+	w.ev[LATT_CAUSE_SOFTIRQ] = 1;
+	w.softirq[3] = 1;
+	got = causes_of(&w, three, 3, &left);
+	check(!strcmp(got, "unassigned,irq:device,after") && !left,
+	      "a device interrupt and its softirq: one event, not two (%s, %u left)",
+	      got, left);
+	w.ev[LATT_CAUSE_IRQ_DEVICE] = 0;
+	got = causes_of(&w, three, 1, &left);
+	check(!strcmp(got, "softirq"),
+	      "a softirq with no hard interrupt: softirq (%s)", got);
+	w = wev_all();
+	w.ev[LATT_CAUSE_PREEMPTED] = 1;
+	w.ev[LATT_CAUSE_GAP] = 1;
+	w.gap_at = 25;		/* between the second and the third */
+	got = causes_of(&w, three, 2, &left);
+	check(!strcmp(got, "unassigned,preempted") && !left,
+	      "a switch and the gap it left: one event (%s)", got);
+	w.ev[LATT_CAUSE_PREEMPTED] = 0;
+	got = causes_of(&w, three, 2, &left);
+	check(!strcmp(got, "unassigned,gap"),
+	      "a gap with no event seen: gap (%s)", got);
+	w.gap_at = 5;		/* before every outlier */
+	got = causes_of(&w, three, 3, &left);
+	check(!strcmp(got, "after,gap,after"),
+	      "outliers after a gap, not explained by it: after (%s)", got);
+	w = wev_all();
+	w.ev[LATT_CAUSE_NMI] = 1;
+	got = causes_of(&w, two, 2, &left);
+	check(!strcmp(got, "nmi,after"),
+	      "two outliers alike, one NMI: to the earlier (%s)", got);
+	w = wev_all();
+	got = causes_of(&w, three, 3, &left);
+	check(!strcmp(got, "none seen,none seen,none seen") && !left,
+	      "a window looked at throughout, no event: none seen (%s)", got);
+	w.sources &= ~LATT_EVS_IRQ;
+	got = causes_of(&w, three, 1, &left);
+	check(!strcmp(got, "unknown"),
+	      "interrupts not counted, no event: unknown, not none seen (%s)",
+	      got);
+	memset(&w, 0, sizeof(w));
+	w.sources = LATT_EVS_NMI | LATT_EVS_IRQ_OFF;
+	got = causes_of(&w, three, 1, &left);
+	check(!strcmp(got, "none seen"),
+	      "the module's window (interrupts off, NMIs counted), quiet: none seen (%s)",
+	      got);
+	got = causes_of(NULL, three, 2, &left);
+	check(!strcmp(got, "unknown,unknown"),
+	      "no evidence: unknown (%s)", got);
+}
+
 int main(void)
 {
 	test_abi();
@@ -867,5 +986,6 @@ int main(void)
 	test_chase();
 	test_quantum();
 	test_quantum_more();
+	test_cause();
 	return tap_done("core");
 }

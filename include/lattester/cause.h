@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * cause.h - a cause for each outlier: what a window's evidence says
+ * happened in it, and which of its outliers each event explains.  One rule
+ * book for both engines' runs (lattester-ctl attributes; the engines only
+ * gather): Documentation/methodology.md, "Causes".
+ *
+ * An engine keeps, for each window that held an outlier, a struct
+ * latt_wev: the events it counted from the window's start to its end,
+ * and which kinds it looked for (@sources; a kind not looked for proves
+ * nothing either way).  The user engine counts with the kernel's
+ * tracepoints, getrusage() and the thread's CPU time; the module's
+ * windows run with interrupts and preemption off, so that of those only
+ * NMIs, SMIs and the hypervisor can reach them.
+ *
+ * latt_cause_assign() then gives each of the window's outliers one cause.
+ * An event explains one outlier, the largest not yet explained (an
+ * interrupt lengthens the sample it lands in, and the samples it lands
+ * between lose nothing): a window of three outliers and one timer tick
+ * has one irq:timer and two LATT_CAUSE_UNASSIGNED, not three ticks.
+ * Causes are taken in the order of enum latt_cause: what the guest cannot
+ * see (an SMI, the hypervisor's steal) before what it handles (an NMI, a
+ * switch, an interrupt, a fault), and a gap (time lost between samples,
+ * with no event counted) last.
+ */
+#ifndef _LATTESTER_CAUSE_H
+#define _LATTESTER_CAUSE_H
+
+#include <linux/types.h>
+#include "../uapi/lattester.h"
+
+/* What caused an outlier, in the order they are assigned. */
+enum latt_cause {
+	LATT_CAUSE_SMI,		/* a System Management Interrupt (MSR count) */
+	LATT_CAUSE_STEAL,	/* the hypervisor ran something else */
+	LATT_CAUSE_NMI,		/* a non-maskable interrupt */
+	LATT_CAUSE_PREEMPTED,	/* the thread was switched out */
+	LATT_CAUSE_IRQ_TIMER,	/* the local timer (the tick, hrtimers) */
+	LATT_CAUSE_IRQ_DEVICE,	/* a device's interrupt */
+	LATT_CAUSE_IRQ_IPI,	/* a function call from another CPU */
+	LATT_CAUSE_IRQ_RESCHED,	/* a reschedule IPI */
+	LATT_CAUSE_IRQ_WORK,	/* an irq_work self-interrupt */
+	LATT_CAUSE_SOFTIRQ,	/* a softirq ran (no hard interrupt counted) */
+	LATT_CAUSE_FAULT,	/* a page fault */
+	LATT_CAUSE_GAP,		/* time lost between samples, no event seen */
+	LATT_CAUSE_EVENTS,	/* the kinds of event, those above */
+	LATT_CAUSE_AFTER = LATT_CAUSE_EVENTS, /* after an event in its window,
+					       * unexplained by one: the lines
+					       * and the TLB refilling */
+	LATT_CAUSE_UNASSIGNED,	/* its window's events went to larger ones */
+	LATT_CAUSE_NONE,	/* "none seen": the window was looked at and
+				 * nothing happened in it: the access */
+	LATT_CAUSE_UNKNOWN,	/* its window was not looked at */
+	LATT_CAUSE_KINDS
+};
+
+/* struct latt_wev.sources: which kinds a window's evidence looked for */
+#define LATT_EVS_SMI		(1U << 0)
+#define LATT_EVS_STEAL		(1U << 1)
+#define LATT_EVS_NMI		(1U << 2)
+#define LATT_EVS_SWITCH		(1U << 3)
+#define LATT_EVS_IRQ		(1U << 4)	/* every hard interrupt kind */
+#define LATT_EVS_SOFTIRQ	(1U << 5)
+#define LATT_EVS_FAULT		(1U << 6)
+#define LATT_EVS_GAP		(1U << 7)
+#define LATT_EVS_IRQ_OFF	(1U << 8)	/* interrupts, switches and
+						 * faults were shut out (the
+						 * module's windows) */
+#define LATT_EVS_ALL		0x1ffU
+
+/* softirq vectors, as the kernel numbers them (linux/interrupt.h) */
+#define LATT_SOFTIRQS		10
+
+/**
+ * struct latt_wev - what happened in one window
+ * @window: its index among its thread's windows
+ * @cpu: its thread's CPU
+ * @sources: LATT_EVS_*: the kinds looked for
+ * @outliers: outlier records in it
+ * @ev: events counted, by enum latt_cause (SMI..FAULT; @ev[LATT_CAUSE_GAP]
+ *	is 1 when @gap_max reached the gap bound)
+ * @steal_ns: time the hypervisor took, ns (@ev[LATT_CAUSE_STEAL] is 1
+ *	when it is 1 us or more)
+ * @gap_max: the longest stretch between two samples not in either, TSC
+ *	cycles, less the window's shortest (what taking a sample costs
+ *	beyond its timed part)
+ * @gap_at: the index of the sample after that stretch (as the records'
+ *	@sample)
+ * @softirq: softirqs run, by vector
+ */
+struct latt_wev {
+	__u64 window;
+	__u32 cpu;
+	__u32 sources;
+	__u32 outliers;
+	__u32 ev[LATT_CAUSE_EVENTS];
+	__u64 steal_ns;
+	__u64 gap_max;
+	__u64 gap_at;
+	__u32 softirq[LATT_SOFTIRQS];
+};
+
+/* time a window must lose to hold a gap or a steal: 1 us */
+#define LATT_CAUSE_MIN_NS	1000
+
+static inline const char *latt_cause_name(int c)
+{
+	static const char *const names[LATT_CAUSE_KINDS] = {
+		[LATT_CAUSE_SMI] = "smi",
+		[LATT_CAUSE_STEAL] = "steal",
+		[LATT_CAUSE_NMI] = "nmi",
+		[LATT_CAUSE_PREEMPTED] = "preempted",
+		[LATT_CAUSE_IRQ_TIMER] = "irq:timer",
+		[LATT_CAUSE_IRQ_DEVICE] = "irq:device",
+		[LATT_CAUSE_IRQ_IPI] = "irq:ipi",
+		[LATT_CAUSE_IRQ_RESCHED] = "irq:resched",
+		[LATT_CAUSE_IRQ_WORK] = "irq:work",
+		[LATT_CAUSE_SOFTIRQ] = "softirq",
+		[LATT_CAUSE_FAULT] = "fault",
+		[LATT_CAUSE_GAP] = "gap",
+		[LATT_CAUSE_AFTER] = "after",
+		[LATT_CAUSE_UNASSIGNED] = "unassigned",
+		[LATT_CAUSE_NONE] = "none seen",
+		[LATT_CAUSE_UNKNOWN] = "unknown",
+	};
+
+	return c >= 0 && c < LATT_CAUSE_KINDS ? names[c] : "?";
+}
+
+static inline const char *latt_softirq_name(int v)
+{
+	static const char *const names[LATT_SOFTIRQS] = {
+		"hi", "timer", "net_tx", "net_rx", "block", "irq_poll",
+		"tasklet", "sched", "hrtimer", "rcu",
+	};
+
+	return v >= 0 && v < LATT_SOFTIRQS ? names[v] : "?";
+}
+
+/* the LATT_EVS_* bit that looks for cause @c */
+static inline __u32 latt_cause_source(int c)
+{
+	switch (c) {
+	case LATT_CAUSE_SMI:
+		return LATT_EVS_SMI;
+	case LATT_CAUSE_STEAL:
+		return LATT_EVS_STEAL;
+	case LATT_CAUSE_NMI:
+		return LATT_EVS_NMI;
+	case LATT_CAUSE_PREEMPTED:
+		return LATT_EVS_SWITCH;
+	case LATT_CAUSE_SOFTIRQ:
+		return LATT_EVS_SOFTIRQ;
+	case LATT_CAUSE_FAULT:
+		return LATT_EVS_FAULT;
+	case LATT_CAUSE_GAP:
+		return LATT_EVS_GAP;
+	default:
+		return LATT_EVS_IRQ;
+	}
+}
+
+/*
+ * latt_wev_quiet() - could nothing of the kinds that matter have happened
+ * in @w unseen?  Every kind was looked for, or shut out (the module's
+ * windows: interrupts, switches, faults and softirqs can't reach them).
+ * An SMI where the CPU has no count, or steal where the kernel keeps
+ * none, stays possible: @missing gets those kinds' bits.
+ */
+static inline int latt_wev_quiet(const struct latt_wev *w, __u32 *missing)
+{
+	__u32 s = w->sources, need = LATT_EVS_NMI | LATT_EVS_SWITCH |
+		LATT_EVS_IRQ | LATT_EVS_SOFTIRQ | LATT_EVS_FAULT;
+	int c;
+
+	if (s & LATT_EVS_IRQ_OFF)
+		s |= LATT_EVS_SWITCH | LATT_EVS_IRQ | LATT_EVS_SOFTIRQ |
+		     LATT_EVS_FAULT;
+	*missing = ~s & (LATT_EVS_SMI | LATT_EVS_STEAL | LATT_EVS_GAP);
+	for (c = 0; c < LATT_CAUSE_EVENTS; c++)
+		if (w->ev[c])
+			return 0;
+	return (s & need) == need;
+}
+
+/**
+ * latt_cause_assign() - a cause for each outlier of one window
+ * @w: the window's evidence, or NULL where it was not looked at
+ * @rec: its outliers' records, @n of them (their @sample)
+ * @cycles: their corrected cycles
+ * @cause: out: each one's enum latt_cause
+ * @order: scratch, @n entries
+ * @n: its outliers
+ *
+ * Each event explains one outlier, the largest left (ties: the earlier
+ * record); causes go in enum order, so one SMI explains the largest
+ * outlier before an interrupt the second.  A softirq counts only where
+ * no hard interrupt did (it runs on an interrupt's way out: the
+ * interrupt is the cause), and a gap only where no event did (an
+ * interrupt between two samples makes one).  Of the outliers left, those
+ * that came after the first the window's events explain (or after its
+ * gap) are LATT_CAUSE_AFTER: the lines and the TLB entries another task,
+ * the host or a handler took away are fetched again.  The rest are
+ * LATT_CAUSE_UNASSIGNED if the window held any event, LATT_CAUSE_NONE if
+ * it was looked at throughout and held none, LATT_CAUSE_UNKNOWN
+ * otherwise.
+ *
+ * Return: the events left over (that no outlier was left for).
+ */
+static inline __u32 latt_cause_assign(const struct latt_wev *w,
+				      const struct latt_outlier *rec,
+				      const __u64 *cycles, __u8 *cause,
+				      __u32 *order, __u32 n)
+{
+	__u32 i, j, k, next = 0, left = 0, evs, hard = 0;
+	__u64 from = ~0ULL;
+	__u32 missing;
+	int c, any = 0;
+
+	/* the outliers, largest first (a window holds few: insertion) */
+	for (i = 0; i < n; i++) {
+		for (j = i; j > 0 && cycles[order[j - 1]] < cycles[i]; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	if (!w) {
+		for (i = 0; i < n; i++)
+			cause[i] = LATT_CAUSE_UNKNOWN;
+		return 0;
+	}
+	for (c = LATT_CAUSE_IRQ_TIMER; c <= LATT_CAUSE_IRQ_WORK; c++)
+		hard += w->ev[c];
+	for (c = 0; c < LATT_CAUSE_EVENTS; c++) {
+		evs = w->ev[c];
+		if (c == LATT_CAUSE_SOFTIRQ && hard)
+			evs = 0;	/* the interrupts' own */
+		if (c == LATT_CAUSE_GAP && any)
+			evs = 0;	/* the time an event seen took */
+		any |= evs != 0;
+		for (k = 0; k < evs; k++) {
+			if (next == n) {
+				left += evs - k;
+				break;
+			}
+			i = order[next++];
+			cause[i] = (__u8)c;
+			if (rec[i].sample < from)
+				from = rec[i].sample;
+		}
+	}
+	if (w->ev[LATT_CAUSE_GAP] && w->gap_at < from)
+		from = w->gap_at;
+	for (; next < n; next++) {
+		i = order[next];
+		cause[i] = any && rec[i].sample > from ? LATT_CAUSE_AFTER :
+			   any ? LATT_CAUSE_UNASSIGNED :
+			   latt_wev_quiet(w, &missing) ? LATT_CAUSE_NONE :
+			   LATT_CAUSE_UNKNOWN;
+	}
+	return left;
+}
+
+#endif /* _LATTESTER_CAUSE_H */
