@@ -63,6 +63,7 @@
 #include <lattester/pick.h>
 #include <lattester/quantum.h>
 #include "engine-user.h"
+#include "evidence.h"
 #include "host.h"
 #include "log.h"
 #include "map.h"
@@ -403,6 +404,12 @@ struct user_thr {
 	__u64 chase_opos;	/* the batches go on (not the cycle's start,
 				 * whose lines the samples left cached) */
 	__u64 done;		/* atomic: samples taken */
+	struct ev_src ev;	/* what it counts around its windows */
+	bool ev_on;		/* ... if anything (user_run.evidence) */
+	struct latt_wev *wev;	/* the windows that hold its records */
+	__u32 nr_wev, max_wev;
+	__u64 quiet_windows;	/* windows with no record and an event */
+	__u64 quiet_ev[LATT_CAUSE_EVENTS];	/* their events */
 } __attribute__((aligned(64)));	/* one thread's writes, its own lines */
 
 /* What the measuring threads share with the one that waits for them. */
@@ -432,6 +439,8 @@ struct user_run {
 	sem_t done_sem;		/* posted once @finished is set */
 	int error;		/* atomic: the first failure, negative errno */
 	struct latt_batch_rec batch;	/* --batch: thread 0's pairs */
+	bool evidence;		/* count events around windows (cause.h) */
+	struct ev_probe evp;	/* what there is to count */
 };
 
 static __u64 load64(const __u64 *p)
@@ -520,6 +529,36 @@ static inline char *step_addr(void *base, __u64 off)
 	return (char *)base + off;
 }
 
+/*
+ * A latency window's evidence, from the reading @a at its start to @b at
+ * its end (evidence.h): kept where it holds a record, tallied where it
+ * holds none but an event.  @first: the records before it.
+ */
+static void window_evidence(struct user_thr *t, const struct ev_snap *a,
+			    const struct ev_snap *b, __u32 first)
+{
+	const struct latt_acct *ac = &t->rec.acct;
+	struct latt_wev w, *d = &w;
+	__u64 gap = ac->gap_min != ~0ULL ? ac->gap_max - ac->gap_min : 0;
+	int c;
+
+	if (ac->nr_outliers > first && t->nr_wev < t->max_wev)
+		d = &t->wev[t->nr_wev++];
+	ev_window(&t->ev, a, b, gap, ac->gap_at, d);
+	d->window = t->rec.windows;
+	d->cpu = t->rec.cpu;
+	d->outliers = ac->nr_outliers - first;
+	if (d != &w)
+		return;
+	for (c = 0; c < LATT_CAUSE_EVENTS; c++)
+		t->quiet_ev[c] += w.ev[c];
+	for (c = 0; c < LATT_CAUSE_EVENTS; c++)
+		if (w.ev[c]) {
+			t->quiet_windows++;
+			break;
+		}
+}
+
 /* The window's end: its length, counted; the thread's progress. */
 static void window_done(struct user_thr *t, __u64 cycles, __u64 done)
 {
@@ -563,9 +602,16 @@ static int sample_all(struct user_thr *t, struct latt_pattern *pat,
 	const __u64 total = u->cfg.samples;
 	struct latt_step s = step_of(t);
 	__u64 done = 0, w0, now;
+	struct ev_snap snap[2];
+	__u32 first;
+	int e = 0;
 
 	t->rec.acct.tsc0 = load64(&u->tsc_go);
+	memset(snap, 0, sizeof(snap));
+	if (t->ev_on)
+		ev_read(&t->ev, &snap[e]);
 	while (done < total) {
+		first = t->rec.acct.nr_outliers;
 		w0 = latt_rdtsc();
 		latt_lcal_window(lc, &s, t->rec.windows);
 		now = latt_sample_window(&s, pat, &t->rec.acct, &done, total,
@@ -573,6 +619,11 @@ static int sample_all(struct user_thr *t, struct latt_pattern *pat,
 					 u->window_cycles, t->rec.windows,
 					 step_addr, latt_rdtsc);
 		t->rec.count = done - t->rec.acct.backwards;
+		if (t->ev_on) {
+			ev_read(&t->ev, &snap[!e]);
+			window_evidence(t, &snap[e], &snap[!e], first);
+			e = !e;
+		}
 		window_done(t, now - w0, done);
 		if (stopping(u))
 			return done < total ? -EINTR : 0;
@@ -834,6 +885,15 @@ static int thr_buffers(struct user_thr *t)
 		if (u->cfg.mode == LATT_MODE_LOADED) {
 			t->lcal = malloc(LATT_CALIB_SAMPLES * sizeof(*t->lcal));
 			if (!t->lcal)
+				return -ENOMEM;
+		}
+		if (u->evidence) {
+			ev_open(&t->ev, &u->evp, u->tsc_khz);
+			t->ev_on = true;
+			t->max_wev = t->rec.acct.max_outliers;
+			t->wev = t->max_wev ? calloc(t->max_wev,
+						     sizeof(*t->wev)) : NULL;
+			if (t->max_wev && !t->wev)
 				return -ENOMEM;
 		}
 		if (u->cfg.batch) {
@@ -1209,6 +1269,50 @@ static int threads_start(struct user_run *u)
 	return 0;
 }
 
+/*
+ * The latency threads' window evidence into the report (r->wev, thread
+ * after thread, as the records), what it looked for into r->cause.
+ */
+static int threads_evidence(struct user_run *u, struct run_report *r)
+{
+	struct cause_summary *cs = &r->cause;
+	size_t n = 0;
+	__u32 i;
+	int c;
+
+	if (!u->evidence)
+		return 0;
+	for (i = 0; i < u->nr_threads; i++)
+		n += u->thr[i].nr_wev;
+	free(r->wev);
+	r->wev = n ? calloc(n, sizeof(*r->wev)) : NULL;
+	if (n && !r->wev) {
+		log_err("out of memory");
+		return 1;
+	}
+	r->nr_wev = 0;
+	free(cs->of);
+	memset(cs, 0, sizeof(*cs));
+	for (i = 0; i < u->nr_threads; i++) {
+		struct user_thr *t = &u->thr[i];
+
+		if (!t->ev_on)
+			continue;
+		if (!cs->on) {	/* the first latency thread's */
+			cs->on = true;
+			cs->sources = t->ev.sources;
+			snprintf(cs->why, sizeof(cs->why), "%s", t->ev.why);
+		}
+		memcpy(r->wev + r->nr_wev, t->wev,
+		       t->nr_wev * sizeof(*t->wev));
+		r->nr_wev += t->nr_wev;
+		cs->quiet_windows += t->quiet_windows;
+		for (c = 0; c < LATT_CAUSE_EVENTS; c++)
+			cs->quiet_ev[c] += t->quiet_ev[c];
+	}
+	return 0;
+}
+
 /* The threads' figures into the report: merged, and each thread's. */
 static int threads_merge(struct user_run *u, struct run_report *r)
 {
@@ -1245,6 +1349,8 @@ static int threads_merge(struct user_run *u, struct run_report *r)
 	}
 	if (!u->tsc_go)		/* stopped before the start */
 		r->res.tsc_start = r->res.tsc_end;
+	if (threads_evidence(u, r))
+		return 1;
 	r->res.state = u->error ? LATT_STATE_FAILED :
 		       interrupted ? LATT_STATE_ABORTED : LATT_STATE_DONE;
 	r->res.error = u->error;
@@ -1300,6 +1406,9 @@ static void threads_release(struct user_run *u)
 		free(u->thr[i].lines);
 		free(u->thr[i].offs);
 		free(u->thr[i].series);
+		free(u->thr[i].wev);
+		if (u->thr[i].ev_on)
+			ev_close(&u->thr[i].ev);
 	}
 	free(u->thr);
 	u->thr = NULL;
@@ -1343,6 +1452,10 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 		}
 	}
 	u->tsc_khz = r->info->tsc_khz;
+	u->evidence = !o->no_evidence && nout &&
+		      u->cfg.mode != LATT_MODE_BANDWIDTH;
+	if (u->evidence)
+		ev_probe(&u->evp);
 	u->clflushopt = !!(r->info->features & LATT_FEAT_CLFLUSHOPT);
 	u->window_cycles = (__u64)u->cfg.window_us * r->info->tsc_khz / 1000;
 	u->duration_cycles = u->cfg.duration_us * r->info->tsc_khz / 1000;

@@ -601,9 +601,11 @@ struct json_object *json_run_latency(const struct run_report *r)
 	return o;
 }
 
-static struct json_object *outlier(const struct run_report *r,
-				   const struct latt_outlier *out)
+static struct json_object *outlier(const struct run_report *r, __u32 i,
+				   size_t *at)
 {
+	const struct latt_outlier *out = &r->outliers[i];
+	const struct latt_wev *w = NULL;
 	struct json_object *o = json_object_new_object();
 	__u64 corr = latt_correct(out->cycles, outlier_overhead(r, out));
 	__u64 khz = r->info->tsc_khz;
@@ -615,11 +617,84 @@ static struct json_object *outlier(const struct run_report *r,
 	latt_json_double(o, "ns", latt_ns((double)corr, khz));
 	latt_json_u64(o, "raw_cycles", out->cycles);
 	latt_json_u64(o, "window", out->window);
-	/* the user engine sees no NMI: unknown, not "none came" */
-	if (r->user_engine)
-		json_object_object_add(o, "nmi", NULL);
-	else
+	/* the user engine counts NMIs with the other evidence: unknown
+	 * where it does not, not "none came" */
+	if (r->user_engine && r->cause.sources & LATT_EVS_NMI)
+		w = outlier_wev(r->wev, r->nr_wev, at, out->cpu, out->window);
+	if (!r->user_engine)
 		latt_json_bool(o, "nmi", !!(out->flags & LATT_OUT_NMI));
+	else if (w)
+		latt_json_bool(o, "nmi", !!w->ev[LATT_CAUSE_NMI]);
+	else
+		json_object_object_add(o, "nmi", NULL);
+	latt_json_str(o, "cause", latt_cause_name(r->cause.of ?
+						  r->cause.of[i] :
+						  LATT_CAUSE_UNKNOWN));
+	return o;
+}
+
+/* outlier_summary.causes: counts and time by cause, what was looked for,
+ * the events of windows without records, the tail without interference */
+static struct json_object *causes(const struct run_report *r)
+{
+	static const char *const figs[CLEAN_FIGS] = {
+		"p99_9", "p99_99", "mean",
+	};
+	const struct cause_summary *cs = &r->cause;
+	struct json_object *o = json_object_new_object(), *by, *q, *a, *t;
+	char buf[512];
+	int c, k;
+
+	latt_json_bool(o, "looked", cs->on);
+	a = json_object_new_array();
+	for (c = 0; c < 9; c++)
+		if (cs->sources & (1U << c)) {
+			cause_sources_fmt(buf, sizeof(buf), 1U << c);
+			json_object_array_add(a, json_object_new_string(buf));
+		}
+	json_object_object_add(o, "looked_for", a);
+	if (cs->why[0])
+		latt_json_str(o, "not_looked_for", cs->why);
+	else
+		json_object_object_add(o, "not_looked_for", NULL);
+	by = json_object_new_object();
+	for (c = 0; c < LATT_CAUSE_KINDS; c++) {
+		if (!cs->count[c])
+			continue;
+		t = json_object_new_object();
+		latt_json_u64(t, "count", cs->count[c]);
+		json_object_object_add(t, "time_share",
+				       json_new_fixed(cs->total_cycles ?
+						      (double)cs->cycles[c] /
+						      (double)cs->total_cycles :
+						      0.0, 6));
+		json_object_object_add(by, latt_cause_name(c), t);
+	}
+	json_object_object_add(o, "by_cause", by);
+	latt_json_u64(o, "events_left_over", cs->left);
+	q = json_object_new_object();
+	latt_json_u64(q, "windows", cs->quiet_windows);
+	for (c = 0; c < LATT_CAUSE_EVENTS; c++)
+		if (cs->quiet_ev[c])
+			latt_json_u64(q, latt_cause_name(c), cs->quiet_ev[c]);
+	json_object_object_add(o, "without_outliers", q);
+	t = json_object_new_object();
+	latt_json_u64(t, "samples", cs->clean_count);
+	latt_json_bool(t, "upper_bound", r->res.outliers_dropped != 0);
+	for (k = 0; k < CLEAN_FIGS; k++) {
+		struct json_object *f;
+
+		if (!cs->clean_count ||
+		    (!cs->clean_supported[k] && k != CLEAN_MEAN)) {
+			json_object_object_add(t, figs[k], NULL);
+			continue;
+		}
+		f = json_object_new_object();
+		latt_json_double(f, "cycles", cs->clean_cycles[k]);
+		latt_json_double(f, "ns", cs->clean_ns[k]);
+		json_object_object_add(t, figs[k], f);
+	}
+	json_object_object_add(o, "clean_tail", t);
 	return o;
 }
 
@@ -690,16 +765,18 @@ struct json_object *json_run_outlier_summary(const struct run_report *r)
 			       spacing(&s->samples, khz, false));
 	json_object_object_add(o, "spacing_time", spacing(&s->cycles, khz, true));
 	json_object_object_add(o, "smi", smi(&r->smi));
+	json_object_object_add(o, "causes", causes(r));
 	return o;
 }
 
 static struct json_object *outlier_records(const struct run_report *r)
 {
 	struct json_object *outs = json_object_new_array();
+	size_t at = 0;
 	__u32 i;
 
 	for (i = 0; i < r->res.outlier_len; i++)
-		json_object_array_add(outs, outlier(r, &r->outliers[i]));
+		json_object_array_add(outs, outlier(r, i, &at));
 	return outs;
 }
 

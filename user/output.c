@@ -128,6 +128,42 @@ static void fmt_threshold_origin(char *buf, size_t len,
 		snprintf(buf, len, "threshold --threshold %s", t->spec.text);
 }
 
+/* The records' causes (outstats.h), what was looked for, the clean tail. */
+static void print_causes(FILE *f, const struct run_report *r)
+{
+	const struct cause_summary *cs = &r->cause;
+	const struct latt_summary *sm = &r->sum;
+	const char *unit = sm->per_load ? " a load" : "";
+	char buf[1024], t[3][32];
+	int k;
+
+	cause_counts_fmt(buf, sizeof(buf), cs);
+	line(f, "causes:", "%s", buf);
+	cause_sources_fmt(buf, sizeof(buf), cs->sources);
+	line(f, "looked for:", "%s", cs->on ? buf : "nothing");
+	if (cs->why[0])
+		line(f, "", "not: %s", cs->why);
+	if (cs->left)
+		line(f, "", "%llu events in windows of outliers had no outlier left to explain",
+		     (unsigned long long)cs->left);
+	if (cs->on && r->user_engine) {
+		cause_quiet_fmt(buf, sizeof(buf), cs);
+		line(f, "no outlier:", "%s held events but no outlier record",
+		     buf);
+	}
+	if (!cs->clean_count)
+		return;
+	for (k = 0; k < CLEAN_FIGS; k++)
+		if (cs->clean_supported[k] || k == CLEAN_MEAN)
+			fmt_time(t[k], sizeof(t[k]), cs->clean_ns[k]);
+		else
+			snprintf(t[k], sizeof(t[k]), "-");
+	line(f, "clean tail:", "p99.9 %s, p99.99 %s, mean %s%s over the %llu samples whose cause is no event%s",
+	     t[CLEAN_P999], t[CLEAN_P9999], t[CLEAN_MEAN], unit,
+	     (unsigned long long)cs->clean_count,
+	     r->res.outliers_dropped ? " (an upper bound: outliers not recorded stay in)" : "");
+}
+
 static void print_outliers(FILE *f, const struct run_report *r)
 {
 	const struct latt_result *s = &r->res;
@@ -142,11 +178,14 @@ static void print_outliers(FILE *f, const struct run_report *r)
 	     (unsigned long long)s->outliers_dropped, 100.0 * o->rate);
 	if (origin[0])
 		line(f, "", "%s", origin);
-	if (r->user_engine)	/* interrupts on: no window sees an NMI */
-		line(f, "nmi:", "unavailable (user engine)");
+	if (r->user_engine)	/* NMIs are a cause among others */
+		line(f, "nmi:", "%s", r->cause.sources & LATT_EVS_NMI ?
+		     "counted per window (causes)" :
+		     "unavailable (user engine: see causes)");
 	else
 		line(f, "nmi:", "%llu of %llu recorded outliers in windows with an NMI", (unsigned long long)o->nmi,
 		     (unsigned long long)o->recorded);
+	print_causes(f, r);
 	if (o->samples.of) {
 		fmt_time(t1, sizeof(t1), latt_ns((double)o->cycles.value, khz));
 		line(f, "spacing:", "most often %llu samples (%llu of %llu gaps), %s (%llu of %llu)", (unsigned long long)o->samples.value,
@@ -874,6 +913,40 @@ int report_write_hgrm(const char *path, const struct run_report *r)
 	return out_close(f);
 }
 
+/* The causes' lines of an outliers CSV file's header. */
+static void outliers_header_causes(FILE *f, const struct run_report *r)
+{
+	const struct cause_summary *cs = &r->cause;
+	char buf[1024];
+
+	cause_counts_fmt(buf, sizeof(buf), cs);
+	fprintf(f, "# causes %s\n", buf);
+	cause_sources_fmt(buf, sizeof(buf), cs->sources);
+	fprintf(f, "# looked_for %s%s%s\n", cs->on ? buf : "nothing",
+		cs->why[0] ? "; not: " : "", cs->why);
+	if (cs->clean_count)
+		fprintf(f, "# clean_tail samples %llu p99.9_ns %.3f p99.99_ns %.3f mean_ns %.3f%s\n",
+			(unsigned long long)cs->clean_count,
+			cs->clean_ns[CLEAN_P999], cs->clean_ns[CLEAN_P9999],
+			cs->clean_ns[CLEAN_MEAN],
+			r->res.outliers_dropped ? " (upper bound)" : "");
+}
+
+/* nmi of record @i: "1", "0", or "" where unknown */
+static const char *record_nmi(const struct run_report *r, __u32 i,
+			      size_t *at)
+{
+	const struct latt_outlier *o = &r->outliers[i];
+	const struct latt_wev *w;
+
+	if (!r->user_engine)
+		return o->flags & LATT_OUT_NMI ? "1" : "0";
+	if (!(r->cause.sources & LATT_EVS_NMI))
+		return "";
+	w = outlier_wev(r->wev, r->nr_wev, at, o->cpu, o->window);
+	return !w ? "" : w->ev[LATT_CAUSE_NMI] ? "1" : "0";
+}
+
 /* The header comment lines of an outliers CSV file. */
 static void outliers_header(FILE *f, const struct run_report *r)
 {
@@ -913,7 +986,8 @@ static void outliers_header(FILE *f, const struct run_report *r)
 			(unsigned long long)r->smi.after);
 	else
 		fprintf(f, "# smi unavailable (%s)\n", r->smi.why);
-	fprintf(f, "# cycles are corrected (raw - overhead) per sample; time_ns since the run's start; nmi 1 if an NMI arrived in the sample's window, empty where unknown (user engine)\n");
+	outliers_header_causes(f, r);
+	fprintf(f, "# cycles are corrected (raw - overhead) per sample; time_ns since the run's start; nmi 1 if an NMI arrived in the sample's window, empty where unknown; cause: Documentation/methodology.md, causes\n");
 }
 
 /**
@@ -924,6 +998,7 @@ int report_write_outliers_csv(const char *path, const struct run_report *r)
 {
 	const struct latt_outlier *o;
 	__u64 khz = r->info->tsc_khz, corr;
+	size_t at = 0;
 	FILE *f;
 	__u32 i;
 
@@ -931,12 +1006,12 @@ int report_write_outliers_csv(const char *path, const struct run_report *r)
 	if (!f)
 		return -errno;
 	outliers_header(f, r);
-	fputs("sample,time_ns,offset,cycles,raw_cycles,ns,window,nmi\n", f);
+	fputs("sample,time_ns,offset,cycles,raw_cycles,ns,window,nmi,cause\n",
+	      f);
 	for (i = 0; i < r->res.outlier_len; i++) {
 		o = &r->outliers[i];
 		corr = latt_correct(o->cycles, outlier_overhead(r, o));
-		/* nmi: empty where unknown (the user engine sees none) */
-		fprintf(f, "%llu,%llu,%llu,%llu,%llu,%.3f,%llu,%s\n",
+		fprintf(f, "%llu,%llu,%llu,%llu,%llu,%.3f,%llu,%s,%s\n",
 			(unsigned long long)o->sample,
 			(unsigned long long)(latt_ns((double)o->tsc, khz) + 0.5),
 			(unsigned long long)o->offset,
@@ -944,8 +1019,9 @@ int report_write_outliers_csv(const char *path, const struct run_report *r)
 			(unsigned long long)o->cycles,
 			latt_ns((double)corr, khz),
 			(unsigned long long)o->window,
-			r->user_engine ? "" :
-			o->flags & LATT_OUT_NMI ? "1" : "0");
+			record_nmi(r, i, &at),
+			latt_cause_name(r->cause.of ? r->cause.of[i] :
+					LATT_CAUSE_UNKNOWN));
 	}
 	return out_close(f);
 }

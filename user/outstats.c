@@ -3,11 +3,14 @@
  * outstats.c - see outstats.h
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <lattester/hist.h>
 #include "outstats.h"
+#include "stats.h"
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -96,4 +99,224 @@ int outlier_summarize(struct outlier_summary *s,
 	free(gs);
 	free(gc);
 	return 0;
+}
+
+/**
+ * outlier_wev() - the evidence of (@cpu, @window) in @wev (each thread's
+ *	in window order, thread after thread, as the records), looked for
+ *	from *@at on (set to where it was found); NULL for none
+ */
+const struct latt_wev *outlier_wev(const struct latt_wev *wev, size_t n,
+				       size_t *at, __u32 cpu, __u64 window)
+{
+	size_t i;
+
+	for (i = *at; i < n; i++)
+		if (wev[i].cpu == cpu && wev[i].window == window)
+			goto found;
+	for (i = 0; i < *at && i < n; i++)	/* out of order: look again */
+		if (wev[i].cpu == cpu && wev[i].window == window)
+			goto found;
+	return NULL;
+found:
+	*at = i;
+	return &wev[i];
+}
+
+/**
+ * outlier_causes() - a cause for each of @n records (cause.h's rules,
+ *	window by window) and the counts by cause
+ * @cs: its @of is allocated here, its @on, @sources, @why, @quiet_* are
+ *	the caller's, the rest filled
+ * @rec: the records, each window's together (as the engines give them)
+ * @corr: their corrected cycles
+ * @wev: the evidence of the windows that hold records
+ * @nwev: how many (a record without its window's is unknown)
+ *
+ * The module's runs (@cs->sources with LATT_EVS_IRQ_OFF) have no @wev:
+ * a record flagged LATT_OUT_NMI has an NMI in its window, and where the
+ * module counts NMIs (@cs->on) a window without is one looked at with
+ * interrupts off: that is the evidence.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int outlier_causes(struct cause_summary *cs, const struct latt_outlier *rec,
+		   const __u64 *corr, size_t n, const struct latt_wev *wev,
+		   size_t nwev)
+{
+	__u32 *order = NULL;
+	size_t i, j, at = 0;
+	struct latt_wev kw;
+	int c;
+
+	memset(cs->count, 0, sizeof(cs->count));
+	memset(cs->cycles, 0, sizeof(cs->cycles));
+	cs->total_cycles = 0;
+	cs->left = 0;
+	free(cs->of);
+	cs->of = n ? calloc(n, 1) : NULL;
+	order = n ? calloc(n, sizeof(*order)) : NULL;
+	if (n && (!cs->of || !order)) {
+		free(order);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i = j) {
+		const struct latt_wev *w = NULL;
+
+		for (j = i + 1; j < n && rec[j].cpu == rec[i].cpu &&
+		     rec[j].window == rec[i].window; j++)
+			;
+		if (!(cs->sources & LATT_EVS_IRQ_OFF)) {
+			w = outlier_wev(wev, nwev, &at, rec[i].cpu,
+				     rec[i].window);
+		} else if (cs->on) {
+			memset(&kw, 0, sizeof(kw));
+			kw.sources = cs->sources;
+			kw.ev[LATT_CAUSE_NMI] =
+				!!(rec[i].flags & LATT_OUT_NMI);
+			w = &kw;
+		}
+		cs->left += latt_cause_assign(w, rec + i, corr + i,
+					      cs->of + i, order,
+					      (__u32)(j - i));
+	}
+	for (i = 0; i < n; i++) {
+		c = cs->of[i];
+		cs->count[c]++;
+		cs->cycles[c] += corr[i];
+		cs->total_cycles += corr[i];
+	}
+	free(order);
+	return 0;
+}
+
+/**
+ * cause_clean_tail() - the tail without interference: the run's samples
+ *	less the records whose cause is an event (cause_interferes()),
+ *	summarized as the run's are (latt_summarize())
+ *
+ * Records the buffer had no room for stay in: the figures are then an
+ * upper bound (the caller says so).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int cause_clean_tail(struct cause_summary *cs,
+		     const struct latt_result *res, const __u64 *hist,
+		     const struct latt_outlier *rec, const __u64 *corr,
+		     size_t n, __u64 tsc_khz)
+{
+	static const enum latt_stat figs[CLEAN_FIGS] = {
+		STAT_P999, STAT_P9999, STAT_MEAN,
+	};
+	struct latt_result r = *res;
+	struct latt_summary s;
+	__u64 *h, top = 0;
+	size_t i;
+	int k;
+
+	h = malloc(LATT_HIST_BUCKETS * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	memcpy(h, hist, LATT_HIST_BUCKETS * sizeof(*h));
+	for (i = 0; i < n && cs->of; i++) {
+		__u32 b = latt_hist_index(rec[i].cycles);
+
+		if (!cause_interferes(cs->of[i]) || !h[b] || !r.count)
+			continue;
+		h[b]--;
+		r.count--;
+		r.sum -= rec[i].cycles < r.sum ? rec[i].cycles : r.sum;
+		r.sum_corrected -= corr[i] < r.sum_corrected ? corr[i] :
+				   r.sum_corrected;
+	}
+	/* the largest left: the top of the highest bucket still counted */
+	for (i = LATT_HIST_BUCKETS; i-- > 0;)
+		if (h[i]) {
+			if (i + 1 < LATT_HIST_BUCKETS)
+				top = latt_hist_hi((__u32)i);
+			break;
+		}
+	if (top && top < r.max)
+		r.max = top;
+	latt_summarize(&s, &r, h, tsc_khz);
+	cs->clean_count = r.count;
+	for (k = 0; k < CLEAN_FIGS; k++) {
+		cs->clean_cycles[k] = s.cycles[figs[k]];
+		cs->clean_ns[k] = s.ns[figs[k]];
+		cs->clean_supported[k] = s.supported[figs[k]];
+	}
+	free(h);
+	return 0;
+}
+
+static size_t put(char *buf, size_t len, size_t at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static size_t put(char *buf, size_t len, size_t at, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (at >= len)
+		return at;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + at, len - at, fmt, ap);
+	va_end(ap);
+	return n < 0 ? at : at + (size_t)n;
+}
+
+/** cause_sources_fmt() - "steal, nmi, switches, ..." of @sources */
+size_t cause_sources_fmt(char *buf, size_t len, __u32 sources)
+{
+	static const char *const names[] = {
+		"smi", "steal", "nmi", "switches", "interrupts", "softirqs",
+		"faults", "gaps", "interrupts, switches and faults shut out",
+	};
+	size_t at = 0, i;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (sources & (1U << i))
+			at = put(buf, len, at, "%s%s", at ? ", " : "",
+				 names[i]);
+	if (!at)
+		at = put(buf, len, at, "nothing");
+	return at;
+}
+
+/** cause_counts_fmt() - "irq:timer 120 (80.1% of their time), ..." */
+size_t cause_counts_fmt(char *buf, size_t len, const struct cause_summary *cs)
+{
+	size_t at = 0;
+	int c;
+
+	buf[0] = '\0';
+	for (c = 0; c < LATT_CAUSE_KINDS; c++) {
+		if (!cs->count[c])
+			continue;
+		at = put(buf, len, at, "%s%s %llu (%.1f%% of their time)",
+			 at ? ", " : "", latt_cause_name(c),
+			 (unsigned long long)cs->count[c],
+			 cs->total_cycles ? 100.0 * (double)cs->cycles[c] /
+			 (double)cs->total_cycles : 0.0);
+	}
+	if (!at)
+		at = put(buf, len, at, "no records");
+	return at;
+}
+
+/** cause_quiet_fmt() - the events of windows without an outlier record */
+size_t cause_quiet_fmt(char *buf, size_t len, const struct cause_summary *cs)
+{
+	size_t at = 0;
+	int c;
+
+	buf[0] = '\0';
+	at = put(buf, len, at, "%llu windows", (unsigned long long)cs->quiet_windows);
+	for (c = 0; c < LATT_CAUSE_EVENTS; c++)
+		if (cs->quiet_ev[c])
+			at = put(buf, len, at, "%s %s %llu", at ? "," : "",
+				 latt_cause_name(c),
+				 (unsigned long long)cs->quiet_ev[c]);
+	return at;
 }

@@ -53,7 +53,9 @@
 	OPT_ROW("threshold", OPT_THRESHOLD, "T", \
 	  "record samples above T as outliers: cycles (2000), a time (500ns, 2us, 1ms) or a multiple of the median (10x: a calibration pass first, each sweep point its own); overhead subtracted, per sample (default: 0, none)"), \
 	OPT_ROW("max-outliers", OPT_MAX_OUTLIERS, "N", \
-	  "outlier records kept (default: " STR(RUN_DEFAULT_MAX_OUTLIERS) ")")
+	  "outlier records kept (default: " STR(RUN_DEFAULT_MAX_OUTLIERS) ")"), \
+	OPT_ROW("no-evidence", OPT_NO_EVIDENCE, NULL, \
+	  "--engine user, --threshold: don't count the interrupts, switches, faults and steal around each window that give each outlier its cause (Documentation/methodology.md, causes): the causes are then unknown")
 
 #define RUN_OPT_TLB_LOCALITY \
 	OPT_ROW("tlb-locality", OPT_TLB_LOCALITY, "BYTES", \

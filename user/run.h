@@ -63,6 +63,7 @@ enum run_opt_id {
 	OPT_OUTLIERS,
 	OPT_ENGINE,
 	OPT_HUGEPAGES,
+	OPT_NO_EVIDENCE,
 	OPT_THREADS,
 	OPT_CPUS,
 	OPT_MODE,
@@ -135,6 +136,7 @@ struct run_opts {
 	bool user_engine;	/* --engine user */
 	bool engine_set;	/* --engine given */
 	bool hugepages;		/* --hugepages (user engine) */
+	bool no_evidence;	/* --no-evidence (user engine) */
 	bool timer_rdtscp;	/* --timer rdtscp: never the fallback */
 	bool skip_badblocks;	/* --skip-badblocks (pmem) */
 	bool durable;		/* --op durable: the op and fence are the
@@ -206,6 +208,11 @@ struct run_report {
 	struct latt_info info_copy;	/* what @info points to */
 	struct run_threshold thr;
 	struct outlier_summary osum;	/* with a threshold */
+	struct cause_summary cause;	/* with a threshold: the records'
+					 * causes (outstats.h) */
+	struct latt_wev *wev;		/* the user engine's evidence of the
+					 * windows that hold records */
+	size_t nr_wev;
 	struct smi_count smi;		/* with a threshold */
 	struct thread_report trep;	/* threads or a mode (ABI 1.2) */
 	char page_note[64];		/* how res.page_size was found */

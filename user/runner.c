@@ -221,6 +221,7 @@ int run_set_option(struct run_opts *o, int id, const char *v)
 	case OPT_OUTLIERS:	o->outliers = v; return 0;
 	case OPT_QUIET:		o->quiet = true; return 0;
 	case OPT_HUGEPAGES:	o->hugepages = true; return 0;
+	case OPT_NO_EVIDENCE:	o->no_evidence = true; return 0;
 	case OPT_TIMER:
 		if (!strcmp(v, "rdtsc"))
 			c->flags |= LATT_CFG_RDTSC;
@@ -326,6 +327,8 @@ const char *run_args_problem(const struct run_opts *o)
 		snprintf(buf, sizeof(buf), "--fence sfence is for store ops; --op %s is a load", latt_name(NAMES_OP, c->op));
 		return buf;
 	}
+	if (o->no_evidence && !o->user_engine)
+		return "--no-evidence is for --engine user (the module's windows shut interrupts out and count their NMIs at no cost)";
 	if (o->hugepages && !o->user_engine)
 		return "--hugepages is for --engine user (the module backs DRAM with 4 MiB blocks of its own)";
 	if (o->hugepages && is_pmem(o) && !cxl)
@@ -1636,6 +1639,44 @@ static int dram_node(const struct run_opts *o)
 }
 
 /*
+ * Each record's cause (outstats.c, lattester/cause.h): from the user
+ * engine's window evidence, or the module's NMI flags, whose windows keep
+ * interrupts, switches and faults out; then the tail without them.
+ */
+static int run_causes(struct run_report *r)
+{
+	struct cause_summary *cs = &r->cause;
+	size_t i, n = r->res.outlier_len;
+	__u64 *corr;
+	int rc;
+
+	if (!r->user_engine) {
+		free(cs->of);
+		memset(cs, 0, sizeof(*cs));
+		cs->on = !!(r->info->features & LATT_FEAT_NMI_COUNT);
+		cs->sources = LATT_EVS_NMI | LATT_EVS_IRQ_OFF;
+		snprintf(cs->why, sizeof(cs->why), "%s", cs->on ?
+			 "SMIs, steal and gaps not looked for in the module's windows" :
+			 "the module counts no NMIs (no LATT_FEAT_NMI_COUNT): windows not looked at");
+	} else if (!cs->on) {
+		snprintf(cs->why, sizeof(cs->why), "%s",
+			 "--no-evidence: windows not looked at");
+	}
+	corr = calloc(n ? n : 1, sizeof(*corr));
+	if (!corr)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		corr[i] = latt_correct(r->outliers[i].cycles,
+				       outlier_overhead(r, &r->outliers[i]));
+	rc = outlier_causes(cs, r->outliers, corr, n, r->wev, r->nr_wev);
+	if (!rc && r->res.count)
+		rc = cause_clean_tail(cs, &r->res, r->hist, r->outliers, corr,
+				      n, r->info->tsc_khz);
+	free(corr);
+	return rc;
+}
+
+/*
  * A point of a sweep ended done: what it leaves on a DRAM node (the user
  * engine's region, or the module's where it kept it), for the clamp of
  * the next point's region.
@@ -1748,6 +1789,10 @@ static int measure_point(struct run_opts *o, struct run_report *r,
 		log_err("out of memory");
 		return 1;
 	}
+	if (o->cfg.threshold && run_causes(r)) {
+		log_err("out of memory");
+		return 1;
+	}
 	return 0;
 }
 
@@ -1842,6 +1887,10 @@ void run_report_free(struct run_report *r)
 	free(r->hist);
 	free(r->outliers);
 	free(r->batch_pairs);
+	free(r->wev);
+	free(r->cause.of);
+	r->wev = NULL;
+	r->cause.of = NULL;
 	r->hist = NULL;
 	r->outliers = NULL;
 	r->batch_pairs = NULL;

@@ -818,10 +818,15 @@ else
 	has "$tmp/out" "^smi: +(unavailable \(.+\)|[0-9]+ during the run .*)$" "fake: smi line"
 	[ "$(grep -vc '^#' "$tmp/o.csv")" -eq 6 ]
 	report $? "fake: outliers CSV: header + 5 records"
-	has "$tmp/o.csv" "^sample,time_ns,offset,cycles,raw_cycles,ns,window,nmi$" \
+	has "$tmp/o.csv" "^sample,time_ns,offset,cycles,raw_cycles,ns,window,nmi,cause$" \
 		"fake: outliers CSV columns"
-	has "$tmp/o.csv" "^999,499500,63936,4980,5000,2490.000,0,0$" "fake: first record"
-	has "$tmp/o.csv" "^1999,999500,[0-9]+,4980,5000,2490.000,1,1$" "fake: NMI record"
+	# the module's windows: interrupts off, NMIs counted (issue 26)
+	has "$tmp/o.csv" "^999,499500,63936,4980,5000,2490.000,0,0,none seen$" "fake: first record, no event in its window: none seen"
+	has "$tmp/o.csv" "^1999,999500,[0-9]+,4980,5000,2490.000,1,1,nmi$" "fake: NMI record, cause nmi"
+	has "$tmp/out" "^causes: +nmi 1 \(20.0% of their time\), none seen 4 \(80.0% of their time\)$" \
+		"fake: causes line: one NMI window, four quiet ones"
+	has "$tmp/out" "^looked for: nmi, interrupts, switches and faults shut out$" \
+		"fake: what the module's windows looked for"
 	has "$tmp/o.csv" "^# samples 10000 tsc_khz 2000000 overhead_cycles 20 threshold_cycles 1800 threshold_ns 900.000 threshold 10x$" \
 		"fake: outliers CSV header comment"
 	jq -e '.outlier_summary.threshold == {"spec": "10x", "basis": "median",

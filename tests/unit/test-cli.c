@@ -980,6 +980,125 @@ static void test_outliers(void)
 	      "one record, no samples: no spacing, rate 0");
 }
 
+/*
+ * The records' causes (issue 26, outstats.c over cause.h): the module's
+ * NMI flags, windows matched by thread and index (one thread's evidence
+ * never explains another's records), a record without evidence unknown,
+ * and the tail without interference: the run less exactly the records an
+ * event explains.
+ */
+static void test_causes(void)
+{
+	static struct latt_outlier rec[16];
+	static __u64 hist[LATT_HIST_BUCKETS];
+	struct cause_summary cs;
+	struct latt_wev wev[2];
+	struct latt_result r;
+	__u64 corr[16], sum = 0;
+	double share = 0;
+	size_t i, n = 4;
+	int c, rc;
+
+	memset(rec, 0, sizeof(rec));
+	memset(&cs, 0, sizeof(cs));
+	/* the module: window 0 holds two records and an NMI, 1 and 2 one */
+	for (i = 0; i < n; i++) {
+		rec[i].sample = 100 * i;
+		rec[i].window = i ? i - 1 : 0;
+		rec[i].cycles = 5000 + 1000 * i;
+		corr[i] = rec[i].cycles - 20;
+	}
+	rec[0].flags = rec[1].flags = LATT_OUT_NMI;
+	cs.on = true;
+	cs.sources = LATT_EVS_NMI | LATT_EVS_IRQ_OFF;
+	rc = outlier_causes(&cs, rec, corr, n, NULL, 0);
+	check(!rc && cs.of[0] == LATT_CAUSE_UNASSIGNED && cs.of[1] == LATT_CAUSE_NMI &&
+	      cs.of[2] == LATT_CAUSE_NONE && cs.of[3] == LATT_CAUSE_NONE,
+	      "the module's records: one NMI to the larger of its window's two, the other (before it) unassigned, quiet windows none seen (%s, %s, %s, %s)",
+	      latt_cause_name(cs.of[0]), latt_cause_name(cs.of[1]),
+	      latt_cause_name(cs.of[2]), latt_cause_name(cs.of[3]));
+	for (c = 0; c < LATT_CAUSE_KINDS; c++) {
+		sum += cs.count[c];
+		share += (double)cs.cycles[c] / (double)cs.total_cycles;
+	}
+	check(sum == n && near(share, 1.0),
+	      "the counts add up to the records (%llu), the time shares to 1 (%.6f)",
+	      (unsigned long long)sum, share);
+	cs.on = false;		/* a module that counts no NMI */
+	rc = outlier_causes(&cs, rec, corr, n, NULL, 0);
+	check(!rc && cs.count[LATT_CAUSE_UNKNOWN] == n,
+	      "a module that counts no NMIs: every record unknown (%llu unknown)",
+	      (unsigned long long)cs.count[LATT_CAUSE_UNKNOWN]);
+
+	/* the user engine, two threads, both in their window 5: cpu 1's
+	 * was switched out, cpu 0's was quiet; a third record, no evidence */
+	memset(rec, 0, sizeof(rec));
+	memset(wev, 0, sizeof(wev));
+	for (i = 0; i < 3; i++) {
+		rec[i].sample = 10 + i;
+		rec[i].window = 5;
+		rec[i].cpu = i ? 1 : 0;
+		rec[i].cycles = 9000;
+		corr[i] = 9000;
+	}
+	rec[2].window = 6;
+	wev[0].cpu = 0;
+	wev[1].cpu = 1;
+	wev[0].window = wev[1].window = 5;
+	wev[0].sources = wev[1].sources = LATT_EVS_ALL & ~LATT_EVS_IRQ_OFF;
+	wev[1].ev[LATT_CAUSE_PREEMPTED] = 1;
+	cs.on = true;
+	cs.sources = wev[0].sources;
+	rc = outlier_causes(&cs, rec, corr, 3, wev, 2);
+	check(!rc && cs.of[0] == LATT_CAUSE_NONE && cs.of[1] == LATT_CAUSE_PREEMPTED &&
+	      cs.of[2] == LATT_CAUSE_UNKNOWN,
+	      "two threads' window 5: each record by its own thread's evidence; a window without evidence unknown (%s, %s, %s)",
+	      latt_cause_name(cs.of[0]), latt_cause_name(cs.of[1]),
+	      latt_cause_name(cs.of[2]));
+
+	/* the clean tail: 20000 samples of 200 cycles, 10 of 50000 (9
+	 * recorded), five of them explained by events */
+	memset(hist, 0, sizeof(hist));
+	memset(&r, 0, sizeof(r));
+	memset(rec, 0, sizeof(rec));
+	hist[latt_hist_index(200)] = 20000 - 10;
+	hist[latt_hist_index(50000)] = 10;
+	r.count = 20000;
+	r.overhead = 0;
+	r.min = 200;
+	r.max = 50000;
+	r.sum = r.sum_corrected = 19990ULL * 200 + 10ULL * 50000;
+	r.config.chain = 1;
+	n = 9;
+	for (i = 0; i < n; i++) {
+		rec[i].cycles = 50000;
+		rec[i].window = i;
+		corr[i] = 50000;
+	}
+	free(cs.of);
+	cs.of = calloc(n, 1);
+	for (i = 0; i < n; i++)
+		cs.of[i] = i < 5 ? LATT_CAUSE_PREEMPTED : LATT_CAUSE_NONE;
+	rc = cause_clean_tail(&cs, &r, hist, rec, corr, n, 2000000);
+	check(!rc && cs.clean_count == 20000 - 5 &&
+	      near(cs.clean_cycles[CLEAN_MEAN],
+		   (19990.0 * 200 + 5.0 * 50000) / 19995.0),
+	      "clean tail: five explained records out, %llu samples, mean %.3f cycles",
+	      (unsigned long long)cs.clean_count, cs.clean_cycles[CLEAN_MEAN]);
+	check(cs.clean_cycles[CLEAN_P9999] >= 49000,
+	      "clean tail: the five unexplained stay in its p99.99 (%.0f cycles)",
+	      cs.clean_cycles[CLEAN_P9999]);
+	for (i = 0; i < n; i++)
+		cs.of[i] = LATT_CAUSE_PREEMPTED;
+	cs.of[5] = LATT_CAUSE_AFTER;
+	rc = cause_clean_tail(&cs, &r, hist, rec, corr, n, 2000000);
+	check(!rc && cs.clean_count == 20000 - 9 &&
+	      cs.clean_cycles[CLEAN_P9999] < 400,
+	      "clean tail: nine out (after counts as interference), p99.99 %.0f cycles: the one left is beyond it",
+	      cs.clean_cycles[CLEAN_P9999]);
+	free(cs.of);
+}
+
 static void t_list(const char *s, enum list_kind kind, int rc,
 		   const __u64 *want, size_t n)
 {
@@ -1375,6 +1494,7 @@ int main(void)
 	test_batch();
 	test_thresholds();
 	test_outliers();
+	test_causes();
 	test_grid();
 	test_repeat_seeds();
 	test_key();
