@@ -306,7 +306,8 @@ if ${CC:-cc} -std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
 	-I"$top/include" -I"$top/user" -o "$keep_bin" \
 	"$top/tests/unit/test-keep.c" \
 	"$top/user/log.c" "$top/user/host.c" "$top/user/map.c" \
-	"$top/user/parse.c" "$top/user/msr.c" -lnuma -pthread 2>"$tmp/err"; then
+	"$top/user/parse.c" "$top/user/msr.c" "$top/user/evidence.c" \
+	-lnuma -pthread 2>"$tmp/err"; then
 	"$keep_bin" "$tmp" >"$tmp/keep.out" 2>"$tmp/err"
 	echo "rc $?" >>"$tmp/keep.out"
 	while IFS= read -r line; do
