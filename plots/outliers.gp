@@ -1,18 +1,32 @@
 # SPDX-License-Identifier: GPL-2.0
-# outliers.gp - every outlier of a run against the time since its start;
+# outliers.gp - every outlier of a run against the time since its start,
+# coloured by its cause (methodology.md 8.1); in files without causes,
 # outliers whose window saw an NMI are drawn apart (the kernel engine's
-# data only: the user engine keeps no interrupt out and sees no NMI).
+# data only: the user engine keeps no interrupt out).
 #
 # Data: a `lattester-ctl run --outliers FILE.csv` file: '#' comment lines,
-# then the header sample,time_ns,offset,cycles,raw_cycles,ns,window,nmi.
+# then the header sample,time_ns,offset,cycles,raw_cycles,ns,window,nmi
+# and, since issue 26, cause.
 # Variables: infile (required), subtitle, threshold_ns (a line at the
 # threshold, if > 0), nmi_known (0: the user engine's file, "nmi
-# unavailable": no NMI marker; default 1), user_note (--note: a line
-# under the plot).
+# unavailable": no NMI marker; default 1), ncauses, cause_col and
+# cause1..causeN (the causes present, in their order; none: a file
+# without causes), user_note (--note: a line under the plot).
 if (!exists("infile")) print "outliers.gp: set infile"; exit status 1
 if (!exists("subtitle")) subtitle = ""
 if (!exists("threshold_ns")) threshold_ns = 0
 if (!exists("nmi_known")) nmi_known = 1
+if (!exists("ncauses")) ncauses = 0
+# a colour per cause: the memory's own (none seen) dark, the machine's
+# interference warm, interrupts blue, what is unexplained grey
+cause_colour(c) = c eq "none seen" ? "#000000" : \
+	c eq "preempted" ? "#d62728" : c eq "steal" ? "#ff7f0e" : \
+	c eq "smi" ? "#8c564b" : c eq "nmi" ? "#9467bd" : \
+	c eq "irq:timer" ? "#1f77b4" : c[1:4] eq "irq:" ? "#17becf" : \
+	c eq "softirq" ? "#2ca02c" : c eq "fault" ? "#bcbd22" : \
+	c eq "gap" ? "#e377c2" : c eq "after" ? "#f7b6d2" : \
+	c eq "unassigned" ? "#7f7f7f" : "#c7c7c7"
+cause(i) = value(sprintf("cause%d", i))
 
 set datafile separator ","
 set datafile columnheaders
@@ -66,7 +80,8 @@ log_axis = "y"; log_lo = y_min / 1.3; log_hi = y_max * 1.3; log_unit = "ns"; log
 eval LOG_TICS
 eval FLOOR_LINE
 if (y_zeros > 0) { notes = notes . "latencies of 0 drawn on the floor line marked 0 (a log axis has no 0)\n"; nnotes = nnotes + 1 }
-if (!nmi_known) { notes = notes . "user engine: interrupts were not kept out and NMIs are not seen, so no outlier is flagged as an NMI's\n"; nnotes = nnotes + 1 }
+if (!nmi_known && ncauses == 0) { notes = notes . "user engine: interrupts were not kept out and NMIs are not seen, so no outlier is flagged as an NMI's\n"; nnotes = nnotes + 1 }
+if (ncauses > 0) { notes = notes . "colour: each outlier's cause, what happened in its window (methodology.md 8.1); none seen: nothing did, the memory's own\n"; nnotes = nnotes + 1 }
 if (exists("user_note")) { notes = notes . user_note . "\n"; nnotes = nnotes + 1 }
 eval NOTES
 set grid xtics ytics
@@ -78,12 +93,18 @@ if (threshold_ns > 0) {
 		at graph 0.01, first threshold_ns left offset 0, -0.8 tc rgb "#555555"
 }
 lifted(v) = v > 0 ? v : y_floor
-if (nmi_known) {
-	plot infile using ($2 / 1e6):($8 == 0 ? lifted($6) : 1/0) \
-		with points pt 7 ps 0.6 lc rgb "#1f77b4" title "outlier", \
-	     infile using ($2 / 1e6):($8 != 0 ? lifted($6) : 1/0) \
-		with points pt 6 ps 1.2 lw 2 lc rgb "#d62728" title "outlier in a window with an NMI"
+if (ncauses > 0) {
+	plot for [i = 1:ncauses] infile \
+		using ($2 / 1e6):(strcol(cause_col) eq cause(i) ? lifted($6) : 1/0) \
+		with points pt 7 ps 0.7 lc rgb cause_colour(cause(i)) title cause(i)
 } else {
-	plot infile using ($2 / 1e6):(lifted($6)) \
-		with points pt 7 ps 0.6 lc rgb "#1f77b4" title "outlier"
+	if (nmi_known) {
+		plot infile using ($2 / 1e6):($8 == 0 ? lifted($6) : 1/0) \
+			with points pt 7 ps 0.6 lc rgb "#1f77b4" title "outlier", \
+		     infile using ($2 / 1e6):($8 != 0 ? lifted($6) : 1/0) \
+			with points pt 6 ps 1.2 lw 2 lc rgb "#d62728" title "outlier in a window with an NMI"
+	} else {
+		plot infile using ($2 / 1e6):(lifted($6)) \
+			with points pt 7 ps 0.6 lc rgb "#1f77b4" title "outlier"
+	}
 }

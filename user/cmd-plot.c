@@ -5,7 +5,7 @@
  *
  *   hist      the histogram of a run (run --hist FILE)
  *   tail      latency against percentile, p50 ... p99.9999 (run --hist)
- *   outliers  outliers against time, NMI-flagged apart (run --outliers X.csv)
+ *   outliers  outliers against time, by cause (run --outliers X.csv)
  *   sweep     percentiles against size, stride or hotspot (sweep --out X.csv)
  *   bars      the basic latency table as grouped bars (sweep --out X.csv)
  *   bw-threads  bandwidth against threads (sweep --mode bandwidth --out X.csv)
@@ -35,6 +35,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <lattester/cause.h>
 
 #include "builtin.h"
 #include "csv.h"
@@ -201,7 +203,7 @@ const struct cmd_usage plot_usage = {
 	.repeatable = plot_repeatable,
 	.description =
 		"The gnuplot scripts are built into lattester-ctl; plot needs neither the module nor root.  hist and tail read a run --hist file, outliers a run --outliers CSV file, sweep and bars a sweep --out CSV file, bw-threads and bw-size its --mode bandwidth rows (sweep and bars leave those out), loaded its --mode loaded rows.  For sweep, every column other than the x axis that varies over the rows (target, cpu, op, pattern, threads, ...) makes a series; bars groups the rows by --group; bw-threads, bw-size and loaded split their lines as sweep does, and loaded joins a line's points in order of --delay.  working-set draws the rows of a --region list against region size on a log2 axis, the host's L1d, L2 and L3 as labelled vertical lines (--caches).  matrix draws a matrix --json (or --csv) file as a heat map: a row per CPU node, a column per memory node (CPU-less ones marked), each cell coloured by its figure and labelled with it; a failed cell is grey and says '-', never 0, and a note under the plot says why it failed.\n\n"
-		"No point is hidden: a 0 on a log axis is drawn on a floor line marked 0, with a marker of its own and a note; a 0 bar gets a marker and its value; rows that no column tells apart (two fences that resolve to one, another --samples) are series of their own, named from their keys.  Log axes of latency are labelled in ns, us, ms and s, with enough marks to read a range of one decade.  Chase rows are per load, the mean of the chain's K dependent loads, and their tails are of such means: the axis and a note say so.  A sweep with --threshold draws its outlier rate on a second axis; outliers draws NMI-flagged outliers apart only for the kernel engine's data.\n\n"
+		"No point is hidden: a 0 on a log axis is drawn on a floor line marked 0, with a marker of its own and a note; a 0 bar gets a marker and its value; rows that no column tells apart (two fences that resolve to one, another --samples) are series of their own, named from their keys.  Log axes of latency are labelled in ns, us, ms and s, with enough marks to read a range of one decade.  Chase rows are per load, the mean of the chain's K dependent loads, and their tails are of such means: the axis and a note say so.  A sweep with --threshold draws its outlier rate on a second axis; outliers colours each outlier by its cause (files from before causes: NMI-flagged outliers apart, the kernel engine's only).\n\n"
 		"Environment: LATTESTER_GNUPLOT, the gnuplot to run (default: gnuplot on PATH); LATTESTER_PLOTS, a directory whose KIND.gp (bw.gp for bw-threads and bw-size) replace the built-in scripts; LATTESTER_PLOT_KEEP, keep the temporary files after an error; LATTESTER_SYSFS, where working-set reads devices/system/cpu (default: /sys).",
 	.examples = plot_examples,
 	.see_also = "gnuplot(1)",
@@ -551,8 +553,11 @@ static int read_commented(struct plot *p)
 	char *line = NULL, *t;
 	size_t cap = 0, rows = 0;
 	bool known = false, header_row = p->kind->input == IN_OUTLIERS;
-	bool nmi_known = true;
+	bool nmi_known = true, seen[LATT_CAUSE_KINDS] = { false };
+	int cause_col = -1, nf, c, n;
+	char *fields[16];
 	unsigned int chain;
+	char name[16];
 	double thr;
 
 	if (!f) {
@@ -583,16 +588,35 @@ static int read_commented(struct plot *p)
 			nmi_known = false;
 		if (line[0] == '#' || line[strspn(line, " \t\r\n")] == '\0')
 			continue;
-		if (header_row) {
+		if (header_row) {	/* a file of issue 26 has causes */
 			header_row = false;
+			nf = csv_split(line, fields, 16);
+			cause_col = nf > 0 ? csv_column(fields, nf, "cause") : -1;
 			continue;
 		}
 		rows++;
+		if (cause_col < 0)
+			continue;
+		nf = csv_split(line, fields, 16);
+		for (c = 0; nf > cause_col && c < LATT_CAUSE_KINDS; c++)
+			if (!strcmp(fields[cause_col], latt_cause_name(c)))
+				seen[c] = true;
 	}
 	free(line);
 	fclose(f);
 	if (p->kind->input == IN_OUTLIERS)
 		var_num(p, "nmi_known", nmi_known);
+	/* the causes present, in their order: one series each */
+	for (c = 0, n = 0; cause_col >= 0 && c < LATT_CAUSE_KINDS; c++) {
+		if (!seen[c])
+			continue;
+		snprintf(name, sizeof(name), "cause%d", ++n);
+		var_str(p, name, latt_cause_name(c));
+	}
+	if (cause_col >= 0) {
+		var_num(p, "ncauses", n);
+		var_num(p, "cause_col", cause_col + 1);
+	}
 	if (!known) {
 		log_err("%s: not %s (no '%.*s' line)", p->in, p->kind->what,
 			(int)strlen(marker) - 2, marker);
