@@ -410,6 +410,7 @@ struct user_thr {
 	__u32 nr_wev, max_wev;
 	__u64 quiet_windows;	/* windows with no record and an event */
 	__u64 quiet_ev[LATT_CAUSE_EVENTS];	/* their events */
+	__u64 ev_cycles;	/* TSC cycles spent reading it */
 } __attribute__((aligned(64)));	/* one thread's writes, its own lines */
 
 /* What the measuring threads share with the one that waits for them. */
@@ -623,6 +624,8 @@ static int sample_all(struct user_thr *t, struct latt_pattern *pat,
 			ev_read(&t->ev, &snap[!e]);
 			window_evidence(t, &snap[e], &snap[!e], first);
 			e = !e;
+			/* from the reading's TSC: its own cost, and this */
+			t->ev_cycles += latt_rdtsc() - now;
 		}
 		window_done(t, now - w0, done);
 		if (stopping(u))
@@ -1307,6 +1310,7 @@ static int threads_evidence(struct user_run *u, struct run_report *r)
 		       t->nr_wev * sizeof(*t->wev));
 		r->nr_wev += t->nr_wev;
 		cs->quiet_windows += t->quiet_windows;
+		cs->ev_cycles += t->ev_cycles;
 		for (c = 0; c < LATT_CAUSE_EVENTS; c++)
 			cs->quiet_ev[c] += t->quiet_ev[c];
 	}

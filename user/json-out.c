@@ -672,6 +672,26 @@ static struct json_object *causes(const struct run_report *r)
 	}
 	json_object_object_add(o, "by_cause", by);
 	latt_json_u64(o, "events_left_over", cs->left);
+	/* what reading the evidence cost: its cycles, and their share of
+	 * the sampling phase (every latency thread's) */
+	if (cs->on && r->user_engine) {
+		__u64 d = r->res.tsc_end > r->res.tsc_start ?
+			  r->res.tsc_end - r->res.tsc_start : 0;
+		__u32 i, nlat = 0;
+
+		for (i = 0; i < r->trep.n; i++)
+			nlat += r->trep.st[i].role == LATT_ROLE_LATENCY;
+		if (!nlat)
+			nlat = 1;
+
+		latt_json_u64(o, "evidence_cycles", cs->ev_cycles);
+		json_object_object_add(o, "evidence_share",
+				       json_new_fixed(d ? (double)cs->ev_cycles /
+						      ((double)d * nlat) : 0.0, 6));
+	} else {
+		json_object_object_add(o, "evidence_cycles", NULL);
+		json_object_object_add(o, "evidence_share", NULL);
+	}
 	q = json_object_new_object();
 	latt_json_u64(q, "windows", cs->quiet_windows);
 	for (c = 0; c < LATT_CAUSE_EVENTS; c++)

@@ -61,6 +61,7 @@ enum { CLEAN_P999, CLEAN_P9999, CLEAN_MEAN, CLEAN_FIGS };
  * @left: events in windows with outliers that no outlier was left for
  * @quiet_windows: windows without an outlier record that held an event
  * @quiet_ev: their events, by cause
+ * @ev_cycles: TSC cycles the user engine's threads spent reading it
  * @clean_count: samples without a cause of interference (SMI to gap)
  * @clean_cycles: their p99.9, p99.99 and mean, corrected cycles per
  *	access (per load for a chain); @clean_ns the same in ns
@@ -77,6 +78,7 @@ struct cause_summary {
 	__u64 left;
 	__u64 quiet_windows;
 	__u64 quiet_ev[LATT_CAUSE_EVENTS];
+	__u64 ev_cycles;
 	__u64 clean_count;
 	double clean_cycles[CLEAN_FIGS], clean_ns[CLEAN_FIGS];
 	bool clean_supported[CLEAN_FIGS];

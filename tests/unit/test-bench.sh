@@ -7,7 +7,8 @@
 #  - the tsc-step helper builds through the Makefile and prints its keys;
 #  - bench.py with the user engine: exit 0, the table on stdout, a JSON
 #    document with the machine, the settings and every benchmark (timer,
-#    efficiency, agreement, memory, table), each figure a median/min/max
+#    efficiency, agreement, memory, table, evidence: its share, ratio,
+#    explained share and targets), each figure a median/min/max
 #    over the repetitions; the module's memory skipped with a reason; the
 #    basic table as a sweep and as a sweep --no-reuse, their ratio, rows
 #    alike in keys, fields and counts, every point but the first reusing
@@ -69,7 +70,8 @@ check()
 import json, sys
 d = json.load(open(sys.argv[1]))
 engine, want = sys.argv[2], sys.argv[3]
-names = ["timer", "efficiency", "agreement", "memory", "bandwidth", "table"]
+names = ["timer", "efficiency", "agreement", "memory", "bandwidth", "table",
+         "evidence"]
 why = []
 if d.get("schema") != "lattester-bench/1":
     why.append("schema %r" % d.get("schema"))
@@ -103,6 +105,10 @@ else:
         x = e["benchmarks"].get(b, {"error": "missing"})
         if "error" in x:
             why.append("%s: %s" % (b, x["error"]))
+            continue
+        if b == "evidence" and engine != "user":
+            if not x.get("skipped"):
+                why.append("evidence: the kernel engine's not skipped")
             continue
         if b != "agreement":
             figures(b, x.get("figures"))
@@ -139,6 +145,14 @@ else:
                 why.append("bandwidth.%s: %r" % (k, f.get(k)))
         if "met" not in bw.get("target", {}):
             why.append("bandwidth: no target")
+    ev = e["benchmarks"].get("evidence", {})
+    if engine == "user" and "error" not in ev:
+        f = ev.get("figures", {})
+        for k in ("evidence_share", "cost", "outliers", "explained"):
+            if k not in f:
+                why.append("evidence.%s missing" % k)
+        if not {"cost_met", "explained_met"} <= set(ev.get("target", {})):
+            why.append("evidence: no targets")
     mod = e["benchmarks"].get("memory", {}).get("module", {})
     if want == "module":
         figures("memory.module", mod.get("figures"))
@@ -159,7 +173,7 @@ report $? "the JSON has the machine and every benchmark, median/min/max each"
 check "$tmp/b.json" kernel skipped && grep -q /nonexistent "$tmp/b.json"
 report $? "no device: the kernel engine is skipped, the device named"
 grep -q "^engine user on .* cores), kernel .*, tsc_khz [0-9]" "$tmp/out" &&
-	(for b in timer efficiency agreement memory bandwidth table; do
+	(for b in timer efficiency agreement memory bandwidth table evidence; do
 		grep -q "^  $b " "$tmp/out" || exit 1
 	done) &&
 	grep -q "^  table  *the same, sweep --no-reuse  *[0-9.]* s" "$tmp/out" &&

@@ -33,6 +33,14 @@ figure is and how to read it.
               (tools/bench/stream-ref.c: a sum of the words, vectorised
               by the compiler, and a memcpy), side by side in each
               repetition: GB/s of each, and the engine's over the loop's
+  evidence    the windows' evidence for the outliers' causes (issue 26):
+              the efficiency run with --threshold 10x, with and without
+              --no-evidence, in turn in every repetition: the sampling
+              phase's time per sample of each and their ratio, the share
+              of the sampling spent reading the evidence (counted in the
+              run: target at most 2%), and the share of the outliers of 10x
+              the median that carry a cause or a quiet window's "none
+              seen" (target at least 0.9); the user engine's only
   table       the basic latency table (the ops of tools/repro-basic-latency
               x seq/rand x 64/128/256 B, TABLE_SAMPLES a point) as one
               `sweep`, which keeps the region from point to point, and as
@@ -72,7 +80,10 @@ EFFICIENCY_TARGET = 0.5                   # of the sampling phase
 MEM_GROWTH_LIMIT = 1.05                   # hi/lo RSS above this: it grows
 MEMINFO_POLL_S = 0.01
 BENCHMARKS = ["timer", "efficiency", "agreement", "memory", "bandwidth",
-              "table"]
+              "table", "evidence"]
+EVIDENCE_COST_TARGET = 1.02               # with / without, at most
+EVIDENCE_EXPLAINED_TARGET = 0.9           # of the outliers, at least
+UNEXPLAINED = ("unassigned", "unknown")
 BW_TARGET = 0.8                           # the engine's GB/s / the loop's
 TABLE_TARGET = 0.5                        # reuse / --no-reuse, at most
 TABLE_MODES = [("reuse", []), ("no_reuse", ["--no-reuse"])]
@@ -401,6 +412,61 @@ def bench_efficiency(run, a):
                        "met": share is not None and share >= EFFICIENCY_TARGET}}
 
 
+def evidence_figures(on, off):
+    """One repetition's pair: the cost, and the outliers explained."""
+    def per_sample(r):
+        res = result(r)
+        return res["duration_ns"] / res["samples"] if res["samples"] else None
+    rec = on["doc"]["outlier_records"]
+    by = on["doc"]["outlier_summary"]["causes"]["by_cause"]
+    unexplained = sum(by.get(k, {}).get("count", 0) for k in UNEXPLAINED)
+    causes = on["doc"]["outlier_summary"]["causes"]
+    return {"evidence_share": causes.get("evidence_share"),
+            "ns_per_sample_on": per_sample(on),
+            "ns_per_sample_off": per_sample(off),
+            "cost": ratio(per_sample(on), per_sample(off)),
+            "outliers": len(rec),
+            "explained": ratio(len(rec) - unexplained, len(rec)),
+            "none_seen": ratio(by.get("none seen", {}).get("count", 0),
+                               len(rec))}
+
+
+EVIDENCE_UNITS = {"ns_per_sample_on": "ns", "ns_per_sample_off": "ns",
+                  "cost": "ratio", "outliers": "count"}
+
+
+def bench_evidence(run, a):
+    if run.engine != "user":
+        return {"skipped": "the module's windows keep interrupts out and count NMIs at no cost (--no-evidence is the user engine's)"}
+    opts = ["--op", "load", "--pattern", "rand", "--size", "64", "--region",
+            a.region, "--samples", str(a.samples), "--threshold", "10x"]
+    reps = []
+    for i in range(a.reps):
+        # in turn, the first of each pair alternating
+        if i % 2:
+            off = run.run(opts + ["--no-evidence"])
+            on = run.run(opts)
+        else:
+            on = run.run(opts)
+            off = run.run(opts + ["--no-evidence"])
+        reps.append(evidence_figures(on, off))
+    figs = {k: median_summary([x[k] for x in reps],
+                              EVIDENCE_UNITS.get(k, "fraction"))
+            for k in reps[0]}
+    # the target on the reading's own share (measured in the run, free
+    # of the host's drift between runs); the A/B ratio shows the rest
+    cost = figs["evidence_share"]["median"]
+    cost = None if cost is None else 1 + cost
+    expl = figs["explained"]["median"]
+    return {"config": {"run": opts}, "figures": figs,
+            "target": {"cost": EVIDENCE_COST_TARGET,
+                       "explained": EVIDENCE_EXPLAINED_TARGET,
+                       "cost_met": cost is not None and
+                       cost <= EVIDENCE_COST_TARGET,
+                       "explained_met": expl is not None and
+                       expl >= EVIDENCE_EXPLAINED_TARGET}}
+
+
 def bench_agreement(run, a):
     common = ["--op", "load", "--size", "64", "--region", a.region]
     pages = [("4k", [])]
@@ -669,7 +735,8 @@ def bench_table(run, a):
 
 BENCH_FNS = {"timer": bench_timer, "efficiency": bench_efficiency,
              "agreement": bench_agreement, "memory": bench_memory,
-             "bandwidth": bench_bandwidth, "table": bench_table}
+             "bandwidth": bench_bandwidth, "table": bench_table,
+             "evidence": bench_evidence}
 
 
 def engine_problem(engine):
@@ -725,7 +792,9 @@ def fmt(v, unit, bare=False):
     if unit == "s":
         return "%.3f" % v + ("" if bare else " s")
     if unit in ("ratio", "timer steps", "overheads"):
-        return "%.2f" % v
+        return "%.3f" % v if unit == "ratio" and abs(v - 1) < 0.05 else "%.2f" % v
+    if unit == "ns":
+        return "%.1f" % v + ("" if bare else " ns")
     if unit == "core cycles":
         return "%.1f" % v + ("" if bare else " core")
     if unit == "points":
@@ -783,6 +852,14 @@ ROWS = {  # benchmark: [(path to the figure, label)]
         ("loop_read_gbps", "load GB/s, the same from a plain loop"),
         ("engine_over_loop", "lattester / the loop"),
         ("loop_copy_gbps", "memcpy GB/s (read + written), the loop")],
+    "evidence": [
+        ("evidence_share", "share of the sampling spent reading it"),
+        ("ns_per_sample_on", "sampling time a sample, evidence on"),
+        ("ns_per_sample_off", "the same, --no-evidence"),
+        ("cost", "on / off"),
+        ("outliers", "outliers of 10x the median"),
+        ("explained", "of them with a cause, or none seen"),
+        ("none_seen", "of them none seen (a quiet window)")],
     "table": [
         ("table_s", "basic latency table, %(points)d points, sweep"),
         ("no_reuse_table_s", "the same, sweep --no-reuse"),
@@ -826,6 +903,15 @@ def verdicts(name, b, s):
         yield "target: reuse in <= %d%% of the --no-reuse time: %s" % (
             100 * b["target"]["reuse_over_no_reuse"],
             "met" if b["target"]["met"] else "NOT met")
+    elif name == "evidence" and "skipped" in b:
+        yield "skipped: " + b["skipped"]
+    elif name == "evidence":
+        yield "target: evidence costs at most %d%% of the sampling time: %s" % (
+            round(100 * (b["target"]["cost"] - 1)),
+            "met" if b["target"]["cost_met"] else "NOT met")
+        yield "target: >= %d%% of the outliers explained: %s" % (
+            100 * b["target"]["explained"],
+            "met" if b["target"]["explained_met"] else "NOT met")
     elif name == "bandwidth":
         yield "target: >= %d%% of the loop's GB/s: %s" % (
             100 * b["target"]["engine_over_loop"],
