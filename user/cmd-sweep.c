@@ -666,6 +666,32 @@ struct sweep_row {
 };
 
 /*
+ * The outlier records of @cs in the group of column @col: those whose
+ * cause interferes (an event, or after one), those with none seen (the
+ * memory's own), or the unexplained (unassigned, unknown).
+ */
+static __u64 cause_group(const struct cause_summary *cs, enum sweep_col col)
+{
+	__u64 n = 0;
+	int c;
+
+	for (c = 0; c < LATT_CAUSE_KINDS; c++)
+		if (col == SWEEP_COL_OUTLIERS_EXPLAINED ? cause_interferes(c) :
+		    col == SWEEP_COL_OUTLIERS_NONE_SEEN ?
+		    c == LATT_CAUSE_NONE :
+		    c == LATT_CAUSE_UNASSIGNED || c == LATT_CAUSE_UNKNOWN)
+			n += cs->count[c];
+	return n;
+}
+
+/* The figure of the tail without interference of column @col. */
+static int clean_fig(enum sweep_col col)
+{
+	return col == SWEEP_COL_CLEAN_NS_P999 ? CLEAN_P999 :
+	       col == SWEEP_COL_CLEAN_NS_P9999 ? CLEAN_P9999 : CLEAN_MEAN;
+}
+
+/*
  * Column @col of @w's row (@stat: which statistic, for SWEEP_COL_CYCLES,
  * SWEEP_COL_NS and its intervals), in @buf or a constant.
  */
@@ -676,7 +702,9 @@ static const char *row_value(const struct sweep_row *w, enum sweep_col col,
 	const struct latt_result *s = &r->res;
 	const struct latt_config *c = &s->config;
 	const struct outlier_summary *o = &r->osum;
+	const struct cause_summary *cs = &r->cause;
 	__u64 khz = r->info->tsc_khz;
+	int k;
 
 	switch (col) {
 	case SWEEP_COL_POINT:
@@ -764,6 +792,21 @@ static const char *row_value(const struct sweep_row *w, enum sweep_col col,
 	case SWEEP_COL_SMI:
 		return c->threshold && r->smi.ok ?
 		       fmt_u64(buf, len, r->smi.after - r->smi.before) : "";
+	case SWEEP_COL_OUTLIERS_EXPLAINED:
+	case SWEEP_COL_OUTLIERS_NONE_SEEN:
+	case SWEEP_COL_OUTLIERS_UNEXPLAINED:
+		return c->threshold ? fmt_u64(buf, len, cause_group(cs, col)) :
+		       "";
+	case SWEEP_COL_CLEAN_NS_P999:
+	case SWEEP_COL_CLEAN_NS_P9999:
+	case SWEEP_COL_CLEAN_NS_MEAN:
+		/* as run's clean tail: a percentile its samples can't
+		 * support is blank, the mean is there with any sample */
+		k = clean_fig(col);
+		if (!c->threshold || !cs->clean_count ||
+		    !cs->clean_supported[k])
+			return "";
+		return fmt_double(buf, len, "%.3f", cs->clean_ns[k]);
 	case SWEEP_COL_MODE:
 		return mode_name(c->mode);
 	case SWEEP_COL_THREADS:

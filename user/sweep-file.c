@@ -62,6 +62,15 @@ static const struct column {
 	[SWEEP_COL_SPACING_SAMPLES]	= { SWEEP_CSV_V1, "spacing_samples" },
 	[SWEEP_COL_SPACING_NS]		= { SWEEP_CSV_V1, "spacing_ns" },
 	[SWEEP_COL_SMI]			= { SWEEP_CSV_V1, "smi" },
+	[SWEEP_COL_OUTLIERS_EXPLAINED]	= { SWEEP_CSV_V6,
+					    "outliers_explained" },
+	[SWEEP_COL_OUTLIERS_NONE_SEEN]	= { SWEEP_CSV_V6,
+					    "outliers_none_seen" },
+	[SWEEP_COL_OUTLIERS_UNEXPLAINED] = { SWEEP_CSV_V6,
+					     "outliers_unexplained" },
+	[SWEEP_COL_CLEAN_NS_P999]	= { SWEEP_CSV_V6, "clean_ns_p99.9" },
+	[SWEEP_COL_CLEAN_NS_P9999]	= { SWEEP_CSV_V6, "clean_ns_p99.99" },
+	[SWEEP_COL_CLEAN_NS_MEAN]	= { SWEEP_CSV_V6, "clean_ns_mean" },
 	[SWEEP_COL_MODE]		= { SWEEP_CSV_V2, "mode" },
 	[SWEEP_COL_THREADS]		= { SWEEP_CSV_V2, "threads" },
 	[SWEEP_COL_DELAY]		= { SWEEP_CSV_V2, "delay" },
@@ -242,20 +251,28 @@ static bool v1_kind(const char *line)
 	return strstr(line, v1);
 }
 
-/* Is @s the beginning of the header this version writes? */
+/*
+ * Is @s the beginning of the header of a layout (a file of an older one
+ * cut short in its header holds no row either)?
+ */
 static bool header_prefix(const char *s)
 {
 	char *buf = NULL;
 	size_t n = 0;
-	bool yes;
-	FILE *m = open_memstream(&buf, &n);
+	bool yes = false;
+	FILE *m;
+	int l;
 
-	if (!m)
-		return false;
-	sweep_csv_header(m);
-	fclose(m);
-	yes = buf && !strncmp(buf, s, strlen(s));
-	free(buf);
+	for (l = SWEEP_CSV_V1; l <= SWEEP_CSV_LAYOUT && !yes; l++) {
+		m = open_memstream(&buf, &n);
+		if (!m)
+			return false;
+		sweep_csv_header_of(m, (enum sweep_csv_layout)l);
+		fclose(m);
+		yes = buf && !strncmp(buf, s, strlen(s));
+		free(buf);
+		buf = NULL;
+	}
 	return yes;
 }
 

@@ -43,8 +43,9 @@ enum sweep_csv_layout {
 	SWEEP_CSV_V3,	/* engine, page_size; "point" counts from 1 */
 	SWEEP_CSV_V4,	/* region_reused */
 	SWEEP_CSV_V5,	/* ns_lo_*, ns_hi_*: the 95% intervals */
+	SWEEP_CSV_V6,	/* outliers_explained ... clean_ns_mean: causes */
 };
-#define SWEEP_CSV_LAYOUT	SWEEP_CSV_V5	/* what a new file gets */
+#define SWEEP_CSV_LAYOUT	SWEEP_CSV_V6	/* what a new file gets */
 
 /* "point" in the rows of a new file: the grid's points count from 1 */
 #define SWEEP_POINT_BASE	1
@@ -100,6 +101,13 @@ enum sweep_col {
 	SWEEP_COL_SPACING_SAMPLES,
 	SWEEP_COL_SPACING_NS,
 	SWEEP_COL_SMI,
+	/* its outliers' causes (outstats.h, struct cause_summary) */
+	SWEEP_COL_OUTLIERS_EXPLAINED,
+	SWEEP_COL_OUTLIERS_NONE_SEEN,
+	SWEEP_COL_OUTLIERS_UNEXPLAINED,
+	SWEEP_COL_CLEAN_NS_P999,
+	SWEEP_COL_CLEAN_NS_P9999,
+	SWEEP_COL_CLEAN_NS_MEAN,
 	/* its threads and bandwidth */
 	SWEEP_COL_MODE,
 	SWEEP_COL_THREADS,

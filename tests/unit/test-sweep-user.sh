@@ -64,6 +64,9 @@ sweep()
 }
 
 grid="--op load,store --pattern seq,rand --size 64,128 --samples 500 --region 16M"
+# the columns layout 6 brought, in their order right after smi: the
+# outliers' causes and the tail without interference
+export V6=outliers_explained,outliers_none_seen,outliers_unexplained,clean_ns_p99.9,clean_ns_p99.99,clean_ns_mean
 
 # ---- a small grid ----
 sweep g --engine user $grid
@@ -221,13 +224,14 @@ report $? "--resume with --hugepages (a column of its own): its points added"
 
 # ---- older files: their columns and their numbering kept ----
 python3 - "$tmp/ws.csv" "$tmp/old.csv" "$tmp/ws.jsonl" "$tmp/old.jsonl" <<'PY'
-import csv, json, sys
+import csv, json, os, sys
+V6 = os.environ["V6"].split(",")
 src, dst, jsrc, jdst = sys.argv[1:]
 rows = list(csv.reader(open(src)))
 head = rows[0]
 keep = [i for i, c in enumerate(head)
         if c not in ("engine", "page_size", "region_reused") and
-        not c.startswith(("ns_lo_", "ns_hi_"))]
+        not c.startswith(("ns_lo_", "ns_hi_")) and c not in V6]
 with open(dst, "w", newline="") as f:
     w = csv.writer(f, lineterminator="\n")
     w.writerow([head[i] for i in keep])
@@ -256,10 +260,11 @@ report $? "--resume of files counted from 0, without engine, page_size: continue
 # a file from before region_reused (and the intervals): continued in its
 # own columns
 python3 - "$tmp/ws.csv" "$tmp/v3.csv" <<'PY'
-import csv, sys
+import csv, os, sys
+V6 = os.environ["V6"].split(",")
 rows = list(csv.reader(open(sys.argv[1])))
 keep = [i for i, c in enumerate(rows[0]) if c != "region_reused" and
-        not c.startswith(("ns_lo_", "ns_hi_"))]
+        not c.startswith(("ns_lo_", "ns_hi_")) and c not in V6]
 with open(sys.argv[2], "w", newline="") as f:
     w = csv.writer(f, lineterminator="\n")
     for r in rows[:4]:
@@ -277,10 +282,11 @@ report $? "--resume of a file without region_reused: continued in its columns"
 
 # a file of layout 4 (before the intervals): continued without them
 python3 - "$tmp/ws.csv" "$tmp/v4.csv" <<'PY'
-import csv, sys
+import csv, os, sys
+V6 = os.environ["V6"].split(",")
 rows = list(csv.reader(open(sys.argv[1])))
 keep = [i for i, c in enumerate(rows[0])
-        if not c.startswith(("ns_lo_", "ns_hi_"))]
+        if not c.startswith(("ns_lo_", "ns_hi_")) and c not in V6]
 with open(sys.argv[2], "w", newline="") as f:
     w = csv.writer(f, lineterminator="\n")
     for r in rows[:4]:
