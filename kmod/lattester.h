@@ -116,6 +116,16 @@ struct latt_run;
  * @chase_pos: a pointer chase's place where the samples left it, where
  *	the batches go on (ABI 2.7)
  * @chase_opos: an offset chase's, likewise
+ * @wev: ABI 2.8, a run with outlier records: the evidence of each window
+ *	that holds one of its records, room for @max_wev (its records'
+ *	room); NULL without
+ * @nr_wev: evidence records in @wev
+ * @max_wev: their room
+ * @quiet_windows: windows without a record that held an event
+ * @quiet_ev: their events, by LATT_EV_*
+ * @ev_sources: LATT_EVS_* its windows look for
+ * @steal: its CPU's KVM steal-time record (struct kvm_steal_time), the
+ *	one the kernel registered; NULL where there is none
  *
  * Written by that kthread only, read once the run has stopped.
  */
@@ -132,6 +142,12 @@ struct latt_thread {
 	u64 *batch_offs;
 	char *chase_pos;
 	u64 chase_opos;
+	struct latt_wev *wev;
+	u32 nr_wev, max_wev;
+	u64 quiet_windows;
+	u64 quiet_ev[LATT_EV_KINDS];
+	u32 ev_sources;
+	void *steal;
 } ____cacheline_aligned_in_smp;	/* one thread's writes, one CPU's lines */
 
 /**

@@ -48,6 +48,8 @@ static_assert(sizeof(struct latt_thread_stats) == LATT_THREAD_STATS_SIZE);
 static_assert(sizeof(struct latt_threads) == LATT_THREADS_SIZE);
 static_assert(sizeof(struct latt_batch_pair) == LATT_BATCH_PAIR_SIZE);
 static_assert(sizeof(struct latt_batch) == LATT_BATCH_SIZE);
+static_assert(sizeof(struct latt_wev) == LATT_WEV_SIZE);
+static_assert(sizeof(struct latt_windows) == LATT_WINDOWS_SIZE);
 
 static DEFINE_MUTEX(latt_lock);		/* guards everything below */
 static struct latt_run *latt_cur;	/* the last run, if any */
@@ -572,6 +574,57 @@ static long latt_ioctl_batch(void __user *arg)
 	return ret;
 }
 
+/*
+ * LATT_IOC_WINDOWS (ABI 2.8): the evidence of the windows that hold
+ * outlier records, thread after thread as the records, as many as the
+ * caller has room for, the windows' sources and the events of the
+ * windows without records.  THREADS' rules: -EINVAL for a reserved field
+ * set, -ENOENT without a run, -EBUSY while it runs, -EFAULT.
+ */
+static long latt_ioctl_windows(void __user *arg)
+{
+	struct latt_windows w;
+	struct latt_wev __user *dst;
+	struct latt_thread *t;
+	struct latt_run *run;
+	u32 state, i, k, n = 0;
+	int ret = 0, c;
+
+	if (copy_from_user(&w, arg, sizeof(w)))
+		return -EFAULT;
+	if (!latt_all_zero(w.reserved, ARRAY_SIZE(w.reserved)))
+		return -EINVAL;
+	run = latt_get_stopped(&state);
+	if (IS_ERR(run))
+		return PTR_ERR(run);
+	dst = u64_to_user_ptr(w.wev_ptr);
+	w.sources = 0;
+	w.kept = 0;
+	w.quiet_windows = 0;
+	memset(w.quiet_ev, 0, sizeof(w.quiet_ev));
+	for (i = 0; i < run->nr_threads; i++) {
+		t = &run->threads[i];
+		if (!w.sources)
+			w.sources = t->ev_sources;
+		w.kept += t->nr_wev;
+		w.quiet_windows += t->quiet_windows;
+		for (c = 0; c < LATT_EV_KINDS; c++)
+			w.quiet_ev[c] += t->quiet_ev[c];
+		k = w.wev_ptr ? min(w.len - n, t->nr_wev) : 0;
+		if (k && copy_to_user(dst + n, t->wev,
+				      array_size(k, sizeof(*t->wev)))) {
+			ret = -EFAULT;
+			break;
+		}
+		n += k;
+	}
+	w.len = n;
+	if (!ret && copy_to_user(arg, &w, sizeof(w)))
+		ret = -EFAULT;
+	latt_run_put(run);
+	return ret;
+}
+
 /**
  * latt_stop_current() - stop the current run and wait for it
  * @owner: stop it only if this file started it (and forget the owner), or
@@ -660,6 +713,8 @@ static long latt_ioctl(struct file *file, unsigned int cmd, unsigned long a)
 		return latt_ioctl_threads(arg);
 	case LATT_IOC_BATCH:
 		return latt_ioctl_batch(arg);
+	case LATT_IOC_WINDOWS:
+		return latt_ioctl_windows(arg);
 	}
 	return -ENOTTY;
 }

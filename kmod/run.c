@@ -52,8 +52,10 @@
 #include <asm/tsc.h>
 #include <asm/cpufeature.h>
 #include <asm/pgtable.h>
+#include <asm/kvm_para.h>
 #include <lattester/hist.h>
 #include <lattester/access.h>
+#include <lattester/cause.h>
 #include "lattester.h"
 
 /* how far ahead of the last thread's arrival the common start is */
@@ -100,8 +102,48 @@ static inline bool latt_moved(const struct latt_thread *t)
 }
 
 /*
+ * What a window's evidence reads at each of its ends (ABI 2.8): the CPU's
+ * NMI count, and where the thread's windows look for them
+ * (t->ev_sources), its SMI count and the hypervisor's steal.
+ */
+struct latt_ev_snap {
+	unsigned int nmi;
+	u64 smi;
+	u64 steal;
+};
+
+/*
+ * The steal the hypervisor has recorded in a KVM steal-time record, ns:
+ * its version is odd while the host writes, and changes with each write
+ * (the kernel's kvm_steal_clock() reads it so).
+ */
+static u64 latt_steal_read(const struct kvm_steal_time *st)
+{
+	u32 v;
+	u64 steal;
+
+	do {
+		v = READ_ONCE(st->version);
+		virt_rmb();
+		steal = READ_ONCE(st->steal);
+		virt_rmb();
+	} while ((v & 1) || v != READ_ONCE(st->version));
+	return steal;
+}
+
+static inline void latt_ev_read(const struct latt_thread *t,
+				struct latt_ev_snap *s)
+{
+	s->nmi = this_cpu_read(irq_stat.__nmi_count);
+	if (t->ev_sources & LATT_EVS_SMI && rdmsrl_safe(MSR_SMI_COUNT, &s->smi))
+		s->smi = 0;
+	if (t->steal)
+		s->steal = latt_steal_read(t->steal);
+}
+
+/*
  * A measuring window on @t's CPU: interrupts off, the CPU's NMI count
- * noted.  -ENODEV (interrupts on again) when the CPU went offline and the
+ * noted (with the evidence the thread looks for: latt_ev_read()).  -ENODEV (interrupts on again) when the CPU went offline and the
  * scheduler moved the thread, or when the run's device-DAX device died.
  *
  * A device-DAX target is pinned for the window: each window is a DAX read
@@ -111,7 +153,7 @@ static inline bool latt_moved(const struct latt_thread *t)
  * the current window has ended, and no window touches it after.
  */
 static inline int latt_window_open(struct latt_thread *t, unsigned long *fl,
-				   unsigned int *nmi)
+				   struct latt_ev_snap *ev)
 {
 	struct dax_device *dax = t->run->region.dax;
 
@@ -129,16 +171,20 @@ static inline int latt_window_open(struct latt_thread *t, unsigned long *fl,
 			dax_read_unlock(t->dax_id);
 		return -ENODEV;
 	}
-	*nmi = this_cpu_read(irq_stat.__nmi_count);
+	latt_ev_read(t, ev);
 	return 0;
 }
 
-/* The window's end; whether an NMI came during it. */
+/* The window's end, its evidence read into @end; whether an NMI came
+ * during it. */
 static inline bool latt_window_close(struct latt_thread *t, unsigned long fl,
-				     unsigned int nmi)
+				     const struct latt_ev_snap *start,
+				     struct latt_ev_snap *end)
 {
-	bool seen = this_cpu_read(irq_stat.__nmi_count) != nmi;
+	bool seen;
 
+	latt_ev_read(t, end);
+	seen = end->nmi != start->nmi;
 	latt_window_leave(t->run, fl);
 	if (t->run->region.dax)
 		dax_read_unlock(t->dax_id);
@@ -270,6 +316,50 @@ static int latt_poisoned(struct latt_thread *t, u64 off)
 	return -EHWPOISON;
 }
 
+/*
+ * A sample window's evidence (ABI 2.8), from its two ends' readings and
+ * its samples' gaps (core.h): kept where it holds a record of @t's (from
+ * @first on), tallied where it holds none but an event.  Interrupts,
+ * switches, faults and softirqs can't reach a window: LATT_EVS_IRQ_OFF.
+ */
+static void latt_window_evidence(struct latt_thread *t,
+				 const struct latt_ev_snap *a,
+				 const struct latt_ev_snap *b, u32 first)
+{
+	const struct latt_acct *ac = &t->rec.acct;
+	struct latt_wev w, *d = &w;
+	u64 gap = ac->gap_min != ~0ULL ? ac->gap_max - ac->gap_min : 0;
+	int c;
+
+	if (ac->nr_outliers > first && t->nr_wev < t->max_wev)
+		d = &t->wev[t->nr_wev++];
+	memset(d, 0, sizeof(*d));
+	d->window = t->rec.windows;
+	d->cpu = t->rec.cpu;
+	d->sources = t->ev_sources;
+	d->outliers = ac->nr_outliers - first;
+	d->ev[LATT_EV_NMI] = b->nmi - a->nmi;
+	if (t->ev_sources & LATT_EVS_SMI)
+		d->ev[LATT_EV_SMI] = (u32)(b->smi - a->smi);
+	if (t->steal) {
+		d->steal_ns = b->steal - a->steal;
+		d->ev[LATT_EV_STEAL] = d->steal_ns >= LATT_CAUSE_MIN_NS;
+	}
+	d->gap_max = gap;
+	d->gap_at = ac->gap_at;
+	d->ev[LATT_EV_GAP] = div_u64(gap * 1000000, tsc_khz) >=
+			     LATT_CAUSE_MIN_NS;
+	if (d != &w)
+		return;
+	for (c = 0; c < LATT_EV_KINDS; c++)
+		t->quiet_ev[c] += w.ev[c];
+	for (c = 0; c < LATT_EV_KINDS; c++)
+		if (w.ev[c]) {
+			t->quiet_windows++;
+			break;
+		}
+}
+
 /* End of a window: its length and its NMIs, on the thread's record. */
 static void latt_window_done(struct latt_thread *t, u64 cycles, bool nmi,
 			     u32 first_outlier)
@@ -353,7 +443,7 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat,
 	const u64 total = run->cfg.samples;
 	struct latt_step s;
 	u64 done = 0, w0, now, len;
-	unsigned int nmi;
+	struct latt_ev_snap ev0, ev1;
 	bool nmi_seen;
 	unsigned long fl;
 	u32 first;
@@ -363,7 +453,7 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat,
 	t->rec.acct.tsc0 = run->tsc_go;
 	while (done < total) {
 		first = t->rec.acct.nr_outliers;
-		if (latt_window_open(t, &fl, &nmi))
+		if (latt_window_open(t, &fl, &ev0))
 			return -ENODEV;
 		w0 = latt_rdtsc();
 		latt_lcal_window(lc, &s, t->rec.windows);
@@ -371,8 +461,10 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat,
 					 lc->v ? latt_rdtsc() : w0,
 					 run->window_cycles, t->rec.windows,
 					 latt_region_at, latt_rdtsc);
-		nmi_seen = latt_window_close(t, fl, nmi);
+		nmi_seen = latt_window_close(t, fl, &ev0, &ev1);
 		len = latt_window_len(w0, now);
+		if (t->ev_sources)
+			latt_window_evidence(t, &ev0, &ev1, first);
 
 		t->rec.count = done - t->rec.acct.backwards;
 		atomic64_set(&t->done, done);
@@ -415,7 +507,7 @@ static int latt_batch_measure(struct latt_thread *t, struct latt_pattern *pat)
 	const u64 total = run->cfg.batch_pairs;
 	struct latt_step s;
 	u64 done = 0, w0, now;
-	unsigned int nmi;
+	struct latt_ev_snap ev0, ev1;
 	bool nmi_seen;
 	unsigned long fl;
 	int ret;
@@ -432,13 +524,13 @@ static int latt_batch_measure(struct latt_thread *t, struct latt_pattern *pat)
 	s.pos = t->chase_pos;
 	s.opos = t->chase_opos;
 	while (done < total) {
-		if (latt_window_open(t, &fl, &nmi))
+		if (latt_window_open(t, &fl, &ev0))
 			return -ENODEV;
 		w0 = latt_rdtsc();
 		now = latt_batch_window(&s, pat, &run->batch, &t->rec.acct,
 					&done, total, w0, run->window_cycles,
 					latt_region_at, latt_rdtsc);
-		nmi_seen = latt_window_close(t, fl, nmi);
+		nmi_seen = latt_window_close(t, fl, &ev0, &ev1);
 		ret = latt_window_end(t, latt_window_len(w0, now), nmi_seen,
 				      t->rec.acct.nr_outliers, done < total);
 		if (ret)
@@ -469,7 +561,7 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 	const u64 end = bw ? run->tsc_go + run->duration_cycles : U64_MAX;
 	struct latt_stream s;
 	u64 w0, now, rd, wr, bin;
-	unsigned int nmi;
+	struct latt_ev_snap ev0, ev1;
 	bool nmi_seen;
 	unsigned long fl;
 	int ret;
@@ -477,7 +569,7 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 	latt_stream_init(&s, c, run->stream_fn, run->read_fn, run->write_fn,
 			 &run->region, t->rec.part_offset);
 	for (;;) {
-		if (latt_window_open(t, &fl, &nmi))
+		if (latt_window_open(t, &fl, &ev0))
 			return -ENODEV;
 		w0 = latt_rdtsc();
 		rd = s.rd;
@@ -486,7 +578,7 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 					 c->delay, latt_region_at, latt_rdtsc);
 		if (s.wr != wr)
 			mb();
-		nmi_seen = latt_window_close(t, fl, nmi);
+		nmi_seen = latt_window_close(t, fl, &ev0, &ev1);
 
 		t->rec.accesses = s.accesses;
 		t->rec.bytes_read = s.rd;
@@ -674,6 +766,28 @@ static int latt_measure_all(struct latt_thread *t, struct latt_pattern *pat,
 	return ret;
 }
 
+/*
+ * What @t's windows look for (ABI 2.8), on its CPU: NMIs (counted), the
+ * gaps between samples, SMIs where MSR_SMI_COUNT reads (Intel), the steal
+ * where the kernel registered a KVM steal-time record for this CPU
+ * (MSR_KVM_STEAL_TIME holds its physical address, enabled); interrupts,
+ * switches and faults are shut out.
+ */
+static void latt_ev_init(struct latt_thread *t)
+{
+	u64 v;
+
+	t->ev_sources = LATT_EVS_NMI | LATT_EVS_GAP | LATT_EVS_IRQ_OFF;
+	if (boot_cpu_data.x86_vendor == X86_VENDOR_INTEL &&
+	    !rdmsrl_safe(MSR_SMI_COUNT, &v))
+		t->ev_sources |= LATT_EVS_SMI;
+	if (kvm_para_available() && !rdmsrl_safe(MSR_KVM_STEAL_TIME, &v) &&
+	    (v & KVM_MSR_ENABLED)) {
+		t->steal = phys_to_virt(v & KVM_STEAL_VALID_BITS);
+		t->ev_sources |= LATT_EVS_STEAL;
+	}
+}
+
 static int latt_thread(void *data)
 {
 	struct latt_thread *t = data;
@@ -705,6 +819,8 @@ static int latt_thread(void *data)
 		ret = latt_calibrate_idle(t);
 		if (ret)
 			goto out;
+		if (t->wev)
+			latt_ev_init(t);
 	}
 	ret = latt_wait_go(t);
 	if (ret)
@@ -785,6 +901,12 @@ static int latt_thread_init(struct latt_run *run, u32 i, u32 nlat)
 						 sizeof(*t->rec.acct.outliers)),
 				      LATT_GFP, node);
 		if (!t->rec.acct.outliers)
+			return -ENOMEM;
+		/* ABI 2.8: a window's evidence for each record, at most */
+		t->max_wev = t->rec.acct.max_outliers;
+		t->wev = kvmalloc_node(array_size(t->max_wev, sizeof(*t->wev)),
+				       LATT_GFP, node);
+		if (!t->wev)
 			return -ENOMEM;
 	}
 	if (c->batch) {		/* ABI 2.7: a batch's blocks, up to 2K */
@@ -1031,6 +1153,7 @@ void latt_run_put(struct latt_run *run)
 	for (i = 0; run->threads && i < run->nr_threads; i++) {
 		kvfree(run->threads[i].rec.acct.hist);
 		kvfree(run->threads[i].rec.acct.outliers);
+		kvfree(run->threads[i].wev);
 		kvfree(run->threads[i].series);
 		kvfree(run->threads[i].batch_lines);
 		kvfree(run->threads[i].batch_offs);

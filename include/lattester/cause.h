@@ -29,21 +29,22 @@
 #include <linux/types.h>
 #include "../uapi/lattester.h"
 
-/* What caused an outlier, in the order they are assigned. */
+/* What caused an outlier, in the order they are assigned: the uapi's
+ * LATT_EV_* kinds of event, then what is left. */
 enum latt_cause {
-	LATT_CAUSE_SMI,		/* a System Management Interrupt (MSR count) */
-	LATT_CAUSE_STEAL,	/* the hypervisor ran something else */
-	LATT_CAUSE_NMI,		/* a non-maskable interrupt */
-	LATT_CAUSE_PREEMPTED,	/* the thread was switched out */
-	LATT_CAUSE_IRQ_TIMER,	/* the local timer (the tick, hrtimers) */
-	LATT_CAUSE_IRQ_DEVICE,	/* a device's interrupt */
-	LATT_CAUSE_IRQ_IPI,	/* a function call from another CPU */
-	LATT_CAUSE_IRQ_RESCHED,	/* a reschedule IPI */
-	LATT_CAUSE_IRQ_WORK,	/* an irq_work self-interrupt */
-	LATT_CAUSE_SOFTIRQ,	/* a softirq ran (no hard interrupt counted) */
-	LATT_CAUSE_FAULT,	/* a page fault */
-	LATT_CAUSE_GAP,		/* time lost between samples, no event seen */
-	LATT_CAUSE_EVENTS,	/* the kinds of event, those above */
+	LATT_CAUSE_SMI = LATT_EV_SMI,
+	LATT_CAUSE_STEAL = LATT_EV_STEAL,
+	LATT_CAUSE_NMI = LATT_EV_NMI,
+	LATT_CAUSE_PREEMPTED = LATT_EV_PREEMPTED,
+	LATT_CAUSE_IRQ_TIMER = LATT_EV_IRQ_TIMER,	/* the tick, hrtimers */
+	LATT_CAUSE_IRQ_DEVICE = LATT_EV_IRQ_DEVICE,
+	LATT_CAUSE_IRQ_IPI = LATT_EV_IRQ_IPI,		/* a function call */
+	LATT_CAUSE_IRQ_RESCHED = LATT_EV_IRQ_RESCHED,
+	LATT_CAUSE_IRQ_WORK = LATT_EV_IRQ_WORK,
+	LATT_CAUSE_SOFTIRQ = LATT_EV_SOFTIRQ,	/* no hard interrupt counted */
+	LATT_CAUSE_FAULT = LATT_EV_FAULT,
+	LATT_CAUSE_GAP = LATT_EV_GAP,		/* no event seen */
+	LATT_CAUSE_EVENTS = LATT_EV_KINDS,	/* the kinds of event */
 	LATT_CAUSE_AFTER = LATT_CAUSE_EVENTS, /* after an event in its window,
 					       * unexplained by one: the lines
 					       * and the TLB refilling */
@@ -54,51 +55,11 @@ enum latt_cause {
 	LATT_CAUSE_KINDS
 };
 
-/* struct latt_wev.sources: which kinds a window's evidence looked for */
-#define LATT_EVS_SMI		(1U << 0)
-#define LATT_EVS_STEAL		(1U << 1)
-#define LATT_EVS_NMI		(1U << 2)
-#define LATT_EVS_SWITCH		(1U << 3)
-#define LATT_EVS_IRQ		(1U << 4)	/* every hard interrupt kind */
-#define LATT_EVS_SOFTIRQ	(1U << 5)
-#define LATT_EVS_FAULT		(1U << 6)
-#define LATT_EVS_GAP		(1U << 7)
-#define LATT_EVS_IRQ_OFF	(1U << 8)	/* interrupts, switches and
-						 * faults were shut out (the
-						 * module's windows) */
-#define LATT_EVS_ALL		0x1ffU
-
-/* softirq vectors, as the kernel numbers them (linux/interrupt.h) */
-#define LATT_SOFTIRQS		10
-
-/**
- * struct latt_wev - what happened in one window
- * @window: its index among its thread's windows
- * @cpu: its thread's CPU
- * @sources: LATT_EVS_*: the kinds looked for
- * @outliers: outlier records in it
- * @ev: events counted, by enum latt_cause (SMI..FAULT; @ev[LATT_CAUSE_GAP]
- *	is 1 when @gap_max reached the gap bound)
- * @steal_ns: time the hypervisor took, ns (@ev[LATT_CAUSE_STEAL] is 1
- *	when it is 1 us or more)
- * @gap_max: the longest stretch between two samples not in either, TSC
- *	cycles, less the window's shortest (what taking a sample costs
- *	beyond its timed part)
- * @gap_at: the index of the sample after that stretch (as the records'
- *	@sample)
- * @softirq: softirqs run, by vector
+/*
+ * struct latt_wev (uapi, ABI 2.8) is a window's evidence: the events an
+ * engine counted from the window's start to its end, by kind (@ev), and
+ * which kinds it looked for (@sources, LATT_EVS_*).
  */
-struct latt_wev {
-	__u64 window;
-	__u32 cpu;
-	__u32 sources;
-	__u32 outliers;
-	__u32 ev[LATT_CAUSE_EVENTS];
-	__u64 steal_ns;
-	__u64 gap_max;
-	__u64 gap_at;
-	__u32 softirq[LATT_SOFTIRQS];
-};
 
 /* time a window must lose to hold a gap or a steal: 1 us */
 #define LATT_CAUSE_MIN_NS	1000

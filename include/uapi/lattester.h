@@ -19,7 +19,7 @@
 #include <linux/ioctl.h>
 
 #define LATT_ABI_MAJOR		2
-#define LATT_ABI_MINOR		7
+#define LATT_ABI_MINOR		8
 #define LATT_ABI_VERSION	((LATT_ABI_MAJOR << 16) | LATT_ABI_MINOR)
 
 #define LATT_DEVICE_NAME	"lattester"
@@ -141,6 +141,9 @@
 #define LATT_FEAT_BATCH		(1ULL << 22)	/* latt_config.batch, the
 						 * batch estimates, and
 						 * LATT_IOC_BATCH (2.7) */
+#define LATT_FEAT_WINDOWS	(1ULL << 23)	/* each outlier window's
+						 * evidence, LATT_IOC_WINDOWS
+						 * (2.8) */
 
 /* Limits */
 #define LATT_LINE		64ULL		/* bytes; sizes are multiples */
@@ -652,6 +655,101 @@ struct latt_batch {
 };
 
 /*
+ * What happened in a window (ABI 2.8): struct latt_wev's @ev, indexed by
+ * kind, in the order lattester-ctl assigns them to outliers
+ * (include/lattester/cause.h, enum latt_cause).
+ */
+#define LATT_EV_SMI		0	/* a System Management Interrupt */
+#define LATT_EV_STEAL		1	/* the hypervisor ran something else */
+#define LATT_EV_NMI		2
+#define LATT_EV_PREEMPTED	3	/* the thread was switched out */
+#define LATT_EV_IRQ_TIMER	4
+#define LATT_EV_IRQ_DEVICE	5
+#define LATT_EV_IRQ_IPI		6
+#define LATT_EV_IRQ_RESCHED	7
+#define LATT_EV_IRQ_WORK	8
+#define LATT_EV_SOFTIRQ		9
+#define LATT_EV_FAULT		10
+#define LATT_EV_GAP		11	/* time lost between samples */
+#define LATT_EV_KINDS		12
+
+/* struct latt_wev.sources: the kinds a window's evidence looked for */
+#define LATT_EVS_SMI		(1U << 0)
+#define LATT_EVS_STEAL		(1U << 1)
+#define LATT_EVS_NMI		(1U << 2)
+#define LATT_EVS_SWITCH		(1U << 3)
+#define LATT_EVS_IRQ		(1U << 4)	/* every hard interrupt kind */
+#define LATT_EVS_SOFTIRQ	(1U << 5)
+#define LATT_EVS_FAULT		(1U << 6)
+#define LATT_EVS_GAP		(1U << 7)
+#define LATT_EVS_IRQ_OFF	(1U << 8)	/* interrupts, switches and
+						 * faults were shut out (the
+						 * module's windows) */
+#define LATT_EVS_ALL		0x1ffU
+
+#define LATT_SOFTIRQS		10	/* the kernel's softirq vectors */
+
+/**
+ * struct latt_wev - what happened in one window (ABI 2.8)
+ * @window: its index among its thread's windows (as latt_outlier.window)
+ * @steal_ns: time the hypervisor took during it, ns
+ * @gap_max: the longest stretch between two samples not timed by either,
+ *	TSC cycles, less the window's shortest (the hwlat tracer's outer
+ *	gap)
+ * @gap_at: the index of the sample after it (as latt_outlier.sample)
+ * @cpu: its thread's CPU
+ * @sources: LATT_EVS_*: the kinds looked for
+ * @outliers: outlier records in it
+ * @ev: events counted, by LATT_EV_*; @ev[LATT_EV_STEAL] and
+ *	@ev[LATT_EV_GAP] are 1 where @steal_ns or @gap_max reached 1 us
+ * @softirq: softirqs run, by vector (the user engine's)
+ * @reserved: zero
+ */
+struct latt_wev {
+	__u64 window;
+	__u64 steal_ns;
+	__u64 gap_max;
+	__u64 gap_at;
+	__u32 cpu;
+	__u32 sources;
+	__u32 outliers;
+	__u32 ev[LATT_EV_KINDS];
+	__u32 softirq[LATT_SOFTIRQS];
+	__u32 reserved;
+};
+
+/**
+ * struct latt_windows - LATT_IOC_WINDOWS (ABI 2.8): the evidence of the
+ *	windows that hold outlier records
+ * @wev_ptr: in: struct latt_wev[@len], or 0 for the counts only
+ * @len: in: records the buffer holds; out: records copied
+ * @sources: out: LATT_EVS_* the module's windows looked for
+ * @kept: out: records the module holds, thread after thread, each
+ *	thread's in window order (as the outlier records); at most one a
+ *	record, so never more than the run's outlier records
+ * @quiet_windows: out: windows without a record that held an event
+ * @quiet_ev: out: their events, by LATT_EV_*
+ * @reserved: zero
+ *
+ * The module's windows run with interrupts and preemption off: of the
+ * kinds of event only NMIs (counted), SMIs (MSR_SMI_COUNT, Intel, where
+ * it reads) and the hypervisor's steal (the KVM steal-time page the
+ * kernel registered, where there is one) reach them, and the gap between
+ * samples shows what took time unseen.  Kept only for a run with a
+ * threshold.  Only valid once the run is no longer running; -ENOENT
+ * without a run.
+ */
+struct latt_windows {
+	__u64 wev_ptr;
+	__u32 len;
+	__u32 sources;
+	__u64 kept;
+	__u64 quiet_windows;
+	__u64 quiet_ev[LATT_EV_KINDS];
+	__u64 reserved[2];
+};
+
+/*
  * ABI 2.0 took a magic of its own: 0xB7, ABI 1.x's, is nsfs's (its
  * NS_GET_NSTYPE is bit for bit 1.x's ABORT).  0xBC is free in the 6.12
  * kernel's uapi headers and in Documentation/userspace-api/ioctl/
@@ -670,6 +768,7 @@ struct latt_batch {
 #define LATT_IOC_RESULT		_IOWR(LATT_IOC_MAGIC, 0x04, struct latt_result)
 #define LATT_IOC_THREADS	_IOWR(LATT_IOC_MAGIC, 0x05, struct latt_threads)
 #define LATT_IOC_BATCH		_IOWR(LATT_IOC_MAGIC, 0x06, struct latt_batch)
+#define LATT_IOC_WINDOWS	_IOWR(LATT_IOC_MAGIC, 0x07, struct latt_windows)
 
 /* Sizes are ABI: checked on both sides. */
 #define LATT_INFO_SIZE		112
@@ -681,5 +780,7 @@ struct latt_batch {
 #define LATT_THREADS_SIZE	(24 + 8 + 16 + 32)
 #define LATT_BATCH_PAIR_SIZE	8
 #define LATT_BATCH_SIZE		64
+#define LATT_WEV_SIZE		(32 + 12 + 4 * LATT_EV_KINDS + 4 * LATT_SOFTIRQS + 4)
+#define LATT_WINDOWS_SIZE	(32 + 8 * LATT_EV_KINDS + 16)
 
 #endif /* _UAPI_LATTESTER_H */

@@ -73,7 +73,7 @@ static void test_abi(void)
 	      LATT_QUANTUM_ONE == 256,
 	      "ABI 2.6: latt_info.timer_quantum (1/256 cycle) and timer_read_cost where reserved[0..1] were, size unchanged");
 	/* ABI 2.7: batches, in START's two paddings, and a command */
-	check(LATT_ABI_VERSION == 0x20007 &&
+	check(LATT_ABI_VERSION >= 0x20007 &&
 	      offsetof(struct latt_config, batch) == 92 &&
 	      offsetof(struct latt_config, batch_pairs) == 108 &&
 	      sizeof(struct latt_config) == LATT_CONFIG_SIZE &&
@@ -82,6 +82,21 @@ static void test_abi(void)
 	      _IOC_SIZE(LATT_IOC_BATCH) == LATT_BATCH_SIZE &&
 	      _IOC_DIR(LATT_IOC_BATCH) == (_IOC_READ | _IOC_WRITE),
 	      "ABI 2.7: latt_config.batch and batch_pairs where pad and pad2 were, LATT_FEAT_BATCH bit 22, LATT_IOC_BATCH 0x06 of 64 bytes, in and out");
+	/* ABI 2.8: the outlier windows' evidence, a command of its own */
+	check(LATT_ABI_VERSION == 0x20008 &&
+	      LATT_FEAT_WINDOWS == 1ULL << 23 &&
+	      sizeof(struct latt_wev) == LATT_WEV_SIZE &&
+	      sizeof(struct latt_wev) % 8 == 0 &&
+	      offsetof(struct latt_wev, cpu) == 32 &&
+	      offsetof(struct latt_wev, ev) == 44 &&
+	      sizeof(struct latt_windows) == LATT_WINDOWS_SIZE &&
+	      _IOC_NR(LATT_IOC_WINDOWS) == 7 &&
+	      _IOC_SIZE(LATT_IOC_WINDOWS) == LATT_WINDOWS_SIZE &&
+	      _IOC_DIR(LATT_IOC_WINDOWS) == (_IOC_READ | _IOC_WRITE) &&
+	      LATT_CAUSE_EVENTS == LATT_EV_KINDS &&
+	      LATT_CAUSE_GAP == LATT_EV_GAP && LATT_CAUSE_SMI == 0,
+	      "ABI 2.8: LATT_FEAT_WINDOWS bit 23, struct latt_wev of %zu bytes, LATT_IOC_WINDOWS 0x07 of %zu, in and out; the causes' order is the events'",
+	      sizeof(struct latt_wev), sizeof(struct latt_windows));
 }
 
 static void test_hist_buckets(void)

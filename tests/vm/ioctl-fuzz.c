@@ -105,17 +105,17 @@
 #define SAFE_BATCH_BYTES (256ULL << 20)	/* ... and their bytes */
 
 /* ABI 1.3: what the module may say */
-#define FEAT_KNOWN	((LATT_FEAT_BATCH << 1) - 1)	/* ABI 2.7 */
+#define FEAT_KNOWN	((LATT_FEAT_WINDOWS << 1) - 1)	/* ABI 2.8 */
 #define RES_KNOWN	(LATT_RES_VECTOR | LATT_RES_DAX | \
 			 LATT_RES_TIMER_RDTSC | LATT_RES_TSC_UNSTABLE | \
 			 LATT_RES_REUSED | LATT_RES_CHAIN_REUSED)
 #define GARBAGE		(1ULL << 40)	/* no calibration, no step is this */
 
 enum { C_INFO, C_START, C_STATUS, C_ABORT, C_RESULT, C_THREADS, C_BATCH,
-       C_OTHER, C_NR };
+       C_WINDOWS, C_OTHER, C_NR };
 static const char *const cmd_names[C_NR] = {
 	"GET_INFO", "START", "STATUS", "ABORT", "RESULT", "THREADS", "BATCH",
-	"other",
+	"WINDOWS", "other",
 };
 
 /* One kind of unexpected result: its message format and the errno got. */

@@ -491,6 +491,7 @@ static void test_busy_abort(int fd)
 {
 	struct latt_config c = vm_base_config(), c2;
 	struct latt_batch b;
+	struct latt_windows w;
 	struct latt_threads a;
 	struct latt_result r;
 	int fd2 = open_dev(), s;
@@ -511,6 +512,9 @@ static void test_busy_abort(int fd)
 	memset(&b, 0, sizeof(b));
 	check(xioctl(fd, LATT_IOC_BATCH, &b) == -EBUSY,
 	      "BATCH while running -> EBUSY");
+	memset(&w, 0, sizeof(w));
+	check(xioctl(fd, LATT_IOC_WINDOWS, &w) == -EBUSY,
+	      "WINDOWS while running -> EBUSY");
 	/* ABI 2.7: the largest batches pass every check (EBUSY answers) */
 	c2 = c;
 	c2.batch = LATT_MAX_BATCH;
@@ -568,6 +572,7 @@ static void test_busy_abort(int fd)
 static void test_threads_fresh(int fd)
 {
 	struct latt_batch b;
+	struct latt_windows w;
 	struct latt_threads a;
 	struct latt_result r;
 
@@ -582,6 +587,9 @@ static void test_threads_fresh(int fd)
 	memset(&b, 0, sizeof(b));
 	check(xioctl(fd, LATT_IOC_BATCH, &b) == -ENOENT,
 	      "BATCH before any run -> ENOENT");
+	memset(&w, 0, sizeof(w));
+	check(xioctl(fd, LATT_IOC_WINDOWS, &w) == -ENOENT,
+	      "WINDOWS before any run -> ENOENT");
 }
 
 /* LATT_IOC_THREADS once a (one-thread) run is held. */
@@ -1050,6 +1058,112 @@ static void test_batch_abort(int fd)
 }
 
 /*
+ * ABI 2.8, LATT_IOC_WINDOWS: reserved fields refused; a run without a
+ * threshold keeps nothing; a run whose every sample is an outlier keeps
+ * one evidence record for each window that holds records, thread after
+ * thread in window order, whose outlier counts add up to the records of
+ * that window and whose sources say interrupts were off and NMIs and
+ * gaps looked for; a bad pointer faults.  Paths and invariants only:
+ * TCG's timings are emulator artifacts.
+ */
+static void test_windows(int fd)
+{
+	static struct latt_outlier rec[512];
+	static struct latt_wev wev[512];
+	struct latt_config c = vm_base_config();
+	struct latt_windows w;
+	struct latt_result r;
+	struct latt_info info;
+	unsigned int i, j, bad = 0;
+	int ret, s;
+
+	memset(&info, 0, sizeof(info));
+	ret = xioctl(fd, LATT_IOC_GET_INFO, &info);
+	check(!ret && (info.features & LATT_FEAT_WINDOWS),
+	      "GET_INFO: LATT_FEAT_WINDOWS (features %#llx)",
+	      (unsigned long long)info.features);
+	for (i = 0; i < ARRAY_SIZE(w.reserved); i++) {
+		memset(&w, 0, sizeof(w));
+		w.reserved[i] = 1;
+		ret = xioctl(fd, LATT_IOC_WINDOWS, &w);
+		check(ret == -EINVAL, "WINDOWS with reserved[%u] set -> EINVAL "
+		      "(got %s)", i, ret ? strerrorname_np(-ret) : "0");
+	}
+	/* the run before (no threshold): nothing kept */
+	memset(&w, 0, sizeof(w));
+	w.wev_ptr = (__u64)(unsigned long)wev;
+	w.len = ARRAY_SIZE(wev);
+	ret = xioctl(fd, LATT_IOC_WINDOWS, &w);
+	check(!ret && !w.kept && !w.len,
+	      "WINDOWS of a run without a threshold: %llu kept, %u copied (%s)",
+	      (unsigned long long)w.kept, w.len,
+	      ret ? strerrorname_np(-ret) : "0");
+
+	c.samples = 20000;
+	c.threshold = 1;		/* (nearly) every sample an outlier */
+	c.max_outliers = ARRAY_SIZE(rec);
+	c.window_us = 100;
+	ret = xioctl(fd, LATT_IOC_START, &c);
+	s = ret ? -1 : wait_done(fd);
+	memset(&r, 0, sizeof(r));
+	r.outlier_ptr = (__u64)(unsigned long)rec;
+	r.outlier_len = ARRAY_SIZE(rec);
+	if (!ret && s == LATT_STATE_DONE)
+		ret = xioctl(fd, LATT_IOC_RESULT, &r);
+	check(!ret && s == LATT_STATE_DONE && r.outlier_len > 0,
+	      "a run of outliers: DONE, %u records (%s)", r.outlier_len,
+	      ret ? strerrorname_np(-ret) : "0");
+	memset(&w, 0, sizeof(w));
+	w.wev_ptr = (__u64)(unsigned long)wev;
+	w.len = ARRAY_SIZE(wev);
+	ret = xioctl(fd, LATT_IOC_WINDOWS, &w);
+	check(!ret && w.kept == w.len && w.len > 0 && w.len <= r.outlier_len,
+	      "WINDOWS: %u records of evidence, all copied, at most one a record (%u)",
+	      w.len, r.outlier_len);
+	check((w.sources & (LATT_EVS_NMI | LATT_EVS_GAP | LATT_EVS_IRQ_OFF)) ==
+	      (LATT_EVS_NMI | LATT_EVS_GAP | LATT_EVS_IRQ_OFF) &&
+	      !(w.sources & ~LATT_EVS_ALL),
+	      "WINDOWS: sources %#x: NMIs, gaps, interrupts off", w.sources);
+	/* each record's window has its evidence, in order, counts adding up */
+	for (i = 0, j = 0; i < r.outlier_len && !ret; i++) {
+		while (j < w.len && (wev[j].cpu != rec[i].cpu ||
+				     wev[j].window < rec[i].window))
+			j++;
+		if (j == w.len || wev[j].window != rec[i].window) {
+			bad++;
+			continue;
+		}
+		if (i + 1 == r.outlier_len || rec[i + 1].window != rec[i].window) {
+			unsigned int k, n = 0;
+
+			for (k = 0; k < r.outlier_len; k++)
+				n += rec[k].window == rec[i].window &&
+				     rec[k].cpu == rec[i].cpu;
+			bad += wev[j].outliers != n;
+		}
+	}
+	for (j = 0; j < w.len; j++)
+		bad += wev[j].sources != w.sources || wev[j].reserved ||
+		       (j && wev[j].window <= wev[j - 1].window &&
+			wev[j].cpu == wev[j - 1].cpu) ||
+		       wev[j].ev[LATT_EV_PREEMPTED] || wev[j].ev[LATT_EV_IRQ_TIMER] ||
+		       wev[j].ev[LATT_EV_SOFTIRQ] || wev[j].ev[LATT_EV_FAULT];
+	check(!bad, "WINDOWS: every record's window there, in order, its outlier count right, no interrupt, switch or fault in a window (%u bad)",
+	      bad);
+	memset(&w, 0, sizeof(w));
+	ret = xioctl(fd, LATT_IOC_WINDOWS, &w);
+	check(!ret && !w.len && w.kept > 0,
+	      "WINDOWS without a buffer: the counts only (%llu kept)",
+	      (unsigned long long)w.kept);
+	w.wev_ptr = 8;
+	w.len = 1;
+	check(xioctl(fd, LATT_IOC_WINDOWS, &w) == -EFAULT,
+	      "WINDOWS into a bad wev_ptr -> EFAULT");
+	check(xioctl(fd, LATT_IOC_WINDOWS, (void *)8) == -EFAULT,
+	      "WINDOWS with a bad pointer -> EFAULT");
+}
+
+/*
  * ABI 2.7, LATT_IOC_BATCH: reserved fields refused; a run without batches
  * says batch 0 and no pairs; bad pointers fault; runs with batches of
  * loads (at the widest width: a vector one under TCG), of warmed
@@ -1150,6 +1264,7 @@ int main(void)
 	test_timer(fd);
 	test_threads(fd);	/* any one-thread run */
 	test_batch(fd);		/* after test_threads: a run without batches */
+	test_windows(fd);	/* after test_batch: a run without a threshold */
 	sysfs_write("window_us", "500", 0);
 	close(fd);
 	return tap_done("ioctl-neg");

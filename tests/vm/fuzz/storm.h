@@ -1685,6 +1685,64 @@ static void do_batch(void)
 	batch_vs_result(&b, &rec);
 }
 
+/*
+ * WINDOWS (ABI 2.8): EFAULT when the struct can't be read; EINVAL for a
+ * reserved field set; ENOENT before any run, EBUSY while one runs; then
+ * EFAULT exactly when the struct can't be written back, or (may) when
+ * the records' buffer is smaller than its len says and the run kept that
+ * many.  What comes back: min(len, kept) copied (0 without a buffer),
+ * sources the module knows, reserved zero.
+ */
+static void do_windows(void)
+{
+	struct latt_windows w, in;
+	struct uptr u = uptr(sizeof(w), 15);
+	size_t wr;
+	int held, ret, ok, einval, must, may;
+
+	for (size_t i = 0; i < sizeof(w); i += 8)
+		*(__u64 *)((char *)&w + i) = chance(50) ? 0 : rnd();
+	memset(w.reserved, 0, sizeof(w.reserved));
+	if (chance(5))
+		w.reserved[below(ARRAY_SIZE(w.reserved))] =
+			chance(50) ? 1ULL << below(64) : rnd();
+	einval = !all_zero(w.reserved, ARRAY_SIZE(w.reserved));
+	/* the records into the RESULT histogram's buffer, or anywhere */
+	result_buf(&w.wev_ptr, &w.len, LATT_WEV_SIZE, hist, hist_size, &wr);
+	in = w;
+	place(&u, &w, sizeof(w));
+	must = u.wr < sizeof(w);
+	may = in.wev_ptr && (__u64)in.len * LATT_WEV_SIZE > wr;
+
+	held = __atomic_load_n(&sh->run_held, __ATOMIC_SEQ_CST);
+	ret = xioctl(a_dev(), LATT_IOC_WINDOWS, u.p);
+	count(C_WINDOWS, ret);
+	ok = copy_out_ok(ret, u.rd, sizeof(w), einval, held, must, may);
+	if (!ok) {
+		unexpected(ret, NULL, "WINDOWS at a %s pointer (%zu readable, "
+			   "%zu writable), wev %#llx len %u (%zu writable), "
+			   "reserved %s", ptr_names[u.kind], u.rd, u.wr,
+			   (unsigned long long)in.wev_ptr, in.len, wr,
+			   einval ? "set" : "zero");
+		return;
+	}
+	if (ret)
+		return;
+	memcpy(&w, u.p, sizeof(w));
+	if (w.wev_ptr != in.wev_ptr ||
+	    w.len != (in.wev_ptr ? (in.len < w.kept ? in.len :
+				    (__u32)w.kept) : 0) ||
+	    w.kept > LATT_MAX_OUTLIERS || (w.sources & ~LATT_EVS_ALL) ||
+	    !all_zero(w.reserved, ARRAY_SIZE(w.reserved)))
+		bad_output(NULL, "WINDOWS: %llu kept, %u copied of room for %u "
+			   "(wev_ptr %#llx, %#llx given), sources %#x, "
+			   "reserved %s", (unsigned long long)w.kept, w.len,
+			   in.len, (unsigned long long)w.wev_ptr,
+			   (unsigned long long)in.wev_ptr, w.sources,
+			   all_zero(w.reserved, ARRAY_SIZE(w.reserved)) ?
+			   "zero" : "set");
+}
+
 /* --- other commands, and the loop ---------------------------------------- */
 
 /* Command numbers that the VFS handles itself, before the driver. */
@@ -1699,6 +1757,7 @@ static int vfs_magic(unsigned int cmd)
 static const unsigned int real[] = {
 	LATT_IOC_GET_INFO, LATT_IOC_START, LATT_IOC_STATUS,
 	LATT_IOC_ABORT, LATT_IOC_RESULT, LATT_IOC_THREADS, LATT_IOC_BATCH,
+	LATT_IOC_WINDOWS,
 };
 
 static int real_cmd(unsigned int cmd)
@@ -1815,8 +1874,10 @@ static void fuzz(unsigned long calls)
 			do_abort();
 		else if (r < 735)
 			do_threads();
-		else if (r < 785)
+		else if (r < 770)
 			do_batch();
+		else if (r < 800)
+			do_windows();
 		else
 			do_other();
 	}
