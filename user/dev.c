@@ -143,6 +143,17 @@ int latt_dev_batch(struct latt_dev *d, struct latt_batch *b)
 	return latt_ioctl(d, LATT_IOC_BATCH, b);
 }
 
+/**
+ * latt_dev_windows() - LATT_IOC_WINDOWS (ABI 2.8): a finished run's
+ *	outlier windows' evidence
+ */
+int latt_dev_windows(struct latt_dev *d, struct latt_windows *w)
+{
+	if (!(d->info.features & LATT_FEAT_WINDOWS))
+		return -EOPNOTSUPP;
+	return latt_ioctl(d, LATT_IOC_WINDOWS, w);
+}
+
 bool latt_abi_compatible(const struct latt_info *info)
 {
 	return info->abi_version >> 16 == LATT_ABI_MAJOR &&

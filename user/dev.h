@@ -28,6 +28,7 @@ int latt_dev_result(struct latt_dev *d, struct latt_result *res,
 
 int latt_dev_threads(struct latt_dev *d, struct latt_threads *a);
 int latt_dev_batch(struct latt_dev *d, struct latt_batch *b);
+int latt_dev_windows(struct latt_dev *d, struct latt_windows *w);
 
 bool latt_abi_compatible(const struct latt_info *info);
 const char *latt_open_strerror(int rc);

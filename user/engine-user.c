@@ -311,6 +311,8 @@ int user_engine_info(struct latt_info *in)
 	in->features |= LATT_FEAT_THREADS;
 	/* --batch's pairs after the samples (core.h) */
 	in->features |= LATT_FEAT_BATCH;
+	/* each outlier window's evidence (evidence.c) */
+	in->features |= LATT_FEAT_WINDOWS;
 	/* the kernel keeps time with the TSC only while it trusts it */
 	if (!strcmp(user_clocksource(), "tsc"))
 		in->features |= LATT_FEAT_TSC_STABLE;

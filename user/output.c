@@ -146,7 +146,7 @@ static void print_causes(FILE *f, const struct run_report *r)
 	if (cs->left)
 		line(f, "", "%llu events in windows of outliers had no outlier left to explain",
 		     (unsigned long long)cs->left);
-	if (cs->on && r->user_engine) {
+	if (cs->on && !cs->from_flags) {
 		cause_quiet_fmt(buf, sizeof(buf), cs);
 		line(f, "no outlier:", "%s held events but no outlier record",
 		     buf);

@@ -133,10 +133,10 @@ found:
  * @wev: the evidence of the windows that hold records
  * @nwev: how many (a record without its window's is unknown)
  *
- * The module's runs (@cs->sources with LATT_EVS_IRQ_OFF) have no @wev:
- * a record flagged LATT_OUT_NMI has an NMI in its window, and where the
- * module counts NMIs (@cs->on) a window without is one looked at with
- * interrupts off: that is the evidence.
+ * An older module's runs (@cs->from_flags: no LATT_FEAT_WINDOWS) have no
+ * @wev: a record flagged LATT_OUT_NMI has an NMI in its window, and where
+ * the module counts NMIs (@cs->on) a window without is one looked at
+ * with interrupts off: that is the evidence.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -166,7 +166,7 @@ int outlier_causes(struct cause_summary *cs, const struct latt_outlier *rec,
 		for (j = i + 1; j < n && rec[j].cpu == rec[i].cpu &&
 		     rec[j].window == rec[i].window; j++)
 			;
-		if (!(cs->sources & LATT_EVS_IRQ_OFF)) {
+		if (!cs->from_flags) {
 			w = outlier_wev(wev, nwev, &at, rec[i].cpu,
 				     rec[i].window);
 		} else if (cs->on) {

@@ -50,8 +50,10 @@ enum { CLEAN_P999, CLEAN_P9999, CLEAN_MEAN, CLEAN_FIGS };
 
 /**
  * struct cause_summary - the outliers' causes (lattester/cause.h)
- * @on: windows were looked at: the user engine's evidence, or the
+ * @on: windows were looked at: either engine's evidence, or an older
  *	module's NMI flags
+ * @from_flags: a module without LATT_FEAT_WINDOWS: the records' NMI
+ *	flags are the evidence
  * @sources: LATT_EVS_* looked for (the union over the threads)
  * @why: what was not looked for, and why
  * @of: each record's enum latt_cause (@recorded of them), or NULL
@@ -69,6 +71,7 @@ enum { CLEAN_P999, CLEAN_P9999, CLEAN_MEAN, CLEAN_FIGS };
  */
 struct cause_summary {
 	bool on;
+	bool from_flags;
 	__u32 sources;
 	char why[320];
 	__u8 *of;

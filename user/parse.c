@@ -87,6 +87,7 @@ static const struct latt_name feature_names[] = {
 	{ "mc_recover",	20,	0 },
 	{ "lfence_serial", 21,	0 },
 	{ "batch",	22,	0 },
+	{ "windows",	23,	0 },
 	END
 };
 

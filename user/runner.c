@@ -1360,6 +1360,46 @@ void run_keep_release(struct run_keep *k)
 	k->held_bytes = 0;
 }
 
+/*
+ * The module's evidence of the run's outlier windows (ABI 2.8) into
+ * r->wev and r->cause; 0, or 1 after a message.  All of it: the module
+ * keeps at most one a record, and the records were all fetched.
+ */
+static int fetch_windows(const struct run_opts *o, struct latt_dev *d,
+			 struct run_report *r)
+{
+	struct cause_summary *cs = &r->cause;
+	struct latt_windows w = { 0 };
+	size_t room = r->res.outlier_len;
+	int rc;
+
+	free(r->wev);
+	r->wev = room ? calloc(room, sizeof(*r->wev)) : NULL;
+	r->nr_wev = 0;
+	if (room && !r->wev) {
+		log_err("out of memory");
+		return 1;
+	}
+	w.wev_ptr = (__u64)(uintptr_t)r->wev;
+	w.len = (__u32)room;
+	rc = latt_dev_windows(d, &w);
+	/* and of this run: another opener may have started one since */
+	if (!rc && (w.kept != w.len || w.len > room))
+		rc = -EPROTO;
+	if (rc) {
+		log_err("%s: windows failed: %s", o->target, strerror(-rc));
+		return 1;
+	}
+	r->nr_wev = w.len;
+	free(cs->of);
+	memset(cs, 0, sizeof(*cs));
+	cs->on = true;
+	cs->sources = w.sources;
+	cs->quiet_windows = w.quiet_windows;
+	memcpy(cs->quiet_ev, w.quiet_ev, sizeof(cs->quiet_ev));
+	return 0;
+}
+
 static int report_start_error(const struct run_opts *o,
 			      const struct latt_config *c, int rc)
 {
@@ -1444,6 +1484,9 @@ static int measure(struct latt_dev *d, const struct run_opts *o,
 			return 1;
 		}
 	}
+	if (c->threshold && (d->info.features & LATT_FEAT_WINDOWS) &&
+	    fetch_windows(o, d, r))
+		return 1;
 	threads_free(&r->trep);
 	return threads_used(c) ? threads_fetch(d, r) : 0;
 }
@@ -1650,14 +1693,25 @@ static int run_causes(struct run_report *r)
 	__u64 *corr;
 	int rc;
 
-	if (!r->user_engine) {
+	if (!r->user_engine && !(r->info->features & LATT_FEAT_WINDOWS)) {
 		free(cs->of);
 		memset(cs, 0, sizeof(*cs));
+		cs->from_flags = true;
 		cs->on = !!(r->info->features & LATT_FEAT_NMI_COUNT);
 		cs->sources = LATT_EVS_NMI | LATT_EVS_IRQ_OFF;
 		snprintf(cs->why, sizeof(cs->why), "%s", cs->on ?
-			 "SMIs, steal and gaps not looked for in the module's windows" :
+			 "SMIs, steal and gaps not looked for: the module predates ABI 2.8 (LATT_FEAT_WINDOWS)" :
 			 "the module counts no NMIs (no LATT_FEAT_NMI_COUNT): windows not looked at");
+	} else if (!r->user_engine) {
+		cs->why[0] = '\0';
+		if (!(cs->sources & LATT_EVS_SMI))
+			snprintf(cs->why, sizeof(cs->why), "%s",
+				 "SMIs not counted: MSR_SMI_COUNT is Intel's, and did not read here");
+		if (!(cs->sources & LATT_EVS_STEAL))
+			snprintf(cs->why + strlen(cs->why),
+				 sizeof(cs->why) - strlen(cs->why), "%s%s",
+				 cs->why[0] ? "; " : "",
+				 "steal not looked for: no KVM steal-time record on the CPU (not a KVM guest, or steal time off)");
 	} else if (!cs->on) {
 		snprintf(cs->why, sizeof(cs->why), "%s",
 			 "--no-evidence: windows not looked at");

@@ -226,6 +226,10 @@ static void fill_outlier(struct latt_outlier *o, __u64 i, __u64 cycles)
 	}
 }
 
+/* the records RESULT gave, for WINDOWS (ABI 2.8) */
+static struct latt_outlier fake_rec[64];
+static __u32 fake_nrec;
+
 static int fake_result(struct latt_result *r)
 {
 	__u64 *hist = (__u64 *)(uintptr_t)r->hist_ptr;
@@ -241,6 +245,7 @@ static int fake_result(struct latt_result *r)
 	memset(&r->state, 0, sizeof(*r) - offsetof(struct latt_result, state));
 	r->hist_len = LATT_HIST_BUCKETS;
 	r->outlier_len = 0;
+	fake_nrec = 0;
 	if (hist)
 		memset(hist, 0, LATT_HIST_BUCKETS * sizeof(*hist));
 	r->min = ~0ULL;
@@ -255,9 +260,12 @@ static int fake_result(struct latt_result *r)
 		if (!run.threshold || v - FAKE_OVERHEAD <= run.threshold)
 			continue;
 		r->outliers++;
-		if (out && r->outlier_len < room)
-			fill_outlier(&out[r->outlier_len++], i, v);
-		else
+		if (out && r->outlier_len < room) {
+			fill_outlier(&out[r->outlier_len], i, v);
+			if (fake_nrec < 64)
+				fake_rec[fake_nrec++] = out[r->outlier_len];
+			r->outlier_len++;
+		} else
 			r->outliers_dropped++;
 	}
 	if (!n)
@@ -343,6 +351,57 @@ static int fake_threads(struct latt_threads *a)
 	return 0;
 }
 
+/*
+ * LATT_IOC_WINDOWS (ABI 2.8; with FAKE_FEATURES including
+ * LATT_FEAT_WINDOWS): a window's evidence for each window of RESULT's
+ * records, as the module's (NMIs, SMIs, gaps; interrupts off): its NMI
+ * flag an NMI, window 2 an SMI, window 3 a gap of 5000 cycles before its
+ * record; and two quiet windows with an NMI each.  FAKE_WINDOWS_EPROTO:
+ * one record more kept than fits (another run's).
+ */
+static int fake_windows(struct latt_windows *w)
+{
+	struct latt_wev *d = (struct latt_wev *)(uintptr_t)w->wev_ptr;
+	__u32 i, n = 0;
+
+	if (w->reserved[0] || w->reserved[1])
+		return -EINVAL;
+	if (state == LATT_STATE_RUNNING || state == LATT_STATE_IDLE)
+		return -EBUSY;
+	w->sources = LATT_EVS_NMI | LATT_EVS_SMI | LATT_EVS_GAP |
+		     LATT_EVS_IRQ_OFF;
+	memset(w->quiet_ev, 0, sizeof(w->quiet_ev));
+	w->quiet_windows = 2;
+	w->quiet_ev[LATT_EV_NMI] = 2;
+	for (i = 0; i < fake_nrec; i++) {
+		const struct latt_outlier *o = &fake_rec[i];
+		struct latt_wev *e;
+
+		if (n && d && d[n - 1].window == o->window) {
+			d[n - 1].outliers++;
+			continue;
+		}
+		if (!d || n >= w->len)
+			break;
+		e = &d[n++];
+		memset(e, 0, sizeof(*e));
+		e->window = o->window;
+		e->cpu = o->cpu;
+		e->sources = w->sources;
+		e->outliers = 1;
+		e->ev[LATT_EV_NMI] = !!(o->flags & LATT_OUT_NMI);
+		e->ev[LATT_EV_SMI] = o->window == 2;
+		if (o->window == 3) {
+			e->gap_max = 5000;
+			e->gap_at = o->sample - 1;
+			e->ev[LATT_EV_GAP] = 1;
+		}
+	}
+	w->kept = n + (getenv("FAKE_WINDOWS_EPROTO") ? 1 : 0);
+	w->len = n;
+	return 0;
+}
+
 static int fake_ioctl(unsigned long req, void *arg)
 {
 	int v1 = env_u64("FAKE_ABI", LATT_ABI_VERSION) >> 16 == 1;
@@ -367,6 +426,10 @@ static int fake_ioctl(unsigned long req, void *arg)
 		if (!(env_u64("FAKE_FEATURES", 0) & LATT_FEAT_THREADS))
 			return -ENOTTY;
 		return fake_threads(arg);
+	case LATT_IOC_WINDOWS:
+		if (!(env_u64("FAKE_FEATURES", 0) & LATT_FEAT_WINDOWS))
+			return -ENOTTY;
+		return fake_windows(arg);
 	}
 	return -ENOTTY;
 }

@@ -829,6 +829,32 @@ else
 		"fake: what the module's windows looked for"
 	has "$tmp/o.csv" "^# samples 10000 tsc_khz 2000000 overhead_cycles 20 threshold_cycles 1800 threshold_ns 900.000 threshold 10x$" \
 		"fake: outliers CSV header comment"
+	# a module of ABI 2.8 gives each window's evidence (LATT_FEAT_WINDOWS):
+	# the fake's window 1 an NMI, 2 an SMI, 3 a gap before its record, 0
+	# and 4 quiet; two windows without records had an NMI each
+	expect 0 "fake: ABI 2.8 windows, --outliers csv, 10x" \
+		env FAKE_FEATURES=$(((1 << 12) - 1 | 1 << 23)) \
+		LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" "$ctl" run \
+		--samples 10000 --threshold 10x --max-outliers 5 \
+		--outliers "$tmp/ow.csv"
+	has "$tmp/out" "^causes: +smi 1 \(20.0% of their time\), nmi 1 \(20.0% of their time\), gap 1 \(20.0% of their time\), none seen 2 \(40.0% of their time\)$" \
+		"fake 2.8: an SMI, an NMI, a gap, two quiet windows"
+	has "$tmp/out" "^looked for: smi, nmi, gaps, interrupts, switches and faults shut out$" \
+		"fake 2.8: what the module's windows looked for"
+	has "$tmp/out" "^ +not: steal not looked for: no KVM steal-time record on the CPU" \
+		"fake 2.8: steal not looked for, said why"
+	has "$tmp/out" "^no outlier: 2 windows, nmi 2 held events but no outlier record$" \
+		"fake 2.8: the windows without records"
+	has "$tmp/ow.csv" "^2999,[0-9]+,[0-9]+,4980,5000,2490.000,2,0,smi$" \
+		"fake 2.8: the SMI window's record"
+	has "$tmp/ow.csv" "^3999,[0-9]+,[0-9]+,4980,5000,2490.000,3,0,gap$" \
+		"fake 2.8: the gap window's record"
+	expect 1 "fake 2.8: WINDOWS keeps more than RESULT gave" \
+		env FAKE_FEATURES=$(((1 << 12) - 1 | 1 << 23)) FAKE_WINDOWS_EPROTO=1 \
+		LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" "$ctl" run \
+		--samples 10000 --threshold 10x --max-outliers 5
+	has "$tmp/err" "windows failed: Protocol error" \
+		"fake 2.8: another run's windows: refused, said"
 	jq -e '.outlier_summary.threshold == {"spec": "10x", "basis": "median",
 	       "cycles": 1800, "ns": 900, "calibration_samples": 10000,
 	       "median_cycles": 180} and .outlier_summary.count == 10 and
