@@ -1481,6 +1481,110 @@ static void test_resume(void)
 	rmdir(dir);
 }
 
+/* The header of @layout, in a buffer to free. */
+static char *header_of(enum sweep_csv_layout layout)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return NULL;
+	sweep_csv_header_of(m, layout);
+	fclose(m);
+	return buf;
+}
+
+/* the columns of layout 6 in their place: right after smi, before mode */
+static const char *const v6_cols[] = {
+	"smi", "outliers_explained", "outliers_none_seen",
+	"outliers_unexplained", "clean_ns_p99.9", "clean_ns_p99.99",
+	"clean_ns_mean", "mode",
+};
+#define NV6	((int)(sizeof(v6_cols) / sizeof(v6_cols[0])))
+
+/* Layout 6: the outliers' causes; a layout-5 file is continued as such. */
+static void test_layouts(void)
+{
+	char dir[] = "/tmp/latt-test-XXXXXX", csv[64], why[256];
+	char *h6 = header_of(SWEEP_CSV_V6), *h5 = header_of(SWEEP_CSV_V5);
+	char *f6[CSV_MAX_FIELDS], *f5[CSV_MAX_FIELDS], *cut;
+	struct sweep_file_rows r = { 0 };
+	int n6, n5, at, k, ok, rc;
+	size_t c;
+	FILE *f;
+
+	if (!h6 || !h5) {
+		check(0, "headers of layouts 5 and 6");
+		free(h6);
+		free(h5);
+		return;
+	}
+	check(SWEEP_CSV_LAYOUT == SWEEP_CSV_V6, "a new file is of layout 6");
+	n6 = csv_split(h6, f6, CSV_MAX_FIELDS);
+	at = csv_column(f6, n6, "smi");
+	ok = at >= 0 && at + NV6 <= n6;
+	for (k = 0; ok && k < NV6; k++)
+		ok = !strcmp(f6[at + k], v6_cols[k]);
+	check(ok, "layout 6: smi, outliers_explained, outliers_none_seen, outliers_unexplained, clean_ns_p99.9, clean_ns_p99.99, clean_ns_mean, mode");
+	check(n6 == (int)sweep_csv_columns() &&
+	      sweep_csv_columns_of(SWEEP_CSV_V6) ==
+	      sweep_csv_columns_of(SWEEP_CSV_V5) + 6,
+	      "layout 6: 6 columns more than layout 5 (%d)", n6);
+	n5 = csv_split(h5, f5, CSV_MAX_FIELDS);
+	at = csv_column(f5, n5, "smi");
+	check(at >= 0 && at + 1 < n5 && !strcmp(f5[at + 1], "mode") &&
+	      csv_column(f5, n5, "outliers_explained") < 0 &&
+	      csv_column(f5, n5, "clean_ns_mean") < 0 &&
+	      !sweep_csv_has(SWEEP_CSV_V5, SWEEP_COL_OUTLIERS_EXPLAINED) &&
+	      sweep_csv_has(SWEEP_CSV_V6, SWEEP_COL_CLEAN_NS_MEAN),
+	      "layout 5: mode right after smi, none of layout 6's columns");
+	free(h6);
+	free(h5);
+
+	if (!mkdtemp(dir)) {
+		skip("no temporary directory");
+		return;
+	}
+	snprintf(csv, sizeof(csv), "%s/s.csv", dir);
+	/* a file of layout 5: --resume appends rows of its columns */
+	f = fopen(csv, "w");
+	sweep_csv_header_of(f, SWEEP_CSV_V5);
+	for (c = 1; c < sweep_csv_columns_of(SWEEP_CSV_V5); c++)
+		fputs("0,", f);
+	fputs("\"target=dram;op=load;size=64\"\n", f);
+	fclose(f);
+	rc = sweep_load_file(csv, SWEEP_CSV, &r, why, sizeof(why));
+	check(!rc && r.layout == SWEEP_CSV_V5 && r.rows == 1 && !r.cut,
+	      "a layout-5 file: continued in layout 5 (rc %d, layout %d, %zu rows: %s)",
+	      rc, (int)r.layout + 1, r.rows, why);
+	sweep_file_rows_free(&r);
+	/* a header cut short (a sweep stopped mid-write): no row, started
+	 * anew, whichever layout it began */
+	for (k = SWEEP_CSV_V5; k <= SWEEP_CSV_V6; k++) {
+		char *h = header_of((enum sweep_csv_layout)k);
+
+		cut = h ? strstr(h, ",mode,") : NULL;
+		if (!cut) {
+			check(0, "layout %d: a header with mode", k + 1);
+			free(h);
+			continue;
+		}
+		cut[3] = '\0';		/* ...,smi[,...],mo */
+		f = fopen(csv, "w");
+		fputs(h, f);
+		fclose(f);
+		rc = sweep_load_file(csv, SWEEP_CSV, &r, why, sizeof(why));
+		check(!rc && !r.rows && r.cut == strlen(h),
+		      "layout %d's header cut short after smi: no row, taken off (rc %d, cut %zu: %s)",
+		      k + 1, rc, r.cut, why);
+		sweep_file_rows_free(&r);
+		free(h);
+	}
+	unlink(csv);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_numbers();
@@ -1504,5 +1608,6 @@ int main(void)
 	test_key();
 	test_csv();
 	test_resume();
+	test_layouts();
 	return tap_done("cli");
 }

@@ -8,6 +8,13 @@
 #    the samples asked, min <= p50 <= ... <= max in cycles, ns and raw
 #    cycles (JSON) and in the CSV's cycles_* and ns_* columns, every key
 #    ending in ";engine=user", the 8 keys distinct;
+#  - the outliers' causes (layout 6): a new CSV's header has
+#    outliers_explained ... clean_ns_mean right after smi; without
+#    --threshold they are blank; with it (2x and --max-outliers 20, 10x)
+#    explained + none seen + unexplained are the records kept at every
+#    point, the cells are the JSON lines' outlier_summary.causes, the
+#    clean mean is at most the mean (a threshold above it), the clean
+#    p99.9 at most the p99.9 where outliers are under 0.1% of the samples;
 #  - --resume runs nothing more; --resume of that file by a kernel-engine
 #    sweep, or of a kernel-engine file by a user sweep, is refused;
 #  - --dry-run: the keys say engine=user (and hugepages=1), a kernel
@@ -19,8 +26,8 @@
 #    lines on stdout and --dry-run, the engine and page_size columns;
 #  - --resume refuses another --samples or --seed, naming them, and adds
 #    the points of another --region or of --hugepages; older files (no
-#    engine, page_size, points from 0; no region_reused) are continued in
-#    their own form;
+#    engine, page_size, points from 0; no region_reused; layouts 4 and 5)
+#    are continued in their own form;
 #  - one region for many points: the rules of the region the user engine
 #    keeps (tests/unit/test-keep.c, built here: node, region, pages,
 #    target, file, offset, access; the chase cycle; an aborted run keeps
@@ -134,6 +141,118 @@ if why:
     sys.exit(1)
 PY
 report $? "8 rows in each file: done, engine user, ordered percentiles, keys; the CSV's unsupported percentiles blank, as the JSON lists them"
+
+# ---- the outliers' causes: layout 6 ----
+# a new file's header: layout 6's columns right after smi, mode after them
+python3 - "$tmp/g.csv" <<'PY'
+import csv, os, sys
+V6 = os.environ["V6"].split(",")
+head = next(csv.reader(open(sys.argv[1])))
+at = head.index("smi") if "smi" in head else -1
+got = head[at + 1:at + 2 + len(V6)]
+if at < 0 or got != V6 + ["mode"]:
+    sys.exit("#  after smi: %r" % got)
+PY
+report $? "a new CSV: layout 6, smi then $V6, then mode"
+# without --threshold: blank, as smi
+python3 - "$tmp/g.csv" <<'PY'
+import csv, os, sys
+V6 = os.environ["V6"].split(",")
+bad = [(r["point"], c, r[c]) for r in csv.DictReader(open(sys.argv[1]))
+       for c in V6 + ["smi"] if r[c] != ""]
+if bad:
+    sys.exit("#  not blank: %r" % bad[:4])
+PY
+report $? "without --threshold: the causes' columns blank, as smi"
+# with --threshold: a sweep of many outliers, more than --max-outliers
+# keeps, and one of few (10x: under 0.1% of the samples, mostly)
+causes="--engine user --op load,store --size 64,128 --samples 20000 --region 16M"
+sweep c2 $causes --threshold 2x --max-outliers 20 &&
+	sweep c10 $causes --threshold 10x --max-outliers 100000
+report $? "sweeps with --threshold 2x --max-outliers 20 and 10x run"
+cat >"$tmp/causes.py" <<'PY'
+# causes.py CHECK DIR NAME:MAX...: the causes' columns of the sweeps
+# DIR/NAME.csv (and .jsonl), --max-outliers MAX; exit 0 passed, 1 failed
+# (what is wrong on stdout), 3 no point it applies to
+import csv, json, sys
+check, d = sys.argv[1], sys.argv[2]
+GROUPS = ("explained", "none_seen", "unexplained")
+CLEAN = (("p99_9", "clean_ns_p99.9"), ("p99_99", "clean_ns_p99.99"),
+         ("mean", "clean_ns_mean"))
+why, applied, full = [], 0, 0
+for arg in sys.argv[3:]:
+    name, most = arg.split(":")
+    rows = list(csv.DictReader(open("%s/%s.csv" % (d, name))))
+    jl = {j["key"]: j for j in map(json.loads, open("%s/%s.jsonl" % (d, name)))}
+    if len(rows) != 4 or sorted(jl) != sorted(r["key"] for r in rows):
+        why.append("%s: %d rows, %d JSON lines" % (name, len(rows), len(jl)))
+    for r in rows:
+        p = "%s point %s" % (name, r["point"])
+        n = [int(r["outliers_" + g]) for g in GROUPS]
+        outl, dropped = int(r["outliers"]), int(r["outliers_dropped"])
+        if check == "sums":
+            # every record in one group: the records kept
+            rec = min(outl, int(most))
+            if sum(n) != rec or outl - dropped != rec:
+                why.append("%s: %r, %d outliers, %d dropped, want %d records"
+                           % (p, n, outl, dropped, rec))
+            applied += rec > 0
+            full += outl > int(most)
+        elif check == "json":
+            cs = jl[r["key"]]["outlier_summary"]["causes"]
+            by = {c: v["count"] for c, v in cs["by_cause"].items()}
+            unexpl = by.get("unassigned", 0) + by.get("unknown", 0)
+            want = [sum(by.values()) - by.get("none seen", 0) - unexpl,
+                    by.get("none seen", 0), unexpl]
+            if n != want:
+                why.append("%s: %r, JSON by_cause %r" % (p, n, by))
+            for fig, col in CLEAN:
+                t = cs["clean_tail"][fig]
+                w = "" if t is None else "%.3f" % t["ns"]
+                if r[col] != w:
+                    why.append("%s: %s %r, JSON %r" % (p, col, r[col], w))
+            applied += 1
+        elif check == "p99.9":
+            # outliers under 0.1% of the samples: every sample the
+            # clean tail leaves out lies above the point's p99.9
+            if r["clean_ns_p99.9"] == "" or r["ns_p99.9"] == "" or \
+               outl * 1000 > int(r["samples"]):
+                continue
+            applied += 1
+            if float(r["clean_ns_p99.9"]) > 1.01 * float(r["ns_p99.9"]) + 0.01:
+                why.append("%s: clean p99.9 %s ns above p99.9 %s ns"
+                           % (p, r["clean_ns_p99.9"], r["ns_p99.9"]))
+        elif check == "mean":
+            # a threshold at or above the mean: what is left out is too
+            if int(r["threshold_cycles"]) < float(r["cycles_mean"]):
+                continue
+            applied += 1
+            if r["clean_ns_mean"] == "" or \
+               float(r["clean_ns_mean"]) > float(r["ns_mean"]) + 0.002:
+                why.append("%s: clean mean %r ns above the mean %s ns"
+                           % (p, r["clean_ns_mean"], r["ns_mean"]))
+if check == "sums" and not full:
+    why.append("no point with more outliers than --max-outliers")
+if check == "sums" and not applied:
+    why.append("no point with an outlier record")
+if why:
+    print("#  " + "\n#  ".join(why[:8]))
+    sys.exit(1)
+sys.exit(0 if applied else 3)
+PY
+python3 "$tmp/causes.py" sums "$tmp" c2:20 c10:100000
+report $? "explained + none seen + unexplained = the records, min(outliers, --max-outliers), at every point"
+python3 "$tmp/causes.py" json "$tmp" c2:20 c10:100000
+report $? "the causes' columns as the JSON lines' outlier_summary.causes: by_cause, clean_tail"
+python3 "$tmp/causes.py" mean "$tmp" c2:20 c10:100000
+report $? "clean_ns_mean <= ns_mean where the threshold is above the mean"
+python3 "$tmp/causes.py" p99.9 "$tmp" c2:20 c10:100000
+rc=$?
+if [ "$rc" -eq 3 ]; then
+	skip "clean_ns_p99.9: no point with outliers under 0.1% of its samples here"
+else
+	report "$rc" "clean_ns_p99.9 <= ns_p99.9 (1%: rounding) where outliers are under 0.1% of the samples"
+fi
 
 # ---- resume ----
 sweep g --engine user $grid --resume
@@ -304,6 +423,40 @@ assert all(float(r["ns_lo_p50"]) <= float(r["ns_p50"]) <= float(r["ns_hi_p50"])
            for r in new), new
 PY
 report $? "--resume of a layout-4 file: continued without the intervals; a new file's p50 lies in its ns_lo_p50..ns_hi_p50"
+
+# a file of layout 5 (before the causes), of a sweep with --threshold:
+# continued in layout 5's columns, its new row's cells in their places
+python3 - "$tmp/c10.csv" "$tmp/v5.csv" <<'PY'
+import csv, os, sys
+V6 = os.environ["V6"].split(",")
+rows = list(csv.reader(open(sys.argv[1])))
+keep = [i for i, c in enumerate(rows[0]) if c not in V6]
+with open(sys.argv[2], "w", newline="") as f:
+    w = csv.writer(f, lineterminator="\n")
+    for r in rows[:4]:			# the first 3 of 4 points
+        w.writerow([r[i] for i in keep])
+PY
+head -1 "$tmp/v5.csv" >"$tmp/v5.head"
+"$ctl" sweep --quiet --out "$tmp/v5.csv" $causes --threshold 10x \
+	--max-outliers 100000 --resume >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q "4 points: 1 measured, 0 failed, 3 already in the files" "$tmp/err" &&
+	cmp -s <(head -1 "$tmp/v5.csv") "$tmp/v5.head" &&
+	python3 - "$tmp/v5.csv" <<'PY'
+import csv, os, sys
+V6 = os.environ["V6"].split(",")
+rows = list(csv.reader(open(sys.argv[1])))
+head = rows[0]
+assert not set(V6) & set(head), head
+assert head[head.index("smi") + 1] == "mode", head
+assert len(rows) == 5 and all(len(r) == len(head) for r in rows), \
+    [len(r) for r in rows]
+new = dict(zip(head, rows[4]))
+assert new["point"] == "4" and new["mode"] == "latency" and \
+    new["threads"] == "1" and new["state"] == "done", new
+assert new["smi"] == "" or new["smi"].isdigit(), new["smi"]
+assert 0 < float(new["ns_min"]) <= float(new["ns_p50"]) <= float(new["ns_max"]), new
+PY
+report $? "--resume of a layout-5 file with --threshold: continued in layout 5's columns, its header kept, the new row in place"
 
 # ---- one region for many points ----
 # $CC as tests/unit/run takes it (words allowed: unquoted)
