@@ -55,7 +55,6 @@
 #include <asm/kvm_para.h>
 #include <lattester/hist.h>
 #include <lattester/access.h>
-#include <lattester/cause.h>
 #include "lattester.h"
 
 /* how far ahead of the last thread's arrival the common start is */
@@ -326,18 +325,10 @@ static void latt_window_evidence(struct latt_thread *t,
 				 const struct latt_ev_snap *a,
 				 const struct latt_ev_snap *b, u32 first)
 {
-	const struct latt_acct *ac = &t->rec.acct;
-	struct latt_wev w, *d = &w;
-	u64 gap = ac->gap_min != ~0ULL ? ac->gap_max - ac->gap_min : 0;
-	int c;
+	struct latt_wev w, *d;
 
-	if (ac->nr_outliers > first && t->nr_wev < t->max_wev)
-		d = &t->wev[t->nr_wev++];
-	memset(d, 0, sizeof(*d));
-	d->window = t->rec.windows;
-	d->cpu = t->rec.cpu;
-	d->sources = t->ev_sources;
-	d->outliers = ac->nr_outliers - first;
+	d = latt_wev_open(t->wev, &t->nr_wev, t->max_wev, &w, &t->rec.acct,
+			  first, t->rec.windows, t->ev_sources, tsc_khz);
 	d->ev[LATT_EV_NMI] = b->nmi - a->nmi;
 	if (t->ev_sources & LATT_EVS_SMI)
 		d->ev[LATT_EV_SMI] = (u32)(b->smi - a->smi);
@@ -345,19 +336,8 @@ static void latt_window_evidence(struct latt_thread *t,
 		d->steal_ns = b->steal - a->steal;
 		d->ev[LATT_EV_STEAL] = d->steal_ns >= LATT_CAUSE_MIN_NS;
 	}
-	d->gap_max = gap;
-	d->gap_at = ac->gap_at;
-	d->ev[LATT_EV_GAP] = div_u64(gap * 1000000, tsc_khz) >=
-			     LATT_CAUSE_MIN_NS;
-	if (d != &w)
-		return;
-	for (c = 0; c < LATT_EV_KINDS; c++)
-		t->quiet_ev[c] += w.ev[c];
-	for (c = 0; c < LATT_EV_KINDS; c++)
-		if (w.ev[c]) {
-			t->quiet_windows++;
-			break;
-		}
+	if (d == &w)
+		latt_wev_tally(&w, &t->quiet_windows, t->quiet_ev);
 }
 
 /* End of a window: its length and its NMIs, on the thread's record. */

@@ -540,26 +540,13 @@ static inline char *step_addr(void *base, __u64 off)
 static void window_evidence(struct user_thr *t, const struct ev_snap *a,
 			    const struct ev_snap *b, __u32 first)
 {
-	const struct latt_acct *ac = &t->rec.acct;
-	struct latt_wev w, *d = &w;
-	__u64 gap = ac->gap_min != ~0ULL ? ac->gap_max - ac->gap_min : 0;
-	int c;
+	struct latt_wev w, *d;
 
-	if (ac->nr_outliers > first && t->nr_wev < t->max_wev)
-		d = &t->wev[t->nr_wev++];
-	ev_window(&t->ev, a, b, gap, ac->gap_at, d);
-	d->window = t->rec.windows;
-	d->cpu = t->rec.cpu;
-	d->outliers = ac->nr_outliers - first;
-	if (d != &w)
-		return;
-	for (c = 0; c < LATT_CAUSE_EVENTS; c++)
-		t->quiet_ev[c] += w.ev[c];
-	for (c = 0; c < LATT_CAUSE_EVENTS; c++)
-		if (w.ev[c]) {
-			t->quiet_windows++;
-			break;
-		}
+	d = latt_wev_open(t->wev, &t->nr_wev, t->max_wev, &w, &t->rec.acct,
+			  first, t->rec.windows, t->ev.sources, t->ev.tsc_khz);
+	ev_window(&t->ev, a, b, d);
+	if (d == &w)
+		latt_wev_tally(&w, &t->quiet_windows, t->quiet_ev);
 }
 
 /* The window's end: its length, counted; the thread's progress. */

@@ -249,22 +249,17 @@ void ev_read(const struct ev_src *e, struct ev_snap *s)
 }
 
 /**
- * ev_window() - the evidence of a window from the readings @a before it
- * and @b after it, and its samples' longest gap beyond their shortest
- * (@gap_cycles, TSC cycles, before sample @gap_at): @w's @sources, @ev,
- * @softirq, @steal_ns, @gap_max and @gap_at (@w's @window, @cpu and
- * @outliers are the caller's)
+ * ev_window() - the events of a window from the readings @a before it
+ * and @b after it, added to @w (begun by core.h's latt_wev_open(): its
+ * place, records and gap): its counters' @ev and @softirq, its switches,
+ * and its @steal_ns
  */
 void ev_window(const struct ev_src *e, const struct ev_snap *a,
-	       const struct ev_snap *b, __u64 gap_cycles, __u64 gap_at,
-	       struct latt_wev *w)
+	       const struct ev_snap *b, struct latt_wev *w)
 {
 	__u64 d, wall, cpu;
 	int i, c;
 
-	memset(w->ev, 0, sizeof(w->ev));
-	memset(w->softirq, 0, sizeof(w->softirq));
-	w->sources = e->sources;
 	for (i = 0; i < e->n && e->lead >= 0; i++) {
 		d = b->cnt[i] - a->cnt[i];
 		c = e->what[i];
@@ -285,10 +280,6 @@ void ev_window(const struct ev_src *e, const struct ev_snap *a,
 		w->steal_ns = wall > cpu ? wall - cpu : 0;
 		w->ev[LATT_CAUSE_STEAL] = w->steal_ns >= 2 * LATT_CAUSE_MIN_NS;
 	}
-	w->gap_max = gap_cycles;
-	w->gap_at = gap_at;
-	w->ev[LATT_CAUSE_GAP] = e->tsc_khz &&
-		gap_cycles * 1000000ULL / e->tsc_khz >= LATT_CAUSE_MIN_NS;
 }
 
 /** ev_close() - close @e's counters */

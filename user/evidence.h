@@ -65,8 +65,7 @@ void ev_probe(struct ev_probe *p);
 int ev_open(struct ev_src *e, const struct ev_probe *p, __u64 tsc_khz);
 void ev_read(const struct ev_src *e, struct ev_snap *s);
 void ev_window(const struct ev_src *e, const struct ev_snap *a,
-	       const struct ev_snap *b, __u64 gap_cycles, __u64 gap_at,
-	       struct latt_wev *w);
+	       const struct ev_snap *b, struct latt_wev *w);
 void ev_close(struct ev_src *e);
 
 #endif /* _LATT_EVIDENCE_H */

@@ -27,6 +27,7 @@
 #include "hist.h"
 #include "chase.h"
 #include "rules.h"
+#include "cause.h"
 
 #ifndef __always_inline		/* the kernel has it */
 #define __always_inline inline __attribute__((__always_inline__))
@@ -215,6 +216,61 @@ static inline void latt_acct_window(struct latt_acct *a, __u64 cycles,
 	a->nmi_windows++;
 	for (i = first_outlier; i < a->nr_outliers; i++)
 		a->outliers[i].flags |= LATT_OUT_NMI;
+}
+
+/**
+ * latt_wev_open() - a sample window's evidence record (cause.h), begun
+ *	with what both engines know of the window: where it is, its
+ *	records, its gap (the events are each engine's to add)
+ * @kept: the thread's kept records, @max of them, *@nr in use
+ * @nr: in use; one more when this window holds a record and there is room
+ * @max: room in @kept
+ * @scratch: the record of a window that holds none (its events tallied,
+ *	latt_wev_tally())
+ * @a: the thread's record of its samples, as the window left it
+ * @first: @a->nr_outliers as the window began
+ * @window: the window's index
+ * @sources: LATT_EVS_* the engine looks for
+ * @tsc_khz: TSC cycles per ms, for the gap's bound
+ *
+ * Return: the record to fill: in @kept, or @scratch.
+ */
+static inline struct latt_wev *latt_wev_open(struct latt_wev *kept, __u32 *nr,
+					     __u32 max,
+					     struct latt_wev *scratch,
+					     const struct latt_acct *a,
+					     __u32 first, __u64 window,
+					     __u32 sources, __u64 tsc_khz)
+{
+	struct latt_wev *d = a->nr_outliers > first && *nr < max ?
+			     &kept[(*nr)++] : scratch;
+	__u64 gap = a->gap_min != ~0ULL ? a->gap_max - a->gap_min : 0;
+
+	*d = (struct latt_wev){ .window = window, .cpu = a->cpu,
+				.sources = sources,
+				.outliers = a->nr_outliers - first,
+				.gap_max = gap, .gap_at = a->gap_at };
+	d->ev[LATT_EV_GAP] = tsc_khz &&
+			     gap * 1000000 / tsc_khz >= LATT_CAUSE_MIN_NS;
+	return d;
+}
+
+/**
+ * latt_wev_tally() - a window without records: its events, summed
+ * @w: its evidence
+ * @windows: windows that held an event, one more if this one did
+ * @ev: events by LATT_EV_*, LATT_EV_KINDS of them
+ */
+static inline void latt_wev_tally(const struct latt_wev *w, __u64 *windows,
+				  __u64 *ev)
+{
+	int c, any = 0;
+
+	for (c = 0; c < LATT_EV_KINDS; c++) {
+		ev[c] += w->ev[c];
+		any |= w->ev[c] != 0;
+	}
+	*windows += any;
 }
 
 /**

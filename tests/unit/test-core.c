@@ -18,6 +18,7 @@
 #include <lattester/quantum.h>
 #include <lattester/chase.h>
 #include <lattester/cause.h>
+#include <lattester/core.h>
 #include "../tap.h"
 
 _Static_assert(sizeof(struct latt_info) == LATT_INFO_SIZE, "latt_info");
@@ -906,6 +907,42 @@ static const char *causes_of(const struct latt_wev *w, const __u64 *cyc,
 }
 
 /*
+ * core.h's latt_wev_open(), both engines' start of a window's evidence:
+ * kept where the window holds a record and there is room, else the
+ * scratch record; the gap its longest stretch less its shortest, a gap
+ * event from 1 us (2000 cycles at 2 GHz) on.
+ */
+static void test_wev_open(void)
+{
+	struct latt_wev kept[2], scratch, *d;
+	struct latt_acct a;
+	__u32 nr = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.cpu = 3;
+	a.nr_outliers = 2;
+	a.gap_max = 2100;
+	a.gap_min = 99;
+	a.gap_at = 77;
+	d = latt_wev_open(kept, &nr, 2, &scratch, &a, 0, 5, LATT_EVS_NMI,
+			  2000000);
+	check(d == &kept[0] && nr == 1 && d->window == 5 && d->cpu == 3 &&
+	      d->outliers == 2 && d->gap_max == 2001 && d->gap_at == 77 &&
+	      d->ev[LATT_EV_GAP] == 1 && d->sources == LATT_EVS_NMI,
+	      "latt_wev_open: a window of two records kept, its gap 2001 cycles (1 us at 2 GHz) an event");
+	a.gap_max = 2098;
+	d = latt_wev_open(kept, &nr, 2, &scratch, &a, 2, 6, LATT_EVS_NMI,
+			  2000000);
+	check(d == &scratch && nr == 1 && !d->outliers && !d->ev[LATT_EV_GAP],
+	      "latt_wev_open: a window without records to the scratch record, a gap under 1 us no event");
+	nr = 2;
+	d = latt_wev_open(kept, &nr, 2, &scratch, &a, 0, 7, LATT_EVS_NMI,
+			  2000000);
+	check(d == &scratch && nr == 2,
+	      "latt_wev_open: no room left: the scratch record");
+}
+
+/*
  * The attribution rules (issue 26, cause.h): an event explains one
  * outlier, the largest left; causes in their order (what the guest can't
  * see first); a softirq only without a hard interrupt, a gap only without
@@ -987,6 +1024,7 @@ static void test_cause(void)
 	got = causes_of(NULL, three, 2, &left);
 	check(!strcmp(got, "unknown,unknown"),
 	      "no evidence: unknown (%s)", got);
+	test_wev_open();
 }
 
 int main(void)
