@@ -1010,6 +1010,7 @@ static void test_causes(void)
 	}
 	rec[0].flags = rec[1].flags = LATT_OUT_NMI;
 	cs.on = true;
+	cs.from_flags = true;	/* a module without windows' evidence */
 	cs.sources = LATT_EVS_NMI | LATT_EVS_IRQ_OFF;
 	rc = outlier_causes(&cs, rec, corr, n, NULL, 0);
 	check(!rc && cs.of[0] == LATT_CAUSE_UNASSIGNED && cs.of[1] == LATT_CAUSE_NMI &&
@@ -1048,6 +1049,7 @@ static void test_causes(void)
 	wev[0].sources = wev[1].sources = LATT_EVS_ALL & ~LATT_EVS_IRQ_OFF;
 	wev[1].ev[LATT_CAUSE_PREEMPTED] = 1;
 	cs.on = true;
+	cs.from_flags = false;
 	cs.sources = wev[0].sources;
 	rc = outlier_causes(&cs, rec, corr, 3, wev, 2);
 	check(!rc && cs.of[0] == LATT_CAUSE_NONE && cs.of[1] == LATT_CAUSE_PREEMPTED &&
