@@ -142,8 +142,10 @@ static inline void latt_ev_read(const struct latt_thread *t,
 
 /*
  * A measuring window on @t's CPU: interrupts off, the CPU's NMI count
- * noted (with the evidence the thread looks for: latt_ev_read()).  -ENODEV (interrupts on again) when the CPU went offline and the
- * scheduler moved the thread, or when the run's device-DAX device died.
+ * noted, with the rest of the evidence the thread looks for
+ * (latt_ev_read()).  -ENODEV (interrupts on again) when the CPU went
+ * offline and the scheduler moved the thread, or when the run's
+ * device-DAX device died.
  *
  * A device-DAX target is pinned for the window: each window is a DAX read
  * section (dax_read_lock(), SRCU) that starts only while the device is
@@ -174,8 +176,7 @@ static inline int latt_window_open(struct latt_thread *t, unsigned long *fl,
 	return 0;
 }
 
-/* The window's end, its evidence read into @end; whether an NMI came
- * during it. */
+/* The window's end, its evidence read into @end; whether an NMI came. */
 static inline bool latt_window_close(struct latt_thread *t, unsigned long fl,
 				     const struct latt_ev_snap *start,
 				     struct latt_ev_snap *end)
