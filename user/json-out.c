@@ -647,7 +647,7 @@ static struct json_object *causes(const struct run_report *r)
 
 	latt_json_bool(o, "looked", cs->on);
 	a = json_object_new_array();
-	for (c = 0; c < 9; c++)
+	for (c = 0; (1U << c) & LATT_EVS_ALL; c++)	/* each LATT_EVS_* */
 		if (cs->sources & (1U << c)) {
 			cause_sources_fmt(buf, sizeof(buf), 1U << c);
 			json_object_array_add(a, json_object_new_string(buf));
