@@ -88,47 +88,14 @@ static inline const char *latt_cause_name(int c)
 	return c >= 0 && c < LATT_CAUSE_KINDS ? names[c] : "?";
 }
 
-static inline const char *latt_softirq_name(int v)
-{
-	static const char *const names[LATT_SOFTIRQS] = {
-		"hi", "timer", "net_tx", "net_rx", "block", "irq_poll",
-		"tasklet", "sched", "hrtimer", "rcu",
-	};
-
-	return v >= 0 && v < LATT_SOFTIRQS ? names[v] : "?";
-}
-
-/* the LATT_EVS_* bit that looks for cause @c */
-static inline __u32 latt_cause_source(int c)
-{
-	switch (c) {
-	case LATT_CAUSE_SMI:
-		return LATT_EVS_SMI;
-	case LATT_CAUSE_STEAL:
-		return LATT_EVS_STEAL;
-	case LATT_CAUSE_NMI:
-		return LATT_EVS_NMI;
-	case LATT_CAUSE_PREEMPTED:
-		return LATT_EVS_SWITCH;
-	case LATT_CAUSE_SOFTIRQ:
-		return LATT_EVS_SOFTIRQ;
-	case LATT_CAUSE_FAULT:
-		return LATT_EVS_FAULT;
-	case LATT_CAUSE_GAP:
-		return LATT_EVS_GAP;
-	default:
-		return LATT_EVS_IRQ;
-	}
-}
-
 /*
  * latt_wev_quiet() - could nothing of the kinds that matter have happened
  * in @w unseen?  Every kind was looked for, or shut out (the module's
  * windows: interrupts, switches, faults and softirqs can't reach them).
  * An SMI where the CPU has no count, or steal where the kernel keeps
- * none, stays possible: @missing gets those kinds' bits.
+ * none, stays possible (the summary's "not:" line says which).
  */
-static inline int latt_wev_quiet(const struct latt_wev *w, __u32 *missing)
+static inline int latt_wev_quiet(const struct latt_wev *w)
 {
 	__u32 s = w->sources, need = LATT_EVS_NMI | LATT_EVS_SWITCH |
 		LATT_EVS_IRQ | LATT_EVS_SOFTIRQ | LATT_EVS_FAULT;
@@ -137,7 +104,6 @@ static inline int latt_wev_quiet(const struct latt_wev *w, __u32 *missing)
 	if (s & LATT_EVS_IRQ_OFF)
 		s |= LATT_EVS_SWITCH | LATT_EVS_IRQ | LATT_EVS_SOFTIRQ |
 		     LATT_EVS_FAULT;
-	*missing = ~s & (LATT_EVS_SMI | LATT_EVS_STEAL | LATT_EVS_GAP);
 	for (c = 0; c < LATT_CAUSE_EVENTS; c++)
 		if (w->ev[c])
 			return 0;
@@ -175,7 +141,6 @@ static inline __u32 latt_cause_assign(const struct latt_wev *w,
 {
 	__u32 i, j, k, next = 0, left = 0, evs, hard = 0;
 	__u64 from = ~0ULL;
-	__u32 missing;
 	int c, any = 0;
 
 	/* the outliers, largest first (a window holds few: insertion) */
@@ -215,7 +180,7 @@ static inline __u32 latt_cause_assign(const struct latt_wev *w,
 		i = order[next];
 		cause[i] = any && rec[i].sample > from ? LATT_CAUSE_AFTER :
 			   any ? LATT_CAUSE_UNASSIGNED :
-			   latt_wev_quiet(w, &missing) ? LATT_CAUSE_NONE :
+			   latt_wev_quiet(w) ? LATT_CAUSE_NONE :
 			   LATT_CAUSE_UNKNOWN;
 	}
 	return left;
