@@ -130,10 +130,14 @@ static u64 latt_steal_read(const struct kvm_steal_time *st)
 	return steal;
 }
 
+/* @evidence: a sample window's, which reads the SMI count and the steal
+ * too where @t looks for them; other windows read the NMI count alone */
 static inline void latt_ev_read(const struct latt_thread *t,
-				struct latt_ev_snap *s)
+				struct latt_ev_snap *s, bool evidence)
 {
 	s->nmi = this_cpu_read(irq_stat.__nmi_count);
+	if (!evidence)
+		return;
 	if (t->ev_sources & LATT_EVS_SMI && rdmsrl_safe(MSR_SMI_COUNT, &s->smi))
 		s->smi = 0;
 	if (t->steal)
@@ -142,8 +146,8 @@ static inline void latt_ev_read(const struct latt_thread *t,
 
 /*
  * A measuring window on @t's CPU: interrupts off, the CPU's NMI count
- * noted, with the rest of the evidence the thread looks for
- * (latt_ev_read()).  -ENODEV (interrupts on again) when the CPU went
+ * noted, with the rest of the evidence the thread looks for in a sample
+ * window (@evidence, latt_ev_read()).  -ENODEV (interrupts on again) when the CPU went
  * offline and the scheduler moved the thread, or when the run's
  * device-DAX device died.
  *
@@ -154,7 +158,7 @@ static inline void latt_ev_read(const struct latt_thread *t,
  * the current window has ended, and no window touches it after.
  */
 static inline int latt_window_open(struct latt_thread *t, unsigned long *fl,
-				   struct latt_ev_snap *ev)
+				   struct latt_ev_snap *ev, bool evidence)
 {
 	struct dax_device *dax = t->run->region.dax;
 
@@ -172,18 +176,18 @@ static inline int latt_window_open(struct latt_thread *t, unsigned long *fl,
 			dax_read_unlock(t->dax_id);
 		return -ENODEV;
 	}
-	latt_ev_read(t, ev);
+	latt_ev_read(t, ev, evidence);
 	return 0;
 }
 
 /* The window's end, its evidence read into @end; whether an NMI came. */
 static inline bool latt_window_close(struct latt_thread *t, unsigned long fl,
 				     const struct latt_ev_snap *start,
-				     struct latt_ev_snap *end)
+				     struct latt_ev_snap *end, bool evidence)
 {
 	bool seen;
 
-	latt_ev_read(t, end);
+	latt_ev_read(t, end, evidence);
 	seen = end->nmi != start->nmi;
 	latt_window_leave(t->run, fl);
 	if (t->run->region.dax)
@@ -434,7 +438,7 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat,
 	t->rec.acct.tsc0 = run->tsc_go;
 	while (done < total) {
 		first = t->rec.acct.nr_outliers;
-		if (latt_window_open(t, &fl, &ev0))
+		if (latt_window_open(t, &fl, &ev0, t->ev_sources))
 			return -ENODEV;
 		w0 = latt_rdtsc();
 		latt_lcal_window(lc, &s, t->rec.windows);
@@ -442,7 +446,7 @@ static int latt_measure(struct latt_thread *t, struct latt_pattern *pat,
 					 lc->v ? latt_rdtsc() : w0,
 					 run->window_cycles, t->rec.windows,
 					 latt_region_at, latt_rdtsc);
-		nmi_seen = latt_window_close(t, fl, &ev0, &ev1);
+		nmi_seen = latt_window_close(t, fl, &ev0, &ev1, t->ev_sources);
 		len = latt_window_len(w0, now);
 		if (t->ev_sources)
 			latt_window_evidence(t, &ev0, &ev1, first);
@@ -505,13 +509,13 @@ static int latt_batch_measure(struct latt_thread *t, struct latt_pattern *pat)
 	s.pos = t->chase_pos;
 	s.opos = t->chase_opos;
 	while (done < total) {
-		if (latt_window_open(t, &fl, &ev0))
+		if (latt_window_open(t, &fl, &ev0, false))
 			return -ENODEV;
 		w0 = latt_rdtsc();
 		now = latt_batch_window(&s, pat, &run->batch, &t->rec.acct,
 					&done, total, w0, run->window_cycles,
 					latt_region_at, latt_rdtsc);
-		nmi_seen = latt_window_close(t, fl, &ev0, &ev1);
+		nmi_seen = latt_window_close(t, fl, &ev0, &ev1, false);
 		ret = latt_window_end(t, latt_window_len(w0, now), nmi_seen,
 				      t->rec.acct.nr_outliers, done < total);
 		if (ret)
@@ -550,7 +554,7 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 	latt_stream_init(&s, c, run->stream_fn, run->read_fn, run->write_fn,
 			 &run->region, t->rec.part_offset);
 	for (;;) {
-		if (latt_window_open(t, &fl, &ev0))
+		if (latt_window_open(t, &fl, &ev0, false))
 			return -ENODEV;
 		w0 = latt_rdtsc();
 		rd = s.rd;
@@ -559,7 +563,7 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 					 c->delay, latt_region_at, latt_rdtsc);
 		if (s.wr != wr)
 			mb();
-		nmi_seen = latt_window_close(t, fl, &ev0, &ev1);
+		nmi_seen = latt_window_close(t, fl, &ev0, &ev1, false);
 
 		t->rec.accesses = s.accesses;
 		t->rec.bytes_read = s.rd;
