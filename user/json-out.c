@@ -605,8 +605,8 @@ static struct json_object *outlier(const struct run_report *r, __u32 i,
 				   size_t *at)
 {
 	const struct latt_outlier *out = &r->outliers[i];
-	const struct latt_wev *w = NULL;
 	struct json_object *o = json_object_new_object();
+	int nmi = report_outlier_nmi(r, i, at);
 	__u64 corr = latt_correct(out->cycles, outlier_overhead(r, out));
 	__u64 khz = r->info->tsc_khz;
 
@@ -617,19 +617,12 @@ static struct json_object *outlier(const struct run_report *r, __u32 i,
 	latt_json_double(o, "ns", latt_ns((double)corr, khz));
 	latt_json_u64(o, "raw_cycles", out->cycles);
 	latt_json_u64(o, "window", out->window);
-	/* the user engine counts NMIs with the other evidence: unknown
-	 * where it does not, not "none came" */
-	if (r->user_engine && r->cause.sources & LATT_EVS_NMI)
-		w = outlier_wev(r->wev, r->nr_wev, at, out->cpu, out->window);
-	if (!r->user_engine)
-		latt_json_bool(o, "nmi", !!(out->flags & LATT_OUT_NMI));
-	else if (w)
-		latt_json_bool(o, "nmi", !!w->ev[LATT_CAUSE_NMI]);
-	else
+	/* unknown where no NMI is counted, not "none came" */
+	if (nmi < 0)
 		json_object_object_add(o, "nmi", NULL);
-	latt_json_str(o, "cause", latt_cause_name(r->cause.of ?
-						  r->cause.of[i] :
-						  LATT_CAUSE_UNKNOWN));
+	else
+		latt_json_bool(o, "nmi", nmi);
+	latt_json_str(o, "cause", report_outlier_cause(r, i));
 	return o;
 }
 

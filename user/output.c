@@ -134,7 +134,7 @@ static void print_causes(FILE *f, const struct run_report *r)
 	const struct cause_summary *cs = &r->cause;
 	const struct latt_summary *sm = &r->sum;
 	const char *unit = sm->per_load ? " a load" : "";
-	char buf[1024], t[3][32];
+	char buf[1024], t[CLEAN_FIGS][32];
 	int k;
 
 	cause_counts_fmt(buf, sizeof(buf), cs);
@@ -932,19 +932,31 @@ static void outliers_header_causes(FILE *f, const struct run_report *r)
 			r->res.outliers_dropped ? " (upper bound)" : "");
 }
 
-/* nmi of record @i: "1", "0", or "" where unknown */
-static const char *record_nmi(const struct run_report *r, __u32 i,
-			      size_t *at)
+/**
+ * report_outlier_nmi() - whether an NMI came in record @i's window: the
+ *	module's flag, or the user engine's window evidence where it counts
+ *	NMIs (@at: outlier_wev()'s place, records taken in order)
+ *
+ * Return: 1 or 0, -1 where unknown.
+ */
+int report_outlier_nmi(const struct run_report *r, __u32 i, size_t *at)
 {
 	const struct latt_outlier *o = &r->outliers[i];
 	const struct latt_wev *w;
 
 	if (!r->user_engine)
-		return o->flags & LATT_OUT_NMI ? "1" : "0";
+		return !!(o->flags & LATT_OUT_NMI);
 	if (!(r->cause.sources & LATT_EVS_NMI))
-		return "";
+		return -1;
 	w = outlier_wev(r->wev, r->nr_wev, at, o->cpu, o->window);
-	return !w ? "" : w->ev[LATT_CAUSE_NMI] ? "1" : "0";
+	return !w ? -1 : !!w->ev[LATT_CAUSE_NMI];
+}
+
+/** report_outlier_cause() - record @i's cause's name (outstats.h) */
+const char *report_outlier_cause(const struct run_report *r, __u32 i)
+{
+	return latt_cause_name(r->cause.of ? r->cause.of[i] :
+			       LATT_CAUSE_UNKNOWN);
 }
 
 /* The header comment lines of an outliers CSV file. */
@@ -1001,6 +1013,7 @@ int report_write_outliers_csv(const char *path, const struct run_report *r)
 	size_t at = 0;
 	FILE *f;
 	__u32 i;
+	int nmi;
 
 	f = fopen(path, "we");
 	if (!f)
@@ -1011,6 +1024,7 @@ int report_write_outliers_csv(const char *path, const struct run_report *r)
 	for (i = 0; i < r->res.outlier_len; i++) {
 		o = &r->outliers[i];
 		corr = latt_correct(o->cycles, outlier_overhead(r, o));
+		nmi = report_outlier_nmi(r, i, &at);
 		fprintf(f, "%llu,%llu,%llu,%llu,%llu,%.3f,%llu,%s,%s\n",
 			(unsigned long long)o->sample,
 			(unsigned long long)(latt_ns((double)o->tsc, khz) + 0.5),
@@ -1019,9 +1033,8 @@ int report_write_outliers_csv(const char *path, const struct run_report *r)
 			(unsigned long long)o->cycles,
 			latt_ns((double)corr, khz),
 			(unsigned long long)o->window,
-			record_nmi(r, i, &at),
-			latt_cause_name(r->cause.of ? r->cause.of[i] :
-					LATT_CAUSE_UNKNOWN));
+			nmi < 0 ? "" : nmi ? "1" : "0",
+			report_outlier_cause(r, i));
 	}
 	return out_close(f);
 }

@@ -41,6 +41,8 @@ int report_tsc_stable(const struct run_report *r);
 int report_write_hist(const char *path, const struct run_report *r);
 int report_write_hgrm(const char *path, const struct run_report *r);
 int report_write_json(const char *path, const struct run_report *r);
+int report_outlier_nmi(const struct run_report *r, __u32 i, size_t *at);
+const char *report_outlier_cause(const struct run_report *r, __u32 i);
 int report_write_outliers_csv(const char *path, const struct run_report *r);
 int report_write_outliers_json(const char *path, const struct run_report *r);
 
