@@ -532,28 +532,48 @@ mc: __attribute__((unused));						\
 /*
  * Streams: the same lines with no timing and no fence, for the traffic of
  * bandwidth and loaded-latency runs (the caller fences once a window).
+ * One call makes @n accesses of @len bytes each, at @addr[0] to
+ * @addr[n - 1] in that order: the op inlined, one call a batch (core.h's
+ * latt_stream_batch()), and nothing in the loop that waits for a load, so
+ * that as many misses are in flight as the core allows.
  */
 #define STREAM_NAME(op, w)	latt_stream_##op##_##w
 
 #define LATT_STREAM(op, w)						\
 static LATT_NOINLINE __attribute__((unused)) __u64			\
-STREAM_NAME(op, w)(char *addr, __u64 size)				\
+STREAM_NAME(op, w)(char *const *addr, __u32 n, __u64 len)		\
 {									\
-	char *p, *end = addr + size;					\
+	char *p = addr[0], *end;					\
+	__u32 i;							\
 									\
 	__asm__ __volatile__(CLEAR_##w : : : "memory" LATT_VCLOBBER);	\
-	for (p = addr; p < end; p += LATT_LINE)				\
-		ASM_##op(LINE_##op##_##w, p, DATA_##w);			\
+	for (i = 0; i < n; i++) {					\
+		end = addr[i] + len;					\
+		for (p = addr[i]; p < end; p += LATT_LINE)		\
+			ASM_##op(LINE_##op##_##w, p, DATA_##w);		\
+	}								\
 	return 0;							\
 mc: __attribute__((unused));						\
-	return latt_mc_code((__u64)(p - addr));				\
+	return latt_mc_code(((__u64)i << 32) | (__u64)(p - addr[i]));	\
 }
 
 /*
- * The traffic of one access (no timing); see LATT_STREAM().  Returns 0,
- * or latt_mc_code() when a load consumed poison.
+ * The traffic of @n accesses (no timing); see LATT_STREAM().  Returns 0,
+ * or latt_mc_code() of (i << 32 | byte) when a load of the i-th access
+ * consumed poison at that byte of it: the accesses before it were made.
  */
-typedef __u64 (*latt_stream_fn)(char *addr, __u64 size);
+typedef __u64 (*latt_stream_fn)(char *const *addr, __u32 n, __u64 len);
+
+/* latt_stream_fn's answer to poison: which access, and its byte */
+static inline __u32 latt_mc_access(__u64 code)
+{
+	return (__u32)(latt_mc_at(code) >> 32);
+}
+
+static inline __u64 latt_mc_byte(__u64 code)
+{
+	return latt_mc_at(code) & 0xffffffffULL;
+}
 
 /**
  * latt_prep_flush() - put a block's lines out of every cache level

@@ -1121,7 +1121,7 @@ static inline void latt_series_bins(__u64 window_cycles,
  *	a mix), else loads
  * @fw: the @nb writes of a --mix, with its write op
  * @ctx: the argument of latt_stream_batch()'s @addr
- * @addr: the access under way
+ * @addr: the access under way, when accesses go in pieces
  * @off: its offset in the region
  * @part: where the thread's part of the region starts
  * @size: bytes an access
@@ -1131,9 +1131,10 @@ static inline void latt_series_bins(__u64 window_cycles,
  * @na: accesses with @fa a cycle
  * @nb: writes with @fw a cycle
  * @k: where the cycle stands
- * @batch: pieces between two looks at the TSC (one with a delay)
+ * @batch: whole accesses between two looks at the TSC (one with a delay,
+ *	one piece for an access larger than LATT_STREAM_BATCH_BYTES)
  * @a_writes: @fa writes (a store op in bandwidth mode)
- * @cur_w: the access under way is a write
+ * @cur_w: the access under way in pieces is a write
  * @accesses: whole accesses made
  * @rd: bytes read
  * @wr: bytes written
@@ -1189,8 +1190,8 @@ static inline void latt_stream_init(struct latt_stream *s,
 	s->nb = mix ? c->mix_write : 0;
 	s->k = 0;
 	/*
-	 * between two looks at the TSC: LATT_STREAM_BATCH pieces, fewer for
-	 * big ones (at most LATT_STREAM_BATCH_BYTES), one with a delay
+	 * between two looks at the TSC: LATT_STREAM_BATCH accesses, fewer
+	 * for big ones (at most LATT_STREAM_BATCH_BYTES), one with a delay
 	 */
 	per = s->piece_max ? LATT_STREAM_BATCH_BYTES / s->piece_max : 1;
 	s->batch = c->delay ? 1 : per < 1 ? 1 :
@@ -1203,6 +1204,45 @@ static inline void latt_stream_init(struct latt_stream *s,
 	s->mc_off = LATT_MC_UNKNOWN;
 }
 
+/*
+ * latt_stream_piece() - one piece of an access larger than
+ *	LATT_STREAM_BATCH_BYTES (latt_stream_batch())
+ */
+static __always_inline void latt_stream_piece(struct latt_stream *s,
+					      struct latt_pattern *pat,
+					      char *(*addr)(void *ctx,
+							    __u64 off))
+{
+	__u64 len, r;
+	char *a;
+
+	if (!s->piece) {	/* a new access */
+		s->off = s->part + latt_pattern_next(pat);
+		s->addr = addr(s->ctx, s->off);
+		s->cur_w = s->k >= s->na;
+		if (++s->k == s->na + s->nb)
+			s->k = 0;
+	}
+	len = s->size - s->piece < s->piece_max ? s->size - s->piece :
+	      s->piece_max;
+	a = s->addr + s->piece;
+	r = (s->cur_w ? s->fw : s->fa)(&a, 1, len);
+	if (__builtin_expect(latt_mc(r), 0)) {
+		s->mc = 1;
+		s->mc_off = s->off + s->piece + latt_mc_byte(r);
+		return;
+	}
+	if (s->cur_w || s->a_writes)
+		s->wr += len;
+	else
+		s->rd += len;
+	s->piece += len;
+	if (s->piece == s->size) {
+		s->piece = 0;
+		s->accesses++;
+	}
+}
+
 /**
  * latt_stream_batch() - one batch of a streaming thread's accesses
  * @s: the thread's stream, its counters advanced
@@ -1210,50 +1250,67 @@ static inline void latt_stream_init(struct latt_stream *s,
  * @addr: the address of an offset of the region, called with @s->ctx
  *	(always inlined, as latt_step()'s)
  *
+ * Up to @s->batch whole accesses of one kind (a --mix's cycle splits a
+ * batch where the kind changes): their offsets drawn first, all at once
+ * (latt_pattern_fill()), then one call of the stream function makes them,
+ * so that the loads in flight wait for nothing of the arithmetic.  The
+ * counters are read into locals and written back once: a field stored
+ * and read back at another width on each access stalls the next read
+ * until the store retires, behind the miss before it, and that is one
+ * miss in flight (issue 27).
+ *
  * An access larger than LATT_STREAM_BATCH_BYTES is made in pieces, so the
  * caller looks at the TSC at least every LATT_STREAM_BATCH_BYTES: an
  * access may go on in the next window.  Bytes are counted as they are
  * moved.  Writes are not fenced here: the caller fences once a window.
- * A load that consumed poison stops the batch, its piece not counted, with
- * @s->mc and @s->mc_off set.
+ * A load that consumed poison stops the batch, the accesses before it
+ * counted, its own not, with @s->mc and @s->mc_off set.
  */
 static __always_inline void latt_stream_batch(struct latt_stream *s,
 					      struct latt_pattern *pat,
 					      char *(*addr)(void *ctx,
 							    __u64 off))
 {
-	__u64 len, r;
-	__u32 n;
+	__u64 off[LATT_STREAM_BATCH];
+	char *a[LATT_STREAM_BATCH];
+	const __u64 part = s->part, size = s->size;
+	const __u32 na = s->na, cyc = s->na + s->nb;
+	__u32 k = s->k, n, i;
+	__u64 r, bytes;
+	int w;
 
-	for (n = 0; n < s->batch; n++) {
-		if (!s->piece) {	/* a new access */
-			s->off = s->part + latt_pattern_next(pat);
-			s->addr = addr(s->ctx, s->off);
-			s->cur_w = s->k >= s->na;
-			if (++s->k == s->na + s->nb)
-				s->k = 0;
-		}
-		len = s->size - s->piece < s->piece_max ?
-		      s->size - s->piece : s->piece_max;
-		if (s->cur_w)
-			r = s->fw(s->addr + s->piece, len);
-		else
-			r = s->fa(s->addr + s->piece, len);
-		if (__builtin_expect(latt_mc(r), 0)) {
-			s->mc = 1;
-			s->mc_off = s->off + s->piece + latt_mc_at(r);
-			return;
-		}
-		if (s->cur_w || s->a_writes)
-			s->wr += len;
-		else
-			s->rd += len;
-		s->piece += len;
-		if (s->piece == s->size) {
-			s->piece = 0;
-			s->accesses++;
-		}
+	if (size > s->piece_max) {
+		latt_stream_piece(s, pat, addr);
+		return;
 	}
+	if (!na || !s->nb) {	/* one kind only */
+		w = !na;
+		n = s->batch;
+	} else {
+		w = k >= na;
+		n = (w ? cyc : na) - k;		/* left of this kind */
+		if (n > s->batch)
+			n = s->batch;
+	}
+	latt_pattern_fill(pat, off, n);
+	for (i = 0; i < n; i++)
+		a[i] = addr(s->ctx, part + off[i]);
+	r = (w ? s->fw : s->fa)(a, n, size);
+	if (__builtin_expect(latt_mc(r), 0)) {
+		i = latt_mc_access(r);
+		s->mc = 1;
+		s->mc_off = part + off[i] + latt_mc_byte(r);
+		n = i;		/* the ones before it were made */
+	} else if (na && s->nb) {
+		k += n;
+		s->k = k == cyc ? 0 : k;
+	}
+	bytes = (__u64)n * size;
+	s->accesses += n;
+	if (w || s->a_writes)
+		s->wr += bytes;
+	else
+		s->rd += bytes;
 }
 
 /* One pause of a busy wait: the kernel's cpu_relax(). */

@@ -18,15 +18,22 @@
 #include "../uapi/lattester.h"
 #include "prng.h"
 
+#ifndef __always_inline		/* the kernel has it */
+#define __always_inline inline __attribute__((__always_inline__))
+#endif
+
 #define LATT_CHUNK_SHIFT	22
 #define LATT_CHUNK		(1ULL << LATT_CHUNK_SHIFT)
 #define LATT_CHUNK_MIN_SHIFT	21	/* 2 MiB: a fragmented node's blocks */
+#define LATT_NO_SHIFT		64	/* latt_pattern.pc_shift: divide */
 
 struct latt_pattern {
 	__u32 kind;		/* LATT_PAT_* */
 	__u64 size;		/* access size */
 	__u64 region;		/* bytes */
 	__u64 per_chunk;	/* slots in one chunk */
+	__u64 pc_inv;		/* per_chunk not a power of two: 2^64 / it */
+	__u32 pc_shift;		/* a power of two: its log2; else LATT_NO_SHIFT */
 	__u32 chunk_shift;	/* a chunk is 1 << chunk_shift bytes */
 	__u64 nslots;		/* slots in the region */
 	__u64 hot_slots;	/* slots inside the hotspot */
@@ -112,6 +119,14 @@ static inline int latt_pattern_init_in(struct latt_pattern *p, __u32 kind,
 	p->region = region;
 	p->chunk_shift = shift;
 	p->per_chunk = (1ULL << shift) / size;
+	if (p->per_chunk & (p->per_chunk - 1)) {
+		p->pc_shift = LATT_NO_SHIFT;
+		/* floor(2^64 / d): d is no power of two, so not a divisor */
+		p->pc_inv = ~0ULL / p->per_chunk;
+	} else {
+		p->pc_shift = (__u32)__builtin_ctzll(p->per_chunk);
+		p->pc_inv = 0;
+	}
 	p->nslots = latt_slots_below_in(region, size, shift);
 	p->hot_slots = 0;
 	p->block_slots = 0;
@@ -161,10 +176,49 @@ static inline int latt_pattern_init(struct latt_pattern *p, __u32 kind,
 				    LATT_CHUNK_SHIFT);
 }
 
-/** latt_pattern_slot() - byte offset of slot @s of @p */
-static inline __u64 latt_pattern_slot(const struct latt_pattern *p, __u64 s)
+/* The high 64 bits of @a x @b (one mulq). */
+static __always_inline __u64 latt_mulhi(__u64 a, __u64 b)
 {
-	return latt_slot_offset_in(s, p->size, p->chunk_shift);
+	__u64 lo, hi;
+
+	__asm__("mulq %3" : "=a"(lo), "=d"(hi) : "a"(a), "rm"(b));
+	(void)lo;
+	return hi;
+}
+
+/**
+ * latt_pattern_slot() - byte offset of slot @s of @p: latt_slot_offset_in()
+ *	without a division
+ * @p: the pattern, set up by latt_pattern_init_in()
+ * @s: a slot
+ *
+ * The slot's chunk is @s / per_chunk: a shift where per_chunk is a power
+ * of two (every power-of-two --size), else the high half of @s x
+ * floor(2^64 / per_chunk), which is the quotient or one less (the
+ * estimate falls short of @s / per_chunk by @s x (2^64 mod per_chunk) /
+ * (per_chunk x 2^64), less than 1), put right by one compare.  This is
+ * the streams' per-access arithmetic: a 64-bit division there costs tens
+ * of cycles (issue 27).
+ *
+ * Return: the byte offset, as latt_slot_offset_in() gives it.
+ */
+static __always_inline __u64 latt_pattern_slot(const struct latt_pattern *p,
+					       __u64 s)
+{
+	__u64 q, r;
+
+	if (p->pc_shift != LATT_NO_SHIFT) {
+		q = s >> p->pc_shift;
+		r = s & (p->per_chunk - 1);
+	} else {
+		q = latt_mulhi(s, p->pc_inv);
+		r = s - q * p->per_chunk;
+		if (r >= p->per_chunk) {
+			q++;
+			r -= p->per_chunk;
+		}
+	}
+	return (q << p->chunk_shift) + r * p->size;
 }
 
 /**
@@ -191,6 +245,88 @@ static inline const char *latt_pattern_problem(__u32 kind, __u64 stride)
 	}
 }
 
+/*
+ * latt_pattern_draw() - @n slots below @m from @p's PRNG, as @n calls of
+ *	latt_prng_below() would give them, as byte offsets: the mask worked
+ *	out once
+ */
+static __always_inline void latt_pattern_draw(struct latt_pattern *p,
+					      __u64 *off, __u32 n, __u64 m)
+{
+	__u64 mask, v;
+	__u32 i;
+
+	if (m <= 1) {	/* latt_prng_below(): no draw at all */
+		for (i = 0; i < n; i++)
+			off[i] = 0;
+		return;
+	}
+	mask = ~0ULL >> __builtin_clzll(m - 1);
+	for (i = 0; i < n; i++) {
+		do {
+			v = latt_prng_next(&p->prng) & mask;
+		} while (v >= m);
+		off[i] = latt_pattern_slot(p, v);
+	}
+}
+
+/**
+ * latt_pattern_fill() - where the next @n accesses go
+ * @p: the pattern, set up by latt_pattern_init_in()
+ * @off: out: @n byte offsets in the region
+ * @n: how many
+ *
+ * The offsets @n calls of latt_pattern_next() return, in their order: the
+ * streams take their addresses a batch at a time, so that the kind of
+ * pattern is looked at once and the loads that follow are independent of
+ * the arithmetic.  seq divides once a batch, not once an access.
+ */
+static __always_inline void latt_pattern_fill(struct latt_pattern *p,
+					      __u64 *off, __u32 n)
+{
+	const __u64 chunk = 1ULL << p->chunk_shift;
+	__u64 s, o;
+	__u32 i;
+
+	switch (p->kind) {
+	case LATT_PAT_SEQ:
+		s = p->i % p->nslots;
+		for (i = 0; i < n; i++) {
+			off[i] = latt_pattern_slot(p, s);
+			if (++s == p->nslots)
+				s = 0;
+		}
+		break;
+	case LATT_PAT_RAND:
+		latt_pattern_draw(p, off, n, p->nslots);
+		break;
+	case LATT_PAT_HOTSPOT:
+		latt_pattern_draw(p, off, n, p->hot_slots);
+		break;
+	case LATT_PAT_STRIDE:
+		for (i = 0; i < n; i++) {
+			o = p->pos;
+			/* an access may not cross a chunk: go to the next */
+			if ((o & (chunk - 1)) + p->size > chunk)
+				o = (o | (chunk - 1)) + 1;
+			if (o + p->size > p->span)
+				o = 0;
+			off[i] = o;
+			/* (o + stride) % span, o < span */
+			o += p->stride;
+			while (o >= p->span)
+				o -= p->span;
+			p->pos = o;
+		}
+		break;
+	default:
+		for (i = 0; i < n; i++)
+			off[i] = 0;
+		break;
+	}
+	p->i += n;
+}
+
 /**
  * latt_pattern_next() - where the next sample's access goes
  * @p: the pattern, set up by latt_pattern_init_in()
@@ -199,37 +335,11 @@ static inline const char *latt_pattern_problem(__u32 kind, __u64 stride)
  *
  * Return: its byte offset in the region.
  */
-static inline __u64 latt_pattern_next(struct latt_pattern *p)
+static __always_inline __u64 latt_pattern_next(struct latt_pattern *p)
 {
 	__u64 off;
 
-	switch (p->kind) {
-	case LATT_PAT_SEQ:
-		off = latt_pattern_slot(p, p->i % p->nslots);
-		break;
-	case LATT_PAT_RAND:
-		off = latt_pattern_slot(p, latt_prng_below(&p->prng,
-							   p->nslots));
-		break;
-	case LATT_PAT_HOTSPOT:
-		off = latt_pattern_slot(p, latt_prng_below(&p->prng,
-							   p->hot_slots));
-		break;
-	case LATT_PAT_STRIDE:
-		off = p->pos;
-		/* an access may not cross a chunk: go to the next one */
-		if ((off & ((1ULL << p->chunk_shift) - 1)) + p->size >
-		    1ULL << p->chunk_shift)
-			off = (off | ((1ULL << p->chunk_shift) - 1)) + 1;
-		if (off + p->size > p->span)
-			off = 0;
-		p->pos = (off + p->stride) % p->span;
-		break;
-	default:
-		off = 0;
-		break;
-	}
-	p->i++;
+	latt_pattern_fill(p, &off, 1);
 	return off;
 }
 

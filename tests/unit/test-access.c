@@ -328,6 +328,52 @@ static void test_ops(unsigned char *buf)
 	}
 }
 
+/*
+ * The streams on the CPU: one call makes its accesses at the addresses it
+ * is given, each of the length asked, and nothing else: lines 5-6, 9-10,
+ * 2-3 and 100-101 of the buffer written by a store stream, every other
+ * byte as it was; a load stream writes nothing.  (Their order and count
+ * against the pattern are test-loop's.)
+ */
+static void test_streams(unsigned char *buf)
+{
+	static const unsigned int lines[] = { 5, 9, 2, 100 };
+	unsigned int op, w, i, l, n = sizeof(lines) / sizeof(lines[0]);
+	char *addr[4];
+
+	for (op = 1; op <= LATT_OP_MAX; op++) {
+		for (w = 8; w <= 64; w *= 2) {
+			latt_stream_fn fn = latt_streams[op][__builtin_ctz(w) - 3];
+			int store = op >= LATT_OP_STORE, ok = 1;
+			unsigned char want;
+			__u64 r;
+
+			if (!fn || lacks(op, w))
+				continue;	/* test_ops() said why */
+			memset(buf, 0xa5, BUF);
+			for (i = 0; i < n; i++)
+				addr[i] = (char *)buf + lines[i] * LATT_LINE;
+			r = fn(addr, n, 2 * LATT_LINE);
+			want = !store ? 0xa5 :
+			       w == 8 || op == LATT_OP_MOVDIR64B ? 0x5a : 0;
+			for (l = 0; l < BUF / LATT_LINE; l++) {
+				int hit = 0;
+
+				for (i = 0; i < n; i++)
+					hit |= l == lines[i] || l == lines[i] + 1;
+				ok &= all_bytes(buf + l * LATT_LINE, LATT_LINE,
+						hit ? want : 0xa5);
+			}
+			check(!r && ok,
+			      "stream %s at %u bytes: 4 accesses of 128 B in one call, %s (returned %llu)",
+			      op_names[op], w,
+			      store ? "exactly their lines stored" :
+				      "nothing written",
+			      (unsigned long long)r);
+		}
+	}
+}
+
 static void test_empty(unsigned char *buf)
 {
 	int ok = 1, i;
@@ -622,6 +668,7 @@ int main(void)
 	test_movdir64b_encoding();
 	test_ops(buf);
 	test_movdir64b_line(buf);
+	test_streams(buf);
 	test_empty(buf);
 	test_chase(buf);
 	free(buf);

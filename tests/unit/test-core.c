@@ -564,6 +564,164 @@ static void test_patterns(void)
 	check(ok, "pattern: same seed, same offsets");
 }
 
+/*
+ * The address sequence as pattern.h made it before the streams' rewrite
+ * (issue 27): a division for each offset, a switch for each access.  The
+ * oracle the rewrite must match: a user's seed names the same lines in
+ * the same order in every version and in both engines.
+ */
+struct old_pat {
+	__u32 kind, shift;
+	__u64 size, nslots, hot, stride, span, i, pos;
+	struct latt_prng prng;
+};
+
+static __u64 old_offset(const struct old_pat *o, __u64 s)
+{
+	__u64 per = (1ULL << o->shift) / o->size;
+
+	return ((s / per) << o->shift) + (s % per) * o->size;
+}
+
+static __u64 old_below(struct latt_prng *r, __u64 n)
+{
+	__u64 mask, v;
+
+	if (n <= 1)
+		return 0;
+	mask = ~0ULL >> __builtin_clzll(n - 1);
+	do {
+		v = latt_prng_next(r) & mask;
+	} while (v >= n);
+	return v;
+}
+
+static __u64 old_next(struct old_pat *o)
+{
+	const __u64 chunk = 1ULL << o->shift;
+	__u64 off;
+
+	switch (o->kind) {
+	case LATT_PAT_SEQ:
+		off = old_offset(o, o->i % o->nslots);
+		break;
+	case LATT_PAT_RAND:
+		off = old_offset(o, old_below(&o->prng, o->nslots));
+		break;
+	case LATT_PAT_HOTSPOT:
+		off = old_offset(o, old_below(&o->prng, o->hot));
+		break;
+	default:	/* stride */
+		off = o->pos;
+		if ((off & (chunk - 1)) + o->size > chunk)
+			off = (off | (chunk - 1)) + 1;
+		if (off + o->size > o->span)
+			off = 0;
+		o->pos = (off + o->stride) % o->span;
+		break;
+	}
+	o->i++;
+	return off;
+}
+
+/*
+ * What a user relies on from the streams' rewrite: for a seed, the same
+ * lines in the same order as before it, whether drawn one at a time
+ * (latt_pattern_next(), the samples) or in batches of any length
+ * (latt_pattern_fill(), the streams); and latt_pattern_slot()'s division
+ * by multiplication exact over the whole 64-bit range.
+ */
+static void test_pattern_oracle(void)
+{
+	static const struct {
+		__u32 kind;
+		__u64 size, stride, region;
+		__u32 shift;
+	} cfg[] = {
+		{ LATT_PAT_SEQ, 64, 0, 13ULL << 20, 22 },
+		{ LATT_PAT_SEQ, 192, 0, 13ULL << 20, 22 },
+		{ LATT_PAT_SEQ, 320, 0, (9ULL << 20) + 4096, 21 },
+		{ LATT_PAT_SEQ, 192, 0, 100 * 192 + 50, 22 },	/* wraps */
+		{ LATT_PAT_RAND, 64, 0, 1ULL << 30, 22 },
+		{ LATT_PAT_RAND, 192, 0, 1ULL << 30, 22 },
+		{ LATT_PAT_RAND, 4032, 0, 1ULL << 40, 22 },
+		{ LATT_PAT_RAND, 65536 + 64, 0, 3ULL << 30, 21 },
+		{ LATT_PAT_RAND, 3ULL << 20, 0, 1ULL << 32, 22 },
+		{ LATT_PAT_RAND, 4ULL << 20, 0, 1ULL << 32, 22 },
+		{ LATT_PAT_RAND, 256, 0, 1025ULL << 8, 22 },
+		{ LATT_PAT_RAND, 64, 0, 64, 22 },
+		{ LATT_PAT_HOTSPOT, 192, 64 << 10, 1ULL << 30, 22 },
+		{ LATT_PAT_HOTSPOT, 256, 256, 1ULL << 30, 22 },
+		{ LATT_PAT_STRIDE, 192, 4096 + 64, 13ULL << 20, 22 },
+		{ LATT_PAT_STRIDE, 64, (13ULL << 20) - 64, 13ULL << 20, 21 },
+		{ LATT_PAT_STRIDE, 3ULL << 20, 1ULL << 20, 13ULL << 20, 22 },
+	};
+	static __u64 got[4096];
+	struct latt_prng r;
+	struct latt_pattern p;
+	struct old_pat o;
+	__u64 s, per, want, bad_slot = 0, tried = 0;
+	unsigned int k, i, j, n, bad, first_bad;
+
+	for (k = 0; k < sizeof(cfg) / sizeof(cfg[0]); k++) {
+		if (latt_pattern_init_in(&p, cfg[k].kind, cfg[k].size,
+					 cfg[k].stride, cfg[k].region,
+					 0x5eed + k, cfg[k].shift)) {
+			check(0, "oracle %u: latt_pattern_init_in() refused", k);
+			continue;
+		}
+		memset(&o, 0, sizeof(o));
+		o.kind = cfg[k].kind;
+		o.shift = cfg[k].shift;
+		o.size = cfg[k].size;
+		o.nslots = p.nslots;
+		o.hot = p.hot_slots;
+		o.stride = cfg[k].stride;
+		o.span = p.span;
+		latt_prng_seed(&o.prng, 0x5eed + k);
+		/* batches of 1, 2, 3, ... 16, 1, ...: every split */
+		bad = 0;
+		first_bad = ~0U;
+		for (i = 0, n = 1; i + n <= sizeof(got) / sizeof(got[0]);
+		     i += n, n = n % 16 + 1) {
+			if (n == 1)
+				got[i] = latt_pattern_next(&p);
+			else
+				latt_pattern_fill(&p, got + i, n);
+			for (j = i; j < i + n; j++) {
+				want = old_next(&o);
+				if (got[j] != want && !bad++)
+					first_bad = j;
+			}
+		}
+		check(!bad && p.i == o.i,
+		      "oracle: kind %u, %llu B in %llu B (chunks 2^%u): %u offsets as before the rewrite, in batches of 1 to 16 (%u differ, the first at %d; -1: none)",
+		      cfg[k].kind, (unsigned long long)cfg[k].size,
+		      (unsigned long long)cfg[k].region, cfg[k].shift, i, bad,
+		      (int)first_bad);
+	}
+
+	/* the division by multiplication, for every per_chunk a size gives */
+	latt_prng_seed(&r, 99);
+	for (k = 64; k <= (4U << 20); k += k < 8192 ? 64 : 4096 * 3 + 64) {
+		latt_pattern_init_in(&p, LATT_PAT_RAND, k, 0, 1ULL << 40, 1,
+				     22);
+		per = p.per_chunk;
+		for (i = 0; i < 200; i++) {
+			s = latt_prng_next(&r) >> (i % 64);
+			if (i < 4)	/* the ends: around multiples */
+				s = (~0ULL / per - i) * per + (i & 1 ? per - 1 : 0);
+			tried++;
+			/* chunk index times chunk wraps alike in both */
+			bad_slot += latt_pattern_slot(&p, s) !=
+				    latt_slot_offset_in(s, k, 22);
+		}
+	}
+	check(!bad_slot,
+	      "latt_pattern_slot(): a multiply for the division, exact for %llu slots of 64-bit range across every size (%llu wrong)",
+	      (unsigned long long)tried, (unsigned long long)bad_slot);
+}
+
 static char *chase_mem;
 static __u64 chase_size;
 
@@ -1035,6 +1193,7 @@ int main(void)
 	test_hist_rank_big();
 	test_prng();
 	test_patterns();
+	test_pattern_oracle();
 	test_pattern_coverage();
 	test_chase();
 	test_quantum();

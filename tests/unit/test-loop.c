@@ -387,18 +387,27 @@ struct scall {
 static struct scall slog[SLOG_MAX];
 static unsigned int nslog;
 
-/* the line's first word is its offset: the call's place in the region */
-static __u64 fake_sread(char *addr, __u64 len)
+/*
+ * The line's first word is its offset: each access's place in the region,
+ * logged in the order the call makes them.
+ */
+static void slog_add(char *const *addr, __u32 n, __u64 len, int w)
 {
-	if (nslog < SLOG_MAX)
-		slog[nslog++] = (struct scall){ *(__u64 *)addr, len, 0 };
+	__u32 i;
+
+	for (i = 0; i < n && nslog < SLOG_MAX; i++)
+		slog[nslog++] = (struct scall){ *(__u64 *)addr[i], len, w };
+}
+
+static __u64 fake_sread(char *const *addr, __u32 n, __u64 len)
+{
+	slog_add(addr, n, len, 0);
 	return 0;
 }
 
-static __u64 fake_swrite(char *addr, __u64 len)
+static __u64 fake_swrite(char *const *addr, __u32 n, __u64 len)
 {
-	if (nslog < SLOG_MAX)
-		slog[nslog++] = (struct scall){ *(__u64 *)addr, len, 1 };
+	slog_add(addr, n, len, 1);
 	return 0;
 }
 
@@ -542,6 +551,9 @@ static void test_streams(struct layout *lf, struct layout *lc)
 		      rf.accesses == rc.accesses,
 		      "stream, %s: one mapping and 4 MiB chunks make the same calls (%u, %u)",
 		      cases[i].name, rf.n, rc.n);
+		check(rf.n >= 200,
+		      "stream, %s: each of 200 batches moves at least an access or a piece (%u)",
+		      cases[i].name, rf.n);
 		check(stream_agrees(&rf, &c, cases[i].part, why, sizeof(why)),
 		      "stream, %s: the calls are what the configuration asks (%s)",
 		      cases[i].name, why);
@@ -672,11 +684,11 @@ static void test_calib_window(void)
 }
 
 /* a streaming access takes TICK cycles of the stand-in clock */
-static __u64 tick_sread(char *addr, __u64 len)
+static __u64 tick_sread(char *const *addr, __u32 n, __u64 len)
 {
 	(void)addr;
 	(void)len;
-	calib_clock += TICK;
+	calib_clock += (__u64)n * TICK;
 	return 0;
 }
 
@@ -760,13 +772,17 @@ static __u64 mc_fn(char *addr, __u64 size)
 	return 300;
 }
 
-/* a stand-in stream: the MC_AT-th piece answers "poison" */
-static __u64 mc_sread(char *addr, __u64 len)
+/* a stand-in stream: the MC_AT-th access answers "poison" */
+static __u64 mc_sread(char *const *addr, __u32 n, __u64 len)
 {
+	__u32 i;
+
 	(void)len;
-	if (mc_calls++ == MC_AT) {
-		mc_line = *(__u64 *)addr + MC_BYTE;
-		return latt_mc_code(MC_BYTE);
+	for (i = 0; i < n; i++) {
+		if (mc_calls++ == MC_AT) {
+			mc_line = *(__u64 *)addr[i] + MC_BYTE;
+			return latt_mc_code(((__u64)i << 32) | MC_BYTE);
+		}
 	}
 	return 0;
 }
