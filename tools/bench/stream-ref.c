@@ -3,21 +3,28 @@
  * stream-ref.c - make bench's reference for bandwidth: a plain loop, as a
  * STREAM-like benchmark would write it, with nothing of lattester in it.
  *
- *   stream-ref CPUS REGION SIZE DURATION_MS read|copy
+ *   stream-ref CPUS REGION SIZE DURATION_MS read|copy [seq|rand]
  *
  * One thread per CPU of CPUS (a comma-separated list), each pinned to its
  * CPU; one shared region of REGION bytes (anonymous memory, first touched
  * by the first thread on its CPU, so on that CPU's node, as lattester-ctl
- * takes dram from the node of --cpu); thread i starts at i/n of it, as
- * lattester's sequential threads do, and goes through it in blocks of SIZE
- * bytes, wrapping, until DURATION_MS from one common start.  "read" sums
- * the block's 64-bit words into eight accumulators (loads the compiler
+ * takes dram from the node of --cpu), seen as blocks of SIZE bytes; each
+ * thread goes through them until DURATION_MS from one common start.
+ * "seq" (the default): thread i starts at i/n of the blocks, as
+ * lattester's sequential threads do, and takes them in order, wrapping.
+ * "rand": each thread draws every block uniformly from all of them, with
+ * a SplitMix64 generator of its own (seeded through a mixer: streams whose
+ * seeds differ by a multiple of the increment would replay one another)
+ * and a power-of-two mask with rejection, no division (lattester's rand
+ * draws the same way: no rejections when the block count is a power of
+ * two).  "read" adds the block's 64-bit words into eight accumulators,
+ * kept from block to block and summed at the end (loads the compiler
  * vectorises: make builds it with -O3 -march=native, as STREAM is built,
- * so at the widest vectors this CPU has, as lattester's streams use); "copy" memcpy()s the block into the other
- * half of the region (bytes read and written both counted).  The clock
- * is read every 64 KiB.  Prints
- * "bytes N", "ns N" (the longest thread's time) and "gbps X" (10^9 bytes a
- * second), one per line.
+ * so at the widest vectors this CPU has, as lattester's streams use);
+ * "copy" memcpy()s the block into the other half
+ * of the region (bytes read and written both counted).  The clock is read
+ * every 64 KiB of blocks.  Prints "bytes N", "ns N" (the longest thread's
+ * time) and "gbps X" (10^9 bytes a second), one per line.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -34,7 +41,7 @@
 struct ref {
 	char *base;
 	uint64_t region, size, ns;
-	int copy;
+	int copy, rand;
 	unsigned int n;
 	pthread_barrier_t go;
 };
@@ -56,28 +63,86 @@ static uint64_t now_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
 }
 
-static uint64_t sum_block(const uint64_t *p, uint64_t words)
+/* SplitMix64 (Steele, Lea, Flood 2014) */
+static uint64_t splitmix64(uint64_t *state)
 {
-	uint64_t a[8] = { 0 }, i, k, s = 0;
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
 
-	for (i = 0; i + 8 <= words; i += 8)
-		for (k = 0; k < 8; k++)
-			a[k] += p[i + k];
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* rand: a block drawn uniformly below @blocks, @mask the smallest
+ * all-ones mask covering them: no division, no modulo bias */
+static uint64_t draw(uint64_t *seed, uint64_t mask, uint64_t blocks)
+{
+	uint64_t b;
+
+	do
+		b = splitmix64(seed) & mask;
+	while (b >= blocks);
+	return b;
+}
+
+/*
+ * The loop itself, from block @b for the duration from @t0: @copy and
+ * @rnd constants where it is inlined, so that each of the four is its own
+ * loop with no test of them in it.  "read" keeps its eight accumulators
+ * from block to block (the compiler keeps them in a vector register) and
+ * adds them up at the end.
+ */
+static inline __attribute__((always_inline)) void
+stream(struct thr *t, uint64_t b, uint64_t t0, const int copy, const int rnd)
+{
+	const struct ref *r = t->r;
+	char *const base = r->base;
+	const uint64_t size = r->size, words = size / 8;
+	const uint64_t span = copy ? r->region / 2 : r->region;
+	const uint64_t blocks = span / size;
+	const uint64_t mask = blocks > 1 ?
+		~0ULL >> __builtin_clzll(blocks - 1) : 0;
+	/* a look at the clock every 64 KiB, as lattester's streams look at
+	 * the TSC: not a clock_gettime() a block */
+	const uint64_t per = size >= 65536 ? 1 : 65536 / size;
+	const uint64_t end = t0 + r->ns;
+	uint64_t a[8] = { 0 }, i, k, n, now, bytes = 0, seed = t->idx;
+
+	seed = splitmix64(&seed);	/* through the mixer: unrelated streams */
+	if (rnd)
+		b = draw(&seed, mask, blocks);
+	do {
+		for (n = 0; n < per; n++) {
+			const uint64_t *src = (const uint64_t *)(base + b * size);
+
+			if (copy) {
+				memcpy((char *)src + span, src, size);
+			} else {
+				for (i = 0; i < words; i += 8)
+					for (k = 0; k < 8; k++)
+						a[k] += src[i + k];
+			}
+			if (rnd)
+				b = draw(&seed, mask, blocks);
+			else if (++b == blocks)
+				b = 0;
+		}
+		bytes += per * (copy ? 2 : 1) * size;
+		now = now_ns();
+	} while (now < end);
+	t->ns = now - t0;
+	t->bytes = bytes;
 	for (k = 0; k < 8; k++)
-		s += a[k];
-	return s;
+		t->sink += a[k];
 }
 
 static void *thread_main(void *arg)
 {
 	struct thr *t = arg;
 	struct ref *r = t->r;
-	uint64_t span = r->copy ? r->region / 2 : r->region;
-	uint64_t blocks = span / r->size, b, t0, end, now, s = 0, bytes = 0;
-	/* a look at the clock every 64 KiB, as lattester's streams look at
-	 * the TSC: not a clock_gettime() a block */
-	const uint64_t per = r->size >= 65536 ? 1 : 65536 / r->size;
-	uint64_t k;
+	const uint64_t blocks = (r->copy ? r->region / 2 : r->region) / r->size;
+	const uint64_t b = blocks * t->idx / r->n;	/* seq: its share */
+	uint64_t t0;
 	cpu_set_t set;
 
 	CPU_ZERO(&set);
@@ -86,30 +151,16 @@ static void *thread_main(void *arg)
 		fprintf(stderr, "stream-ref: cannot pin to CPU %d\n", t->cpu);
 	if (!t->idx)	/* first touch: the memory on this CPU's node */
 		memset(r->base, 1, r->region);
-	b = blocks * t->idx / r->n;
 	pthread_barrier_wait(&r->go);
 	t0 = now_ns();
-	end = t0 + r->ns;
-	do {
-		for (k = 0; k < per; k++) {
-			char *src = r->base + b * r->size;
-
-			if (r->copy) {
-				memcpy(src + span, src, r->size);
-				bytes += 2 * r->size;
-			} else {
-				s += sum_block((const uint64_t *)src,
-					       r->size / 8);
-				bytes += r->size;
-			}
-			if (++b == blocks)
-				b = 0;
-		}
-		now = now_ns();
-	} while (now < end);
-	t->ns = now - t0;
-	t->bytes = bytes;
-	t->sink = s;
+	if (r->copy && r->rand)
+		stream(t, b, t0, 1, 1);
+	else if (r->copy)
+		stream(t, b, t0, 1, 0);
+	else if (r->rand)
+		stream(t, b, t0, 0, 1);
+	else
+		stream(t, b, t0, 0, 0);
 	return NULL;
 }
 
@@ -121,8 +172,10 @@ int main(int argc, char **argv)
 	char *cpus, *tok, *save = NULL;
 	unsigned int i;
 
-	if (argc != 6 || (strcmp(argv[5], "read") && strcmp(argv[5], "copy"))) {
-		fprintf(stderr, "usage: stream-ref CPUS REGION SIZE DURATION_MS read|copy\n");
+	if ((argc != 6 && argc != 7) ||
+	    (strcmp(argv[5], "read") && strcmp(argv[5], "copy")) ||
+	    (argc == 7 && strcmp(argv[6], "seq") && strcmp(argv[6], "rand"))) {
+		fprintf(stderr, "usage: stream-ref CPUS REGION SIZE DURATION_MS read|copy [seq|rand]\n");
 		return 2;
 	}
 	cpus = argv[1];
@@ -130,6 +183,7 @@ int main(int argc, char **argv)
 	r.size = strtoull(argv[3], NULL, 0);
 	r.ns = strtoull(argv[4], NULL, 0) * 1000000ULL;
 	r.copy = !strcmp(argv[5], "copy");
+	r.rand = argc == 7 && !strcmp(argv[6], "rand");
 	for (tok = strtok_r(cpus, ",", &save); tok && r.n < MAX_THREADS;
 	     tok = strtok_r(NULL, ",", &save))
 		th[r.n++].cpu = atoi(tok);
