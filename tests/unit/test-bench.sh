@@ -12,9 +12,10 @@
 #    over the repetitions; the module's memory skipped with a reason; the
 #    basic table as a sweep and as a sweep --no-reuse, their ratio, rows
 #    alike in keys, fields and counts, every point but the first reusing
-#    its region (user engine), none with --no-reuse; bandwidth: the
-#    engine's GB/s, the reference loop's (stream-ref, which reads for the
-#    time asked) and their ratio, each above zero;
+#    its region (user engine), none with --no-reuse; bandwidth: at every
+#    point of rand, seq x 64, 256, 4096, 65536 B the engine's GB/s, the
+#    reference loop's (stream-ref, which reads for the time asked, seq or
+#    rand) and their ratio, each above zero, a verdict each and overall;
 #  - the kernel engine without a device: skipped with the reason; with the
 #    stand-in for the module (test-cli-fake.so): every benchmark, and the
 #    module's memory measured;
@@ -49,6 +50,14 @@ report $? "make builds the helpers (build/bench/tsc-step, stream-ref)"
 	     END { exit !(b >= 4096 && n >= 20000000 && g > 0 &&
 			  (g - b / n) ^ 2 < 0.001) }' "$tmp/ref"
 report $? "stream-ref reads for the time asked, its GB/s its bytes over its ns"
+"$top/build/bench/stream-ref" 0 $((4 << 20)) 64 20 read rand >"$tmp/ref" \
+	2>"$tmp/err" &&
+	awk '$1 == "bytes" { b = $2 } $1 == "ns" { n = $2 } $1 == "gbps" { g = $2 }
+	     END { exit !(b >= 64 && n >= 20000000 && g > 0) }' "$tmp/ref"
+report $? "stream-ref ... read rand: random blocks for the time asked"
+"$top/build/bench/stream-ref" 0 $((4 << 20)) 64 20 read bogus >/dev/null 2>&1
+[ $? -eq 2 ]
+report $? "stream-ref: a pattern neither seq nor rand is a usage error"
 "$top/build/bench/stream-ref" 0 4096 4096 20 copy >/dev/null 2>&1
 [ $? -eq 2 ]
 report $? "stream-ref: a region too small to copy within is a usage error"
@@ -110,12 +119,17 @@ else:
             if not x.get("skipped"):
                 why.append("evidence: the kernel engine's not skipped")
             continue
-        if b != "agreement":
-            figures(b, x.get("figures"))
-        else:
+        if b == "agreement":
             for pages in ("4k", "huge") if engine == "user" else ("4k",):
                 figures("agreement." + pages, x[pages]["figures"])
-        for f in x.get("figures", {}).values():
+        elif b == "bandwidth":
+            for k, p in x.get("points", {}).items():
+                figures("bandwidth." + k, p.get("figures"))
+        else:
+            figures(b, x.get("figures"))
+        for f in list(x.get("figures", {}).values()) + [
+                f for p in x.get("points", {}).values()
+                for f in p.get("figures", {}).values()]:
             if b != "table" and len(f["reps"]) != reps:
                 why.append("%s: %d reps of %d" % (b, len(f["reps"]), reps))
     t = e["benchmarks"].get("table", {})
@@ -136,15 +150,24 @@ else:
                 f.get("reused_points", {}).get("median"), t["config"]["points"]))
     bw = e["benchmarks"].get("bandwidth", {})
     if "error" not in bw:
-        f = bw.get("figures", {})
-        # the stand-in module moves no bytes: its GB/s is 0
-        for k in ("engine_gbps", "loop_read_gbps", "loop_copy_gbps",
-                  "engine_over_loop"):
-            if k not in f or (engine == "user" and
-                              not (f[k]["median"] or 0) > 0):
-                why.append("bandwidth.%s: %r" % (k, f.get(k)))
-        if "met" not in bw.get("target", {}):
-            why.append("bandwidth: no target")
+        pts = bw.get("points", {})
+        want_pts = ["%s_%d" % (p, s) for p in ("rand", "seq")
+                    for s in (64, 256, 4096, 65536)]
+        if sorted(pts) != sorted(want_pts):
+            why.append("bandwidth: points %r" % sorted(pts))
+        for pk, p in pts.items():
+            f = p.get("figures", {})
+            # the stand-in module moves no bytes: its GB/s is 0
+            for k in ("engine_gbps", "loop_gbps", "engine_over_loop"):
+                if k not in f or (engine == "user" and
+                                  not (f[k]["median"] or 0) > 0):
+                    why.append("bandwidth.%s.%s: %r" % (pk, k, f.get(k)))
+            if not isinstance(p.get("met"), bool):
+                why.append("bandwidth.%s: no verdict" % pk)
+        t = bw.get("target", {})
+        if t.get("engine_over_loop") != 0.9 or "met" not in t or \
+           t["met"] != all(p.get("met") for p in pts.values()):
+            why.append("bandwidth: target %r" % t)
     ev = e["benchmarks"].get("evidence", {})
     if engine == "user" and "error" not in ev:
         f = ev.get("figures", {})
@@ -179,6 +202,14 @@ grep -q "^engine user on .* cores), kernel .*, tsc_khz [0-9]" "$tmp/out" &&
 	grep -q "^  table  *the same, sweep --no-reuse  *[0-9.]* s" "$tmp/out" &&
 	grep -q "^  table  *--no-reuse / reuse  *[0-9.]*  " "$tmp/out" &&
 	grep -q "rows alike in keys, fields and counts: yes" "$tmp/out" &&
+	grep -q "^  bandwidth  rand 64 B, lattester / the loop  *[0-9.]*  " \
+		"$tmp/out" &&
+	grep -q "^  bandwidth  seq 65536 B loads, [0-9]* threads, lattester" \
+		"$tmp/out" &&
+	grep -q "^  bandwidth  target: >= 0.9x the loop, seq: 64 B \(NOT \)*met, " \
+		"$tmp/out" &&
+	grep -q "^  bandwidth  target: >= 0.9x the loop at every point: " \
+		"$tmp/out" &&
 	grep -q "^engine kernel: skipped: no /nonexistent" "$tmp/out" &&
 	grep -q "module memory: skipped: " "$tmp/out"
 report $? "the table: the machine, every benchmark, the skips with reasons"

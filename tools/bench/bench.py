@@ -27,12 +27,14 @@ figure is and how to read it.
               region; the module's memory (kernel engine: the drop of
               MemFree while it runs, less the tool's RSS; slab before and
               after), skipped for the user engine
-  bandwidth   --mode bandwidth --op load, seq blocks of BW_SIZE on REGION,
+  bandwidth   --mode bandwidth --op load at each point of BW_PATTERNS
+              (rand, seq) x BW_SIZES (64, 256, 4096, 65536 B) on REGION,
               BW_THREADS threads on the CPUs from --cpu, against a plain
-              loop over the same region from the same threads
-              (tools/bench/stream-ref.c: a sum of the words, vectorised
-              by the compiler, and a memcpy), side by side in each
-              repetition: GB/s of each, and the engine's over the loop's
+              loop over the same region from the same threads, with the
+              same pattern and size (tools/bench/stream-ref.c read: a sum
+              of the words, vectorised by the compiler), side by side in
+              each repetition: GB/s of each, and the engine's over the
+              loop's, target at least 0.9 at every point
   evidence    the windows' evidence for the outliers' causes (issue 26):
               the efficiency run with --threshold 10x, with and without
               --no-evidence, in turn in every repetition: the sampling
@@ -52,7 +54,8 @@ figure is and how to read it.
 Options override the environment (BENCH_OUT, BENCH_REPS, BENCH_ENGINES,
 BENCH_CPU, BENCH_REGION, BENCH_SAMPLES, BENCH_CHAIN, BENCH_MEM_SAMPLES,
 BENCH_MEM_REGION, BENCH_TABLE_SAMPLES, BENCH_TABLE_REGION,
-BENCH_TABLE_REPS, BENCH_BW_THREADS, BENCH_BW_SIZE, BENCH_BW_DURATION); see
+BENCH_TABLE_REPS, BENCH_BW_THREADS, BENCH_BW_PATTERNS, BENCH_BW_SIZES,
+BENCH_BW_DURATION); see
 --help.  Exit status 0, or 1 if a benchmark failed
 (its error is in the JSON and on stderr).
 """
@@ -84,7 +87,9 @@ BENCHMARKS = ["timer", "efficiency", "agreement", "memory", "bandwidth",
 EVIDENCE_COST_TARGET = 1.02               # with / without, at most
 EVIDENCE_EXPLAINED_TARGET = 0.9           # of the outliers, at least
 UNEXPLAINED = ("unassigned", "unknown")
-BW_TARGET = 0.8                           # the engine's GB/s / the loop's
+BW_TARGET = 0.9                           # the engine's GB/s / the loop's
+BW_PATTERNS = ["rand", "seq"]             # the grid of the bandwidth benchmark
+BW_SIZES = [64, 256, 4096, 65536]
 TABLE_TARGET = 0.5                        # reuse / --no-reuse, at most
 TABLE_MODES = [("reuse", []), ("no_reuse", ["--no-reuse"])]
 
@@ -138,23 +143,38 @@ def parse_args(argv):
                    default=int(env("BENCH_BW_THREADS", 0)),
                    help="threads of the bandwidth benchmark (default: the "
                         "CPUs this process may use, at most 8)")
-    p.add_argument("--bw-size", default=env("BENCH_BW_SIZE", "4096"),
-                   help="bytes per access of the bandwidth benchmark (default 4096)")
+    p.add_argument("--bw-patterns", default=env("BENCH_BW_PATTERNS",
+                                                ",".join(BW_PATTERNS)),
+                   help="patterns of the bandwidth benchmark, comma separated "
+                        "(default %s)" % ",".join(BW_PATTERNS))
+    p.add_argument("--bw-sizes", "--bw-size", dest="bw_sizes",
+                   default=env("BENCH_BW_SIZES", env("BENCH_BW_SIZE", ",".join(
+                       str(x) for x in BW_SIZES))),
+                   help="bytes per access of the bandwidth benchmark, comma "
+                        "separated (default %s)" % ",".join(str(x) for x in BW_SIZES))
     p.add_argument("--bw-duration", type=int,
                    default=int(env("BENCH_BW_DURATION", 500)),
-                   help="ms per bandwidth run (default 500)")
+                   help="ms per bandwidth run: %d points x 2 runs x --reps "
+                        "(default 500)" % (len(BW_PATTERNS) * len(BW_SIZES)))
     p.add_argument("--only", default="",
                    help="comma-separated benchmarks to run (default: all)")
     a = p.parse_args(argv)
     a.engines = [e for e in a.engines.replace(",", " ").split() if e]
     a.only = [b for b in a.only.split(",") if b] or BENCHMARKS
     lo_hi = a.mem_samples.split(",")
+    a.bw_patterns = [x for x in a.bw_patterns.split(",") if x]
+    a.bw_sizes = [x for x in a.bw_sizes.split(",") if x]
     bad = [e for e in a.engines if e not in ("user", "kernel")]
     bad += [b for b in a.only if b not in BENCHMARKS]
+    bad += [x for x in a.bw_patterns if x not in ("seq", "rand")]
+    bad += [x for x in a.bw_sizes if not valid_bytes(x)]
+    bad += ["--bw-patterns"] if not a.bw_patterns else []
+    bad += ["--bw-sizes"] if not a.bw_sizes else []
     if bad or a.reps < 1 or a.table_reps < 1 or len(lo_hi) != 2 or a.samples < 10:
         p.error("bad value: %s" % (", ".join(bad) or "--reps, --table-reps, "
                                    "--samples or --mem-samples"))
     a.mem_samples = [int(v) for v in lo_hi]
+    a.bw_sizes = [region_bytes(x) for x in a.bw_sizes]
     if not a.bw_threads:
         a.bw_threads = min(8, len(os.sched_getaffinity(0)))
     a.table_reps = min(a.table_reps, a.reps)
@@ -625,15 +645,22 @@ def region_bytes(text):
     return int(t[:-1]) * mult[t[-1]] if t[-1:] in mult else int(t)
 
 
-def stream_ref(a, cpus, kernel):
+def valid_bytes(text):
+    try:
+        return region_bytes(text) > 0
+    except (ValueError, KeyError, IndexError):
+        return False
+
+
+def stream_ref(a, cpus, pattern, size, kernel="read"):
     """The reference loop's GB/s."""
     if not os.access(a.stream_ref, os.X_OK):
         raise BenchError("%s is not built (make build/bench/stream-ref)"
                          % a.stream_ref)
     out = subprocess.run([a.stream_ref, ",".join(str(c) for c in cpus),
                           str(region_bytes(a.region)),
-                          str(region_bytes(a.bw_size)),
-                          str(a.bw_duration), kernel],
+                          str(size),
+                          str(a.bw_duration), kernel, pattern],
                          capture_output=True, text=True)
     if out.returncode:
         raise BenchError("%s: exit %d: %s" % (a.stream_ref, out.returncode,
@@ -642,43 +669,63 @@ def stream_ref(a, cpus, kernel):
     return float(kv["gbps"])
 
 
+def bw_key(pattern, size):
+    """A point's key: rand_64."""
+    return "%s_%s" % (pattern, size)
+
+
 def bench_bandwidth(run, a):
     cpus = bw_cpus(a)
-    opts = ["--mode", "bandwidth", "--op", "load", "--pattern", "seq",
-            "--size", str(a.bw_size), "--region", a.region,
-            "--duration", "%dms" % a.bw_duration]
     # one thread is --cpu's, as run takes it; more are a list
-    opts += ["--cpus", ",".join(str(c) for c in cpus)] if len(cpus) > 1 else []
-    f = {}
+    threads = ["--cpus", ",".join(str(c) for c in cpus)] if len(cpus) > 1 else []
+    grid = [(p, sz) for p in a.bw_patterns for sz in a.bw_sizes]
+    f = {bw_key(p, sz): {} for p, sz in grid}
     for rep in range(a.reps):
-        got = {}
-        # side by side, in turn first: the machine's drift
-        for which in (("engine", "read", "copy") if rep % 2 == 0 else
-                      ("read", "copy", "engine")):
-            if which == "engine":
-                d = run.run(opts)["doc"]
-                got[which] = d["threads"]["bandwidth"]["read_gbps"]
-            else:
-                got[which] = stream_ref(a, cpus, which)
-        f.setdefault("engine_gbps", []).append(got["engine"])
-        f.setdefault("loop_read_gbps", []).append(got["read"])
-        f.setdefault("loop_copy_gbps", []).append(got["copy"])
-        f.setdefault("engine_over_loop", []).append(ratio(got["engine"],
-                                                          got["read"]))
+        # the points in turn, so that each one's repetitions are spread
+        # over the run; within a point the two side by side, in turn
+        # first: the machine's drift
+        for p, sz in grid:
+            got = {}
+            for which in ("engine", "loop") if rep % 2 == 0 else ("loop", "engine"):
+                if which == "engine":
+                    d = run.run(["--mode", "bandwidth", "--op", "load",
+                                 "--pattern", p, "--size", str(sz),
+                                 "--region", a.region,
+                                 "--duration", "%dms" % a.bw_duration] +
+                                threads)["doc"]
+                    got[which] = d["threads"]["bandwidth"]["read_gbps"]
+                else:
+                    got[which] = stream_ref(a, cpus, p, sz)
+            x = f[bw_key(p, sz)]
+            x.setdefault("engine_gbps", []).append(got["engine"])
+            x.setdefault("loop_gbps", []).append(got["loop"])
+            x.setdefault("engine_over_loop", []).append(
+                ratio(got["engine"], got["loop"]))
     units = {"engine_over_loop": "ratio"}
-    out = {"config": {"threads": len(cpus), "cpus": cpus, "size": a.bw_size,
-                      "region": a.region, "duration_ms": a.bw_duration,
-                      "reps": a.reps,
-                      "how": "lattester-ctl run --mode bandwidth --op load "
-                             "--pattern seq, and tools/bench/stream-ref.c "
-                             "(read: a vectorised sum; copy: memcpy, bytes "
-                             "read and written) on the same CPUs and region "
-                             "size, side by side in each repetition"},
-           "figures": {k: median_summary(v, units.get(k, "GB/s"))
-                       for k, v in f.items()}}
-    r = out["figures"]["engine_over_loop"]["median"]
-    out["target"] = {"engine_over_loop": BW_TARGET,
-                     "met": r is not None and r >= BW_TARGET}
+    out = {"config": {"threads": len(cpus), "cpus": cpus,
+                      "patterns": a.bw_patterns,
+                      "sizes": a.bw_sizes,
+                      "points": len(grid), "region": a.region,
+                      "duration_ms": a.bw_duration, "reps": a.reps,
+                      "how": "at each point, lattester-ctl run --mode "
+                             "bandwidth --op load --pattern P --size S, and "
+                             "tools/bench/stream-ref.c read P (a vectorised "
+                             "sum of each block; rand: blocks drawn with "
+                             "SplitMix64) on the same CPUs and region size, "
+                             "side by side in each repetition (in turn "
+                             "first); ratio within a repetition"},
+           "points": {}}
+    for p, sz in grid:
+        k = bw_key(p, sz)
+        figs = {n: median_summary(v, units.get(n, "GB/s"))
+                for n, v in f[k].items()}
+        r = figs["engine_over_loop"]["median"]
+        out["points"][k] = {"pattern": p, "size": sz,
+                            "figures": figs,
+                            "met": r is not None and r >= BW_TARGET}
+    not_met = [k for k, x in out["points"].items() if not x["met"]]
+    out["target"] = {"engine_over_loop": BW_TARGET, "at": "every point",
+                     "met": not not_met, "not_met": not_met}
     return out
 
 
@@ -847,11 +894,14 @@ ROWS = {  # benchmark: [(path to the figure, label)]
         ("rss_ratio", "peak RSS ratio, %(hi)d / %(lo)d samples"),
         ("module.module_peak", "module: MemFree drop less the tool's RSS"),
         ("module.slab_delta", "module: Slab after - before")],
-    "bandwidth": [
-        ("engine_gbps", "load GB/s, %(threads)d threads, lattester"),
-        ("loop_read_gbps", "load GB/s, the same from a plain loop"),
-        ("engine_over_loop", "lattester / the loop"),
-        ("loop_copy_gbps", "memcpy GB/s (read + written), the loop")],
+    "bandwidth": lambda b: [  # a point's three rows, each point in turn
+        row for k, x in b["points"].items() for row in (
+            ("points.%s.engine_gbps" % k, "%s %d B loads, %%(threads)d threads, "
+             "lattester" % (x["pattern"], x["size"])),
+            ("points.%s.loop_gbps" % k, "%s %d B, the same from a plain loop"
+             % (x["pattern"], x["size"])),
+            ("points.%s.engine_over_loop" % k, "%s %d B, lattester / the loop"
+             % (x["pattern"], x["size"])))],
     "evidence": [
         ("evidence_share", "share of the sampling spent reading it"),
         ("ns_per_sample_on", "sampling time a sample, evidence on"),
@@ -913,9 +963,15 @@ def verdicts(name, b, s):
             100 * b["target"]["explained"],
             "met" if b["target"]["explained_met"] else "NOT met")
     elif name == "bandwidth":
-        yield "target: >= %d%% of the loop's GB/s: %s" % (
-            100 * b["target"]["engine_over_loop"],
-            "met" if b["target"]["met"] else "NOT met")
+        t = b["target"]
+        for p in b["config"]["patterns"]:
+            yield "target: >= %gx the loop, %s: %s" % (
+                t["engine_over_loop"], p, ", ".join(
+                    "%d B %s" % (x["size"], "met" if x["met"] else "NOT met")
+                    for x in b["points"].values() if x["pattern"] == p))
+        yield "target: >= %gx the loop at every point: %s (%d of %d met)" % (
+            t["engine_over_loop"], "met" if t["met"] else "NOT met",
+            len(b["points"]) - len(t["not_met"]), len(b["points"]))
     elif name == "memory":
         yield "peak RSS independent of the sample count: %s" % (
             "yes" if b["constant"] else "NO")
@@ -948,7 +1004,8 @@ def print_table(doc, f=sys.stdout):
             names = {"lo": s["mem_samples"][0], "hi": s["mem_samples"][1],
                      "points": b.get("config", {}).get("points", 0),
                      "threads": b.get("config", {}).get("threads", 0)}
-            for path, label in ROWS[name]:
+            rows = ROWS[name](b) if callable(ROWS[name]) else ROWS[name]
+            for path, label in rows:
                 fig = figure(b, path)
                 if fig is None:
                     continue
@@ -975,7 +1032,8 @@ def main(argv):
                         "mem_samples": a.mem_samples, "mem_region": a.mem_region,
                         "table_samples": a.table_samples,
                         "table_region": a.table_region,
-                        "bw_threads": a.bw_threads, "bw_size": a.bw_size,
+                        "bw_threads": a.bw_threads,
+                        "bw_patterns": a.bw_patterns, "bw_sizes": a.bw_sizes,
                         "bw_duration_ms": a.bw_duration, "benchmarks": a.only},
            "engines": {}}
     ok = True
