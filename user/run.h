@@ -22,6 +22,7 @@
 #include "map.h"
 #include "msr.h"
 #include "coreclk.h"
+#include "duty.h"
 #include "outstats.h"
 #include "parse.h"
 #include "pmem.h"
@@ -215,6 +216,8 @@ struct run_report {
 	size_t nr_wev;
 	struct smi_count smi;		/* with a threshold */
 	struct thread_report trep;	/* threads or a mode (ABI 1.2) */
+	struct run_duty duty;		/* a streaming run's duty cycle, and
+					 * whether it was disturbed (duty.h) */
 	char page_note[64];		/* how res.page_size was found */
 	char clocksource[32];		/* the kernel's, at the run's end */
 	struct run_quantum q;		/* the timer's quantum */

@@ -1630,7 +1630,8 @@ static void warn_add(struct run_report *r, const char *fmt, ...)
  * What the figures of @r can't show by themselves, said in the table and
  * the JSON: a median that can't be told from zero, a timer overhead that
  * drifted during the run, samples whose TSC went backwards, threads on a
- * TSC the kernel does not trust.
+ * TSC the kernel does not trust, streaming threads held off their CPUs
+ * (@r->duty, duty_of()).
  */
 static void run_warnings(struct run_report *r)
 {
@@ -1640,6 +1641,7 @@ static void run_warnings(struct run_report *r)
 	const double q = report_quantum(r);
 	double p50 = r->sum.cycles[STAT_P50] * (r->sum.per_load ? r->sum.chain : 1);
 	__u64 end = s->overhead_end, drift;
+	char why[sizeof(r->warnings[0])];
 
 	r->nr_warnings = 0;
 	if (s->count && q > 0 && c->mode != LATT_MODE_BANDWIDTH &&
@@ -1668,6 +1670,9 @@ static void run_warnings(struct run_report *r)
 	if (r->trep.n > 1 && report_tsc_stable(r) == 0)
 		warn_add(r, "the kernel does not trust the TSC (clocksource %s): the threads' common start and deadlines assume synchronised TSCs", r->clocksource[0] ?
 			 r->clocksource : "unknown");
+	/* both engines' records, read alike (duty.c): the same sentence */
+	if (duty_warning(&r->duty, r->info->tsc_khz, why, sizeof(why)))
+		warn_add(r, "%s", why);
 }
 
 /* The NUMA node of a DRAM target (its CPU's for "local"), or -1. */
@@ -1835,6 +1840,8 @@ static int measure_point(struct run_opts *o, struct run_report *r,
 	run_quantum(r);
 	latt_summarize_ci(&r->sum, &r->res, r->hist, report_quantum(r),
 			  r->info->tsc_khz);
+	duty_of(&r->duty, &r->res, r->trep.st, r->trep.n, r->info->tsc_khz,
+		r->info->window_us);
 	run_warnings(r);
 	if (o->cfg.threshold &&
 	    outlier_summarize(&r->osum, r->outliers, r->res.outlier_len,

@@ -361,13 +361,28 @@ static const char *role_name(__u32 role)
 	       role == LATT_ROLE_STREAM ? "stream" : "?";
 }
 
-/** threads_print() - the per-thread table and the run's bandwidth */
+/* A duty cycle (duty.h) for the table: "97%", or "-" where unknown. */
+static const char *fmt_duty(char *buf, size_t len, double share)
+{
+	if (share < 0)
+		return "-";
+	snprintf(buf, len, "%.0f%%", 100 * share);
+	return buf;
+}
+
+/**
+ * threads_print() - the per-thread table and the run's bandwidth; a run
+ * that streams has a column of each streaming thread's duty cycle, the
+ * run's on the line of all
+ */
 void threads_print(FILE *f, const struct run_report *r)
 {
 	const struct latt_config *c = &r->res.config;
 	const __u64 khz = r->info->tsc_khz;
+	const struct run_duty *d = &r->duty;
 	struct run_bandwidth b;
 	bool few = false;	/* a thread has too few samples for p99 */
+	char duty[16];
 	__u32 i;
 
 	if (!r->trep.n)
@@ -380,9 +395,10 @@ void threads_print(FILE *f, const struct run_report *r)
 						c->write_op : LATT_OP_STORE));
 	if (c->delay)
 		fprintf(f, ", delay %llu cycles", (unsigned long long)c->delay);
-	fprintf(f, "\n%-4s %5s %5s %-8s %10s %10s %10s %10s %10s\n", "#",
+	fprintf(f, "\n%-4s %5s %5s %-8s %10s %10s %10s %10s %10s", "#",
 		"cpu", "node", "role", "samples", "p50 ns", "p99 ns",
 		"read GB/s", "write GB/s");
+	fputs(d->streams ? "   duty\n" : "\n", f);
 	for (i = 0; i < r->trep.n; i++) {
 		const struct latt_thread_stats *s = &r->trep.st[i];
 		char p50[32] = "-", p99[32] = "-";
@@ -397,22 +413,41 @@ void threads_print(FILE *f, const struct run_report *r)
 				 thread_ns(r, i, 990000));
 		else
 			few = true;
-		fprintf(f, "%-4u %5u %5u %-8s %10llu %10s %10s %10.2f %10.2f\n", i, s->cpu, s->node, role_name(s->role),
+		fprintf(f, "%-4u %5u %5u %-8s %10llu %10s %10s %10.2f %10.2f", i, s->cpu, s->node, role_name(s->role),
 			(unsigned long long)s->count, p50, p99,
 			threads_gbps(s->bytes_read, span(r, s), khz),
 			threads_gbps(s->bytes_written, span(r, s), khz));
+		if (d->streams)
+			fprintf(f, " %6s", fmt_duty(duty, sizeof(duty),
+						    duty_thread(d, s)));
+		fputc('\n', f);
 	}
 	run_bandwidth(r, &b);
-	if (b.bytes_read || b.bytes_written)
-		fprintf(f, "%-4s %5s %5s %-8s %10s %10s %10s %10.2f %10.2f  (%.2f GB/s in all, over %.3f s)\n", "all", "", "", "",
-			"", "", "", b.read_gbps, b.write_gbps,
+	if (b.bytes_read || b.bytes_written) {
+		fprintf(f, "%-4s %5s %5s %-8s %10s %10s %10s %10.2f %10.2f", "all",
+			"", "", "", "", "", "", b.read_gbps, b.write_gbps);
+		if (d->streams)
+			fprintf(f, " %6s", fmt_duty(duty, sizeof(duty),
+						    d->known ? d->share : -1));
+		fprintf(f, "  (%.2f GB/s in all, over %.3f s)\n",
 			b.read_gbps + b.write_gbps,
 			latt_ns((double)b.cycles, khz) / 1e9);
+	}
+	if (d->streams)
+		fputs("duty: the share of the run's time a thread streamed: its windows by their length (methodology.md, section 10)\n",
+		      f);
 	if (few)
 		fprintf(f, "-: too few samples for that percentile: p50 needs %llu, p99 %llu (a percentile q needs %d/(1-q) samples, %d beyond it)\n",
 			(unsigned long long)latt_pct_min_samples(500000),
 			(unsigned long long)latt_pct_min_samples(990000),
 			LATT_PCT_BEYOND, LATT_PCT_BEYOND);
+}
+
+/* "duty_cycle": a share of 0 to 1 (duty.h), null where unknown */
+static void add_duty(struct json_object *o, double share)
+{
+	json_object_object_add(o, "duty_cycle", share < 0 ? NULL :
+			       json_new_fixed(share, 3));
 }
 
 static struct json_object *thread_json(const struct run_report *r, __u32 i)
@@ -463,6 +498,8 @@ static struct json_object *thread_json(const struct run_report *r, __u32 i)
 		      (__u64)(latt_ns((double)span(r, s), khz) + 0.5));
 	latt_json_u64(o, "windows", s->windows);
 	latt_json_u64(o, "nmi_windows", s->nmi_windows);
+	latt_json_u64(o, "window_cycles_max", s->window_cycles_max);
+	add_duty(o, duty_thread(&r->duty, s));
 	latt_json_u64(o, "outliers", s->outliers);
 	return o;
 }
@@ -526,6 +563,7 @@ struct json_object *json_run_threads(const struct run_report *r)
 	latt_json_double(bw, "read_gbps", b.read_gbps);
 	latt_json_double(bw, "write_gbps", b.write_gbps);
 	latt_json_double(bw, "total_gbps", b.read_gbps + b.write_gbps);
+	add_duty(bw, r->duty.known ? r->duty.share : -1);
 	if (r->trep.series_len)
 		json_object_object_add(bw, "series", series_json(r));
 	json_object_object_add(o, "bandwidth", bw);

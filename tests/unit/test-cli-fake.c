@@ -26,6 +26,10 @@
  *			noise, a slow tail, rare outliers (more of them in
  *			small hotspots) and a periodic spike, as fixtures for
  *			the plots (tests/plots/make-fixtures)
+ *   FAKE_STALL_US=N	the streaming threads (bandwidth, loaded) lose N us
+ *			in one window: it lasts a window and N us, and the
+ *			run ends N us late (default 0: every window a
+ *			window long, the threads' time filled with them)
  * Samples are otherwise synthetic: 90% at 200 raw cycles, 9% at 300, 0.9%
  * at 1000, the rest at 5000; overhead 20 cycles; tsc_khz 2000000 (1 cycle =
  * 0.5 ns).
@@ -226,6 +230,39 @@ static void fill_outlier(struct latt_outlier *o, __u64 i, __u64 cycles)
 	}
 }
 
+/* a streaming thread's window, TSC cycles (the run's --window-us) */
+static __u64 stream_window(void)
+{
+	return (__u64)run.window_us * FAKE_TSC_KHZ / 1000;
+}
+
+/* FAKE_STALL_US in TSC cycles */
+static __u64 stream_stall(void)
+{
+	return env_u64("FAKE_STALL_US", 0) * FAKE_TSC_KHZ / 1000;
+}
+
+/*
+ * A streaming thread's time from the common start: --duration in
+ * bandwidth mode, the @n samples' (1000 cycles each) in a loaded run;
+ * the stall too
+ */
+static __u64 stream_cycles(__u64 n)
+{
+	return (run.mode == LATT_MODE_BANDWIDTH ?
+		run.duration_us * FAKE_TSC_KHZ / 1000 : n * 1000) +
+	       stream_stall();
+}
+
+/* the windows of a streaming thread: its time less the stall, in whole
+ * windows (at least one) */
+static __u64 stream_windows(__u64 n)
+{
+	__u64 w = (stream_cycles(n) - stream_stall()) / stream_window();
+
+	return w ? w : 1;
+}
+
 /* the records RESULT gave, for WINDOWS (ABI 2.8) */
 static struct latt_outlier fake_rec[64];
 static __u32 fake_nrec;
@@ -284,6 +321,17 @@ static int fake_result(struct latt_result *r)
 	r->tsc_start = 1000;
 	r->tsc_end = 1000 + n * 1000;
 	r->window_cycles_max = 200000;
+	if (run.mode != LATT_MODE_LATENCY) {
+		/* the streams: every thread's (thread 0 times, loaded) */
+		__u32 k = run.mode == LATT_MODE_LOADED ? run_threads - 1 :
+			  run_threads;
+
+		r->windows = (run.mode == LATT_MODE_LOADED ? r->windows : 0) +
+			     k * stream_windows(n);
+		r->tsc_end = 1000 + stream_cycles(n);
+		r->window_cycles_max = stream_window() + stream_stall();
+		r->bytes_read = k * stream_windows(n) * 65536;
+	}
 	r->flags = LATT_RES_VECTOR;
 	r->width = run.width ? run.width : 64;
 	return 0;
@@ -292,7 +340,8 @@ static int fake_result(struct latt_result *r)
 /*
  * LATT_IOC_THREADS (ABI 1.2; with FAKE_FEATURES including LATT_FEAT_THREADS):
  * every thread of the run as the merged result: the same samples, each
- * thread on its CPU; in a loaded run thread 0 times, the others stream.
+ * thread on its CPU; in a loaded run thread 0 times, the others stream,
+ * and in a bandwidth run every thread streams (FAKE_STALL_US).
  */
 static int fake_threads(struct latt_threads *a)
 {
@@ -310,7 +359,8 @@ static int fake_threads(struct latt_threads *a)
 	if (st && a->len >= run_threads) {
 		memset(st, 0, run_threads * sizeof(*st));
 		for (i = 0; i < run_threads; i++) {
-			bool times = run.mode != LATT_MODE_LOADED || !i;
+			bool times = run.mode == LATT_MODE_LATENCY ||
+				     (run.mode == LATT_MODE_LOADED && !i);
 
 			st[i].cpu = run_cpus[i];
 			st[i].role = times ? LATT_ROLE_LATENCY :
@@ -323,8 +373,17 @@ static int fake_threads(struct latt_threads *a)
 			st[i].tsc_start = 1000;
 			st[i].tsc_end = 1000 + n * 1000;
 			st[i].windows = n / 1000 + 1;
-			if (!times)
+			if (!times) {
+				/* a stream: its windows fill its time but
+				 * for the stall, which one of them holds */
+				st[i].tsc_end = 1000 + stream_cycles(n);
+				st[i].windows = stream_windows(n);
+				st[i].window_cycles_max = stream_window() +
+							  stream_stall();
+				st[i].bytes_read = st[i].windows * 65536;
+				st[i].accesses = st[i].bytes_read / run.size;
 				continue;
+			}
 			st[i].count = n;
 			st[i].min = ~0ULL;
 			if (hist)

@@ -25,7 +25,9 @@
 #    module) the whole run path: table, JSON, histogram file, module errors,
 #    SIGINT -> ABORT -> partial result, exit 130; outlier files and
 #    thresholds in cycles, time and multiples of the median; sweeps into CSV
-#    and JSON lines, --resume, --dry-run, Ctrl-C once and twice.
+#    and JSON lines, --resume, --dry-run, Ctrl-C once and twice; a quiet
+#    bandwidth run's duty cycle of 100%, a stalled one's warning and duty
+#    cycle from the module's records (FAKE_STALL_US).
 #
 #   make -C user && make -C user test-cli && bash tests/unit/test-cli-usage.sh
 #
@@ -758,6 +760,36 @@ else
 		--threads 2 --samples 2000
 	has "$tmp/out" "^1 +[0-9]+ +[0-9]+ latency +2000 +90.0 +140.0 " \
 		"fake: threads: p99 of 2000 samples"
+
+	# a streaming run that knows it was disturbed (issue 27), from the
+	# module's records (RESULT, THREADS): quiet, every thread's windows
+	# fill its time; FAKE_STALL_US: one window of each thread 61.1 ms
+	# longer, the run with it (10 ms asked, 71.1 ms taken)
+	for stall in 0 61100; do
+		expect 0 "fake: bandwidth, a stall of $stall us: runs" \
+			env FAKE_STALL_US=$stall FAKE_FEATURES=$F \
+			LATTESTER_DEV=/dev/null LD_PRELOAD="$fake" "$ctl" run \
+			--mode bandwidth --threads 2 --duration 10ms \
+			--window-us 500 --json "$j"
+		cp "$tmp/out" "$tmp/bw-$stall.out"
+		cp "$j" "$tmp/bw-$stall.json"
+	done
+	! grep -q "^warning:" "$tmp/bw-0.out" &&
+		grep -Eq "^all +[0-9.]+ +[0-9.]+ +100%  \(.* over 0\.010 s\)$" "$tmp/bw-0.out" &&
+		grep -Eq "^1 +1 +[0-9]+ stream +0 .* 100%$" "$tmp/bw-0.out" &&
+		jq -e '.warnings == [] and .threads.bandwidth.duty_cycle == 1 and
+		       [.threads.threads[].duty_cycle] == [1, 1]' \
+			"$tmp/bw-0.json" >/dev/null
+	report $? "fake: a quiet bandwidth run: no warning, duty cycle 100% in the table and the JSON"
+	want="streaming disturbed: the run took 71.1 ms, over 10% past its --duration of 10.0 ms; a window lasted 61.6 ms, over 2 x --window-us (500 us) + 1.0 ms; the streams ran 14% of the run (duty cycle): a thread lost its CPU (another task, the hypervisor, an SMI); the GB/s count the time lost"
+	grep -Fxq "warning:    $want" "$tmp/bw-61100.out" &&
+		grep -Eq "^all +[0-9.]+ +[0-9.]+ +14%  \(.* over 0\.071 s\)$" "$tmp/bw-61100.out" &&
+		jq -e --arg w "$want" '.warnings == [$w] and
+		       .threads.bandwidth.duty_cycle == 0.141 and
+		       [.threads.threads[].duty_cycle] == [0.141, 0.141] and
+		       .threads.threads[0].window_cycles_max == 123200000' \
+			"$tmp/bw-61100.json" >/dev/null
+	report $? "fake: a stalled bandwidth run: the warning in the table and the JSON, duty cycle 14% (20 windows of 500 us in 71.1 ms)"
 
 	interrupt 0.5 env FAKE_HANG=1 LATTESTER_DEV=/dev/null \
 		LD_PRELOAD="$fake" "$ctl" run --samples 1000 --json "$j"

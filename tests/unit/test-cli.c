@@ -2,8 +2,9 @@
 /*
  * test-cli.c - host unit test of lattester-ctl's option parsers (parse.c),
  * latency math (stats.c), outlier statistics (outstats.c), sweep grid
- * (grid.c), CSV (csv.c) and --resume's reading of sweep files
- * (sweep-file.c): no module, no root.  TAP-like output, a
+ * (grid.c), CSV (csv.c), --resume's reading of sweep files
+ * (sweep-file.c) and a streaming run's duty cycle and disturbance
+ * (duty.c): no module, no root.  TAP-like output, a
  * closing "cli: N passed, N failed" line, non-zero exit on a failure.
  *
  *   make -C user test-cli && ./user/test-cli
@@ -20,6 +21,7 @@
 #include <lattester/core.h>
 #include <lattester/prng.h>
 #include "csv.h"
+#include "duty.h"
 #include "grid.h"
 #include "outstats.h"
 #include "parse.h"
@@ -1101,6 +1103,169 @@ static void test_causes(void)
 	free(cs.of);
 }
 
+/* test_duty()'s TSC: 2 GHz, 2000 cycles a microsecond */
+#define DUTY_KHZ	2000000ULL
+#define US(x)		((__u64)((x) * 2000.0))
+
+/*
+ * A streaming run as either engine reports it: the result and one record
+ * per thread.  Thread 0 streams (bandwidth) or times (loaded), the others
+ * stream; each streaming thread ran @windows windows, the longest
+ * @longest_us, from the common start (1000) to @end_us; the run asked
+ * for @duration_us (bandwidth).
+ */
+static void duty_run(struct latt_result *r, struct latt_thread_stats *st,
+		     __u32 n, __u32 mode, __u64 duration_us, double end_us,
+		     __u64 windows, double longest_us)
+{
+	__u32 i;
+
+	memset(r, 0, sizeof(*r));
+	memset(st, 0, n * sizeof(*st));
+	r->state = LATT_STATE_DONE;
+	r->config.mode = mode;
+	r->config.duration_us = duration_us;
+	r->config.window_us = 500;
+	r->config.nr_threads = n;
+	r->tsc_start = 1000;
+	r->tsc_end = 1000 + US(end_us);
+	for (i = 0; i < n; i++) {
+		st[i].cpu = i;
+		st[i].role = mode == LATT_MODE_LOADED && !i ?
+			     LATT_ROLE_LATENCY : LATT_ROLE_STREAM;
+		st[i].tsc_start = 1000;
+		st[i].tsc_end = r->tsc_end;
+		st[i].windows = windows;
+		st[i].window_cycles_max = US(longest_us);
+		if (st[i].window_cycles_max > r->window_cycles_max)
+			r->window_cycles_max = st[i].window_cycles_max;
+		r->windows += windows;
+	}
+}
+
+static void test_duty(void)
+{
+	struct latt_thread_stats st[2];
+	struct latt_result r;
+	struct run_duty d;
+	char w[320] = "", q[320] = "untouched";
+	bool warned;
+
+	/* issue 27: --duration 10ms took 64 ms, one window of 61.6 ms; 6
+	 * windows in all (5 before it, in the 2.4 ms left) */
+	duty_run(&r, st, 1, LATT_MODE_BANDWIDTH, 10000, 64000, 6, 61600);
+	duty_of(&d, &r, st, 1, DUTY_KHZ, 0);
+	warned = duty_warning(&d, DUTY_KHZ, w, sizeof(w));
+	check(d.streams && d.known && d.over && d.long_window && d.low &&
+	      near(d.share, 6 * 500.0 / 64000) &&
+	      near(duty_thread(&d, &st[0]), d.share),
+	      "disturbed bandwidth run: over its --duration, a long window, duty cycle %.4f (6 windows of 500 us in 64 ms)",
+	      d.share);
+	check(warned && strstr(w, "the run took 64.0 ms, over 10% past its --duration of 10.0 ms") &&
+	      strstr(w, "a window lasted 61.6 ms, over 2 x --window-us (500 us) + 1.0 ms") &&
+	      strstr(w, "the streams ran 5% of the run (duty cycle): a thread lost its CPU") &&
+	      strstr(w, "the GB/s count the time lost"),
+	      "... its warning says so: '%s'", w);
+
+	/* the same run quiet: 10.02 ms, 20 windows, the longest 520 us */
+	duty_run(&r, st, 1, LATT_MODE_BANDWIDTH, 10000, 10020, 20, 520);
+	duty_of(&d, &r, st, 1, DUTY_KHZ, 0);
+	warned = duty_warning(&d, DUTY_KHZ, q, sizeof(q));
+	check(d.known && !duty_disturbed(&d) && near(d.share, 1.0) &&
+	      !warned && !strcmp(q, "untouched"),
+	      "quiet bandwidth run: no warning, duty cycle %.4f", d.share);
+
+	/* the module's thread held off between its windows (cond_resched):
+	 * 1 s, half the windows it holds, every one of them quiet */
+	duty_run(&r, st, 2, LATT_MODE_BANDWIDTH, 1000000, 1000100, 1000, 505);
+	duty_of(&d, &r, st, 2, DUTY_KHZ, 0);
+	warned = duty_warning(&d, DUTY_KHZ, w, sizeof(w));
+	check(!d.over && !d.long_window && d.low &&
+	      fabs(d.share - 0.505) < 0.001 && warned &&
+	      !strstr(w, "took") && !strstr(w, "lasted") &&
+	      strstr(w, "streamed") == NULL &&
+	      strstr(w, "the streams ran 50% of the run (duty cycle)"),
+	      "threads held off between quiet windows: the duty cycle alone (%.4f) warns: '%s'",
+	      d.share, w);
+
+	/* the user engine preempted inside every window for a slice of
+	 * 1.5 ms: none beyond 2 x 500 us + 1 ms, each counted as 500 us */
+	duty_run(&r, st, 1, LATT_MODE_BANDWIDTH, 200000, 200100, 100, 2000);
+	duty_of(&d, &r, st, 1, DUTY_KHZ, 0);
+	warned = duty_warning(&d, DUTY_KHZ, w, sizeof(w));
+	check(!d.over && !d.long_window && d.low &&
+	      near(d.share, 0.25 * 200000 / 200100) && warned &&
+	      strstr(w, "the streams ran 25% of the run (duty cycle)"),
+	      "preempted for 1.5 ms in every window: duty cycle %.4f, a warning: '%s'",
+	      d.share, w);
+
+	/* windows a batch past --window-us each (--window-us near its
+	 * floor, a slow target): taken as their longest, no warning */
+	duty_run(&r, st, 1, LATT_MODE_BANDWIDTH, 1000000, 1000010, 1000000 / 13,
+		 13);
+	r.config.window_us = 10;
+	duty_of(&d, &r, st, 1, DUTY_KHZ, 0);
+	check(!duty_disturbed(&d) && d.share > 0.99,
+	      "windows of 13 us for --window-us 10: quiet, duty cycle %.4f",
+	      d.share);
+
+	/* a config without its window: the engine's default */
+	duty_run(&r, st, 1, LATT_MODE_BANDWIDTH, 10000, 10020, 20, 520);
+	r.config.window_us = 0;
+	duty_of(&d, &r, st, 1, DUTY_KHZ, 500);
+	check(d.window == US(500) && !duty_disturbed(&d),
+	      "--window-us 0: the engine's default window (%llu cycles)",
+	      (unsigned long long)d.window);
+
+	/* loaded: the timing thread's 20 ms and a window are the yardstick */
+	duty_run(&r, st, 2, LATT_MODE_LOADED, 0, 20300, 40, 510);
+	st[0].tsc_end = 1000 + US(20000);
+	duty_of(&d, &r, st, 2, DUTY_KHZ, 0);
+	check(d.asked == US(20000) && !duty_disturbed(&d) &&
+	      d.nstream == 1 && near(duty_thread(&d, &st[0]), -1),
+	      "quiet loaded run: the timing thread's time asked, no warning, no duty cycle of its own");
+	duty_run(&r, st, 2, LATT_MODE_LOADED, 0, 30000, 40, 510);
+	st[0].tsc_end = 1000 + US(20000);
+	duty_of(&d, &r, st, 2, DUTY_KHZ, 0);
+	warned = duty_warning(&d, DUTY_KHZ, w, sizeof(w));
+	check(d.over && warned &&
+	      strstr(w, "the traffic ran 30.0 ms, over 10% past the timing thread's 20.0 ms + a window") &&
+	      strstr(w, "the samples had less traffic than asked"),
+	      "loaded run whose traffic ended 10 ms late: '%s'", w);
+
+	/* the longest sentence fits the reports' 320 bytes: a loaded run of
+	 * 2^40 samples (a day and more) */
+	duty_run(&r, st, 2, LATT_MODE_LOADED, 0, 999999999999.0, 7, 99999999);
+	st[0].tsc_end = 1000 + US(199999999999.0);
+	r.config.window_us = 100000;
+	duty_of(&d, &r, st, 2, DUTY_KHZ, 0);
+	warned = duty_warning(&d, DUTY_KHZ, w, sizeof(w));
+	check(warned && d.over && d.long_window && d.low &&
+	      strlen(w) < sizeof(w) - 1 &&
+	      strstr(w, "than asked") == w + strlen(w) - strlen("than asked"),
+	      "every part at once, the longest times: %zu bytes, whole",
+	      strlen(w));
+
+	/* not held to its --duration once stopped; latency runs: nothing */
+	duty_run(&r, st, 1, LATT_MODE_BANDWIDTH, 10000, 64000, 128, 500);
+	r.state = LATT_STATE_ABORTED;
+	duty_of(&d, &r, st, 1, DUTY_KHZ, 0);
+	check(!d.over && !duty_disturbed(&d),
+	      "an aborted bandwidth run is not held to its --duration");
+	duty_run(&r, st, 1, LATT_MODE_LATENCY, 0, 64000, 6, 61600);
+	st[0].role = LATT_ROLE_LATENCY;
+	duty_of(&d, &r, st, 1, DUTY_KHZ, 0);
+	check(!d.streams && !d.known && !duty_disturbed(&d) &&
+	      !duty_warning(&d, DUTY_KHZ, w, sizeof(w)),
+	      "a latency run: no streams, no duty cycle, no warning");
+	/* a run of no time (stopped at once): no duty cycle */
+	duty_run(&r, st, 1, LATT_MODE_BANDWIDTH, 10000, 0, 1, 0);
+	duty_of(&d, &r, st, 1, DUTY_KHZ, 0);
+	check(!d.known && near(duty_thread(&d, &st[0]), -1) &&
+	      !duty_disturbed(&d),
+	      "a bandwidth run of no time: duty cycle unknown, no warning");
+}
+
 static void t_list(const char *s, enum list_kind kind, int rc,
 		   const __u64 *want, size_t n)
 {
@@ -1605,6 +1770,7 @@ int main(void)
 	test_thresholds();
 	test_outliers();
 	test_causes();
+	test_duty();
 	test_grid();
 	test_repeat_seeds();
 	test_key();

@@ -11,7 +11,9 @@
 #    GB/s is bytes over the time and physically possible (above zero,
 #    below 4 TB/s: no memory system moves more); the run took about the
 #    --duration asked; the series covers it; a --delay of D cycles leaves
-#    room for at most one access per D cycles a window;
+#    room for at most one access per D cycles a window; every thread's
+#    duty cycle is a share, the run's their mean, below 90% only with the
+#    warning; beside a busy loop on its CPU a stream is said disturbed;
 #  - latency with 2 threads: each takes --samples, the run's samples and
 #    histogram are theirs added up, each has its own calibration;
 #    --split gives thread 1 the second half; outlier records shared out;
@@ -105,8 +107,17 @@ if not (asked <= bw["duration_ns"] < asked + 1e9):
 series = bw["series"]["gbps"]
 if not series or bw["series"]["bin_us"] * len(series) * 1000 < asked:
     why.append("a series of %d bins of %r us" % (len(series), bw["series"]["bin_us"]))
-print("; ".join(why) if why else "%.1f GB/s, %d + %d accesses" %
-      (gbps, ts[0]["accesses"], ts[1]["accesses"]))
+# the duty cycle: each thread's share of the run's time, the run's their
+# mean; below 90% only with the warning that says so
+duty = [t["duty_cycle"] for t in ts]
+if not all(isinstance(x, (int, float)) and 0 < x <= 1 for x in duty) or \
+   abs(bw["duty_cycle"] - sum(duty) / len(duty)) > 0.0015:
+    why.append("duty cycles %r, the run's %r" % (duty, bw["duty_cycle"]))
+disturbed = [w for w in d["warnings"] if w.startswith("streaming disturbed:")]
+if bw["duty_cycle"] < 0.9 and not disturbed:
+    why.append("duty cycle %r without a warning" % bw["duty_cycle"])
+print("; ".join(why) if why else "%.1f GB/s, %d + %d accesses, duty %.0f%%" %
+      (gbps, ts[0]["accesses"], ts[1]["accesses"], 100 * bw["duty_cycle"]))
 sys.exit(1 if why else 0)
 EOF
 }
@@ -231,6 +242,35 @@ print("# %d records, %d in part 0" % (len(recs), n0))
 sys.exit(0 if ok else 1)
 EOF
 report $? "records of 2 threads below their share: 3000 + 3000, closed up in thread order"
+
+# a competing busy loop on the streaming thread's CPU (issue 27): the
+# scheduler shares the CPU between them, the stream's windows stretch by
+# the slices it loses; the run says so, in the table and the JSON, and
+# its duty cycle is that of a shared CPU
+if command -v taskset >/dev/null; then
+	cpu=$(taskset -pc $$ | sed 's/.*: //; s/[-,].*//')
+	taskset -c "$cpu" sh -c 'while :; do :; done' &
+	busy=$!
+	sleep 0.2
+	run "$ctl" run --engine user --cpu "$cpu" --mode bandwidth \
+		--duration 200ms --region 16M --json "$tmp/busy.json"
+	kill "$busy"
+	wait "$busy" 2>/dev/null
+	python3 - "$tmp/busy.json" "$tmp/out" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+table = open(sys.argv[2]).read()
+duty = d["threads"]["bandwidth"]["duty_cycle"]
+w = [w for w in d["warnings"] if w.startswith("streaming disturbed:")]
+ok = len(w) == 1 and ("warning:    " + w[0]) in table.splitlines() and \
+    duty < 0.9 and "(duty cycle)" in w[0]
+print("# duty %r, %r" % (duty, w))
+sys.exit(0 if ok else 1)
+EOF
+	report $? "bandwidth beside a busy loop on its CPU: disturbed, said in the table and the JSON, duty cycle below 90%"
+else
+	skip "taskset missing: no busy loop beside a stream"
+fi
 
 # a Ctrl-C during a bandwidth run: its time streamed, not "0 of 0 samples"
 interrupt 0.5 "$ctl" run --engine user --threads 2 --mode bandwidth \

@@ -6,9 +6,10 @@
 # (include/lattester/rules.h, pick.h, chase.h), and nothing else picks from
 # the tables or keeps a copy of the rules (nor of which ops write); the
 # CPU features an op needs are read by both engines, and named in the words
-# lattester-ctl's refusals use.  The sources are read, not run:
-# test-access.c checks what that code decides, test-cli-usage.sh that the
-# two engines refuse in the same words.
+# lattester-ctl's refusals use; a streaming run held off its CPUs is told
+# from either engine's records by one reader, in one sentence.  The
+# sources are read, not run: test-access.c checks what that code decides,
+# test-cli-usage.sh that the two engines refuse in the same words.
 #
 #   bash tests/unit/test-rulebook.sh
 #
@@ -79,6 +80,13 @@ only 'prng_below' include/lattester/prng.h include/lattester/pattern.h \
 report $? "no engine keeps a shuffle of its own"
 only '(>=|>) *LATT_OP_(LOAD|NT_LOAD|STORE)\b|(<=|<) *LATT_OP_NT_STORE\b'
 report $? "which ops write is rules.h's latt_rule_is_store() alone (no op ranges)"
+# a streaming run held off its CPUs (issue 27): both engines' records are
+# read by user/duty.c, and its sentence is written there once
+only 'streaming disturbed|DUTY_(OVER|MIN)_PCT|DUTY_WINDOW_(FACTOR|SLACK_US)' \
+	user/duty.c user/duty.h
+report $? "a disturbed stream's rules and sentence are user/duty.c's alone"
+calls duty_of user/runner.c
+report $? "the runner reads every run's streams with duty_of(), whichever engine"
 
 # the body of latt_op_lacks() in pick.h
 lacks_body()
