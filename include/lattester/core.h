@@ -771,7 +771,7 @@ static inline __u64 latt_lcal_median(const __u64 *v, __u32 n)
 }
 
 /* accesses a streaming thread makes between two looks at the TSC */
-#define LATT_STREAM_BATCH	16
+#define LATT_STREAM_BATCH	64
 #define LATT_STREAM_BATCH_BYTES	(64ULL << 10)
 
 /* @v - @d, floored at 0 (@d may be negative: @v moves up) */
@@ -1133,6 +1133,8 @@ static inline void latt_series_bins(__u64 window_cycles,
  * @k: where the cycle stands
  * @batch: whole accesses between two looks at the TSC (one with a delay,
  *	one piece for an access larger than LATT_STREAM_BATCH_BYTES)
+ * @run: the same for seq, whose accesses in a chunk follow one another:
+ *	LATT_STREAM_BATCH_BYTES of them (one with a delay)
  * @a_writes: @fa writes (a store op in bandwidth mode)
  * @cur_w: the access under way in pieces is a write
  * @accesses: whole accesses made
@@ -1146,7 +1148,7 @@ struct latt_stream {
 	void *ctx;
 	char *addr;
 	__u64 off, part, size, piece_max, piece;
-	__u32 na, nb, k, batch;
+	__u32 na, nb, k, batch, run;
 	int a_writes, cur_w;
 	__u64 accesses, rd, wr;
 	int mc;
@@ -1196,6 +1198,7 @@ static inline void latt_stream_init(struct latt_stream *s,
 	per = s->piece_max ? LATT_STREAM_BATCH_BYTES / s->piece_max : 1;
 	s->batch = c->delay ? 1 : per < 1 ? 1 :
 		   per > LATT_STREAM_BATCH ? LATT_STREAM_BATCH : (__u32)per;
+	s->run = c->delay || per < 1 ? 1 : (__u32)per;
 	s->a_writes = bw && !mix && latt_rule_is_store(c->op);
 	s->cur_w = 0;
 	s->accesses = s->rd = s->wr = 0;
@@ -1285,21 +1288,35 @@ static __always_inline void latt_stream_batch(struct latt_stream *s,
 	}
 	if (!na || !s->nb) {	/* one kind only */
 		w = !na;
-		n = s->batch;
+		n = pat->kind == LATT_PAT_SEQ ? s->run : s->batch;
 	} else {
 		w = k >= na;
 		n = (w ? cyc : na) - k;		/* left of this kind */
-		if (n > s->batch)
-			n = s->batch;
+		if (n > (pat->kind == LATT_PAT_SEQ ? s->run : s->batch))
+			n = pat->kind == LATT_PAT_SEQ ? s->run : s->batch;
 	}
-	latt_pattern_fill(pat, off, n);
-	for (i = 0; i < n; i++)
-		a[i] = addr(s->ctx, part + off[i]);
-	r = (w ? s->fw : s->fa)(a, n, size);
+	if (pat->kind == LATT_PAT_SEQ) {
+		/*
+		 * the accesses that follow one another in a chunk: one of
+		 * their whole length, the same lines in the same order
+		 */
+		n = latt_pattern_run(pat, n, &off[0]);
+		a[0] = addr(s->ctx, part + off[0]);
+		r = (w ? s->fw : s->fa)(a, 1, (__u64)n * size);
+		if (__builtin_expect(latt_mc(r), 0)) {
+			s->mc_off = part + off[0] + latt_mc_byte(r);
+			i = (__u32)(latt_mc_byte(r) / size);
+		}
+	} else {
+		latt_pattern_fill_at(pat, off, a, n, addr, s->ctx, part);
+		r = (w ? s->fw : s->fa)(a, n, size);
+		if (__builtin_expect(latt_mc(r), 0)) {
+			i = latt_mc_access(r);
+			s->mc_off = part + off[i] + latt_mc_byte(r);
+		}
+	}
 	if (__builtin_expect(latt_mc(r), 0)) {
-		i = latt_mc_access(r);
 		s->mc = 1;
-		s->mc_off = part + off[i] + latt_mc_byte(r);
 		n = i;		/* the ones before it were made */
 	} else if (na && s->nb) {
 		k += n;

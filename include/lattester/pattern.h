@@ -247,42 +247,54 @@ static inline const char *latt_pattern_problem(__u32 kind, __u64 stride)
 
 /*
  * latt_pattern_draw() - @n slots below @m from @p's PRNG, as @n calls of
- *	latt_prng_below() would give them, as byte offsets: the mask worked
- *	out once
+ *	latt_prng_below() would give them, as byte offsets (and addresses,
+ *	latt_pattern_fill_at()): the mask worked out once
  */
 static __always_inline void latt_pattern_draw(struct latt_pattern *p,
-					      __u64 *off, __u32 n, __u64 m)
+					      __u64 *off, char **a, __u32 n,
+					      __u64 m,
+					      char *(*addr)(void *, __u64),
+					      void *ctx, __u64 base)
 {
-	__u64 mask, v;
+	const __u64 mask = m > 1 ? ~0ULL >> __builtin_clzll(m - 1) : 0;
+	__u64 v;
 	__u32 i;
 
-	if (m <= 1) {	/* latt_prng_below(): no draw at all */
-		for (i = 0; i < n; i++)
-			off[i] = 0;
-		return;
-	}
-	mask = ~0ULL >> __builtin_clzll(m - 1);
 	for (i = 0; i < n; i++) {
-		do {
-			v = latt_prng_next(&p->prng) & mask;
-		} while (v >= m);
+		v = 0;		/* m <= 1: latt_prng_below() draws nothing */
+		if (m > 1) {
+			do {
+				v = latt_prng_next(&p->prng) & mask;
+			} while (v >= m);
+		}
 		off[i] = latt_pattern_slot(p, v);
+		if (addr)
+			a[i] = addr(ctx, base + off[i]);
 	}
 }
 
 /**
- * latt_pattern_fill() - where the next @n accesses go
+ * latt_pattern_fill_at() - where the next @n accesses go, as offsets and
+ *	as addresses
  * @p: the pattern, set up by latt_pattern_init_in()
  * @off: out: @n byte offsets in the region
+ * @a: out: their addresses, @addr of @base + each offset (if @addr)
  * @n: how many
+ * @addr: the address of an offset, called with @ctx; NULL: offsets only
+ *	(always inlined: a constant here, as the engines' are)
+ * @ctx: its argument
+ * @base: added to each offset before @addr (a thread's part)
  *
  * The offsets @n calls of latt_pattern_next() return, in their order: the
  * streams take their addresses a batch at a time, so that the kind of
  * pattern is looked at once and the loads that follow are independent of
  * the arithmetic.  seq divides once a batch, not once an access.
  */
-static __always_inline void latt_pattern_fill(struct latt_pattern *p,
-					      __u64 *off, __u32 n)
+static __always_inline void latt_pattern_fill_at(struct latt_pattern *p,
+						 __u64 *off, char **a,
+						 __u32 n,
+						 char *(*addr)(void *, __u64),
+						 void *ctx, __u64 base)
 {
 	const __u64 chunk = 1ULL << p->chunk_shift;
 	__u64 s, o;
@@ -293,15 +305,17 @@ static __always_inline void latt_pattern_fill(struct latt_pattern *p,
 		s = p->i % p->nslots;
 		for (i = 0; i < n; i++) {
 			off[i] = latt_pattern_slot(p, s);
+			if (addr)
+				a[i] = addr(ctx, base + off[i]);
 			if (++s == p->nslots)
 				s = 0;
 		}
 		break;
 	case LATT_PAT_RAND:
-		latt_pattern_draw(p, off, n, p->nslots);
+		latt_pattern_draw(p, off, a, n, p->nslots, addr, ctx, base);
 		break;
 	case LATT_PAT_HOTSPOT:
-		latt_pattern_draw(p, off, n, p->hot_slots);
+		latt_pattern_draw(p, off, a, n, p->hot_slots, addr, ctx, base);
 		break;
 	case LATT_PAT_STRIDE:
 		for (i = 0; i < n; i++) {
@@ -312,6 +326,8 @@ static __always_inline void latt_pattern_fill(struct latt_pattern *p,
 			if (o + p->size > p->span)
 				o = 0;
 			off[i] = o;
+			if (addr)
+				a[i] = addr(ctx, base + o);
 			/* (o + stride) % span, o < span */
 			o += p->stride;
 			while (o >= p->span)
@@ -320,11 +336,54 @@ static __always_inline void latt_pattern_fill(struct latt_pattern *p,
 		}
 		break;
 	default:
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
 			off[i] = 0;
+			if (addr)
+				a[i] = addr(ctx, base);
+		}
 		break;
 	}
 	p->i += n;
+}
+
+/** latt_pattern_fill() - latt_pattern_fill_at(), the offsets alone */
+static __always_inline void latt_pattern_fill(struct latt_pattern *p,
+					      __u64 *off, __u32 n)
+{
+	latt_pattern_fill_at(p, off, (char **)0, n,
+			     (char *(*)(void *, __u64))0, (void *)0, 0);
+}
+
+/**
+ * latt_pattern_run() - seq: how many of the next accesses, up to @max,
+ *	follow one another in one chunk, and where the first goes
+ * @p: a LATT_PAT_SEQ pattern, set up by latt_pattern_init_in()
+ * @max: at most this many (at least 1)
+ * @off: out: the first one's byte offset in the region
+ *
+ * They are the offsets the next calls of latt_pattern_next() would
+ * return, one slot after another: the run stops at a chunk's last slot
+ * and at the region's last (seq wraps to slot 0 there).  @p moves past
+ * them.
+ *
+ * Return: how many, 1 to @max.
+ */
+static __always_inline __u32 latt_pattern_run(struct latt_pattern *p,
+					      __u32 max, __u64 *off)
+{
+	const __u64 s = p->i % p->nslots;
+	__u64 left = p->nslots - s, in_chunk;
+
+	*off = latt_pattern_slot(p, s);
+	/* the slots left in s's chunk: its offset's chunk ends there */
+	in_chunk = p->per_chunk - ((*off & ((1ULL << p->chunk_shift) - 1)) /
+				   p->size);
+	if (in_chunk < left)
+		left = in_chunk;
+	if (left > max)
+		left = max;
+	p->i += left;
+	return (__u32)left;
 }
 
 /**

@@ -377,26 +377,36 @@ static int same(const struct record *x, const struct record *y)
 
 /* ---- the streams ---- */
 
-#define SLOG_MAX	20000U
+#define SLOG_MAX	(1U << 18)	/* lines */
+#define SCALL_MAX	4096U		/* calls */
 
-struct scall {
-	__u64 off, len;
+/* one line a stream function touched, in the order it did */
+struct sline {
+	__u64 off;
 	int w;
 };
 
-static struct scall slog[SLOG_MAX];
+static struct sline slog[SLOG_MAX];
 static unsigned int nslog;
+static __u64 scall_bytes[SCALL_MAX];
+static unsigned int nscall;
 
 /*
- * The line's first word is its offset: each access's place in the region,
- * logged in the order the call makes them.
+ * Every line's first word is its offset (layout_fill()): the lines a call
+ * touches, in its order, and its bytes.  A call that ran past its chunk
+ * (the module's chunks are apart) would read another allocation's words.
  */
 static void slog_add(char *const *addr, __u32 n, __u64 len, int w)
 {
+	__u64 at;
 	__u32 i;
 
-	for (i = 0; i < n && nslog < SLOG_MAX; i++)
-		slog[nslog++] = (struct scall){ *(__u64 *)addr[i], len, w };
+	for (i = 0; i < n; i++)
+		for (at = 0; at < len && nslog < SLOG_MAX; at += 64)
+			slog[nslog++] = (struct sline){
+				*(__u64 *)(addr[i] + at), w };
+	if (nscall < SCALL_MAX)
+		scall_bytes[nscall++] = (__u64)n * len;
 }
 
 static __u64 fake_sread(char *const *addr, __u32 n, __u64 len)
@@ -412,14 +422,15 @@ static __u64 fake_swrite(char *const *addr, __u32 n, __u64 len)
 }
 
 struct stream_rec {
-	struct scall calls[SLOG_MAX];
-	unsigned int n;
+	struct sline lines[SLOG_MAX];
+	unsigned int n, calls;
+	__u64 most;		/* the most bytes of one call */
 	__u64 accesses, rd, wr;
 };
 
 /* @batches of latt_stream_batch() in layout @l, as a thread of @c would */
 static void run_stream(struct layout *l, const struct latt_config *c,
-		       __u64 part, unsigned int batches,
+		       __u64 part, __u64 start, unsigned int batches,
 		       struct stream_rec *rec)
 {
 	struct latt_pattern pat;
@@ -427,35 +438,42 @@ static void run_stream(struct layout *l, const struct latt_config *c,
 	unsigned int b;
 
 	nslog = 0;
+	nscall = 0;
 	latt_pattern_init(&pat, c->pattern, c->size, c->stride,
 			  part ? REGION / 2 : REGION, c->seed);
+	pat.i = start;		/* a thread's spread start (latt_thread_seed()) */
 	latt_stream_init(&s, c, latt_rule_is_store(c->op) ? fake_swrite :
 			 fake_sread, fake_sread, fake_swrite, l, part);
 	for (b = 0; b < batches; b++)
 		latt_stream_batch(&s, &pat, l->chunked ? chunk_addr :
 				  flat_addr);
-	memcpy(rec->calls, slog, nslog * sizeof(*slog));
+	memcpy(rec->lines, slog, nslog * sizeof(*slog));
 	rec->n = nslog;
+	rec->calls = nscall;
+	rec->most = 0;
+	for (b = 0; b < nscall; b++)
+		if (scall_bytes[b] > rec->most)
+			rec->most = scall_bytes[b];
 	rec->accesses = s.accesses;
 	rec->rd = s.rd;
 	rec->wr = s.wr;
 }
 
 /*
- * Is @r what @c asks, counted independently?  Calls in pieces of at most
- * 64 KiB, one access's pieces consecutive; the k-th access at the k-th
- * offset of the pattern, in the part; its kind by the mix's cycle; the
- * bytes and whole accesses counted.
+ * Is @r what @c asks, counted independently?  The lines, in order: the
+ * k-th access's lines at the k-th offset of the pattern, in the part, one
+ * after another; its kind by the mix's cycle; the bytes and whole
+ * accesses counted; no call of more than 64 KiB (a look at the TSC at
+ * least every 64 KiB: an access larger goes in pieces).
  */
 static int stream_agrees(const struct stream_rec *r,
-			 const struct latt_config *c, __u64 part, char *why,
-			 size_t len)
+			 const struct latt_config *c, __u64 part, __u64 start,
+			 char *why, size_t len)
 {
 	const int mix = c->mix_read || c->mix_write;
 	const __u32 na = mix ? c->mix_read : 1, nb = mix ? c->mix_write : 0;
 	const int a_w = c->mode == LATT_MODE_BANDWIDTH && !mix &&
 			latt_rule_is_store(c->op);
-	const __u64 piece = c->size < (64ULL << 10) ? c->size : 64ULL << 10;
 	struct latt_pattern pat;
 	__u64 rd = 0, wr = 0, acc = 0, at = 0, base = 0;
 	unsigned int i;
@@ -463,43 +481,42 @@ static int stream_agrees(const struct stream_rec *r,
 
 	latt_pattern_init(&pat, c->pattern, c->size, c->stride,
 			  part ? REGION / 2 : REGION, c->seed);
+	pat.i = start;
 	for (i = 0; i < r->n; i++) {
 		if (!at) {
 			base = part + latt_pattern_next(&pat);
 			w = (acc % (na + nb)) >= na;
 		}
-		if (r->calls[i].off != base + at ||
-		    r->calls[i].len != (c->size - at < piece ?
-					c->size - at : piece) ||
-		    r->calls[i].w != (w || a_w)) {
-			snprintf(why, len, "call %u: line %llu, %llu bytes, %s; want %llu, a %s",
-				 i, (unsigned long long)r->calls[i].off,
-				 (unsigned long long)r->calls[i].len,
-				 r->calls[i].w ? "write" : "read",
+		if (r->lines[i].off != base + at ||
+		    r->lines[i].w != (w || a_w)) {
+			snprintf(why, len, "line %u: %llu, %s; want %llu, a %s",
+				 i, (unsigned long long)r->lines[i].off,
+				 r->lines[i].w ? "write" : "read",
 				 (unsigned long long)(base + at),
 				 w || a_w ? "write" : "read");
 			return 0;
 		}
 		if (w || a_w)
-			wr += r->calls[i].len;
+			wr += 64;
 		else
-			rd += r->calls[i].len;
-		at += r->calls[i].len;
+			rd += 64;
+		at += 64;
 		if (at == c->size) {
 			at = 0;
 			acc++;
 		}
 	}
-	if (rd != r->rd || wr != r->wr || acc != r->accesses) {
-		snprintf(why, len, "counted %llu read, %llu written, %llu accesses; want %llu, %llu, %llu",
+	if (rd != r->rd || wr != r->wr || acc != r->accesses ||
+	    r->most > (64ULL << 10)) {
+		snprintf(why, len, "counted %llu read, %llu written, %llu accesses; want %llu, %llu, %llu; %llu bytes in one call (64 KiB at most)",
 			 (unsigned long long)r->rd, (unsigned long long)r->wr,
 			 (unsigned long long)r->accesses,
 			 (unsigned long long)rd, (unsigned long long)wr,
-			 (unsigned long long)acc);
+			 (unsigned long long)acc, (unsigned long long)r->most);
 		return 0;
 	}
-	snprintf(why, len, "%u calls, %llu accesses", r->n,
-		 (unsigned long long)acc);
+	snprintf(why, len, "%u lines in %u calls, %llu accesses", r->n,
+		 r->calls, (unsigned long long)acc);
 	return 1;
 }
 
@@ -512,20 +529,28 @@ static void test_streams(struct layout *lf, struct layout *lc)
 		__u16 mr, mw;
 		__u64 delay, part;
 		const char *name;
+		__u64 start;	/* the pattern's first seq slot */
 	} cases[] = {
 		{ LATT_MODE_BANDWIDTH, LATT_OP_LOAD, LATT_PAT_SEQ, 4096, 0, 0,
-		  0, 0, "bandwidth, seq loads of 4 KiB" },
+		  0, 0, "bandwidth, seq loads of 4 KiB", 0 },
 		{ LATT_MODE_BANDWIDTH, LATT_OP_NT_STORE, LATT_PAT_RAND, 64, 0,
-		  0, 0, REGION / 2, "bandwidth, rand nt-stores in the upper half" },
+		  0, 0, REGION / 2, "bandwidth, rand nt-stores in the upper half", 0 },
 		{ LATT_MODE_BANDWIDTH, LATT_OP_LOAD, LATT_PAT_RAND, 256, 3, 2,
-		  0, 0, "bandwidth, --mix 3:2" },
+		  0, 0, "bandwidth, --mix 3:2", 0 },
 		{ LATT_MODE_LOADED, LATT_OP_STORE, LATT_PAT_SEQ, 64, 0, 0, 0,
-		  0, "loaded traffic of a store run: loads" },
+		  0, "loaded traffic of a store run: loads", 0 },
 		{ LATT_MODE_BANDWIDTH, LATT_OP_LOAD, LATT_PAT_SEQ, 256 << 10,
-		  1, 1, 0, 0, "256 KiB accesses, --mix 1:1: 64 KiB pieces" },
+		  1, 1, 0, 0, "256 KiB accesses, --mix 1:1: 64 KiB pieces", 0 },
 		{ LATT_MODE_BANDWIDTH, LATT_OP_LOAD, LATT_PAT_RAND, 64, 0, 3,
-		  100, 0, "--mix 0:3 with a delay: one access a batch" },
+		  100, 0, "--mix 0:3 with a delay: one access a batch", 0 },
+		{ LATT_MODE_BANDWIDTH, LATT_OP_STORE, LATT_PAT_SEQ, 192, 0, 0,
+		  0, REGION / 2, "seq 192 B in the upper half, past a chunk's end", 0 },
+		{ LATT_MODE_BANDWIDTH, LATT_OP_LOAD, LATT_PAT_SEQ, 64, 0, 0, 0,
+		  0, "seq 64 B from 5 lines before a chunk's end: a batch across it",
+		  (CHUNK >> 6) - 5 },
 	};
+	unsigned int batches;
+	__u32 per;
 	struct latt_config c;
 	struct latt_stream s;
 	char why[256];
@@ -543,27 +568,32 @@ static void test_streams(struct layout *lf, struct layout *lc)
 		c.mix_write = cases[i].mw;
 		c.delay = cases[i].delay;
 		c.seed = 0x5eed + i;
-		run_stream(lf, &c, cases[i].part, 200, &rf);
-		run_stream(lc, &c, cases[i].part, 200, &rc);
+		/* 192 B: 4 MiB and more, across the first chunk's 64 B tail */
+		batches = c.size == 192 ? 100 : 200;
+		run_stream(lf, &c, cases[i].part, cases[i].start, batches, &rf);
+		run_stream(lc, &c, cases[i].part, cases[i].start, batches, &rc);
 		check(rf.n == rc.n && rf.n &&
-		      !memcmp(rf.calls, rc.calls, rf.n * sizeof(*rf.calls)) &&
+		      !memcmp(rf.lines, rc.lines, rf.n * sizeof(*rf.lines)) &&
 		      rf.rd == rc.rd && rf.wr == rc.wr &&
 		      rf.accesses == rc.accesses,
 		      "stream, %s: one mapping and 4 MiB chunks make the same calls (%u, %u)",
 		      cases[i].name, rf.n, rc.n);
-		check(rf.n >= 200,
-		      "stream, %s: each of 200 batches moves at least an access or a piece (%u)",
-		      cases[i].name, rf.n);
-		check(stream_agrees(&rf, &c, cases[i].part, why, sizeof(why)),
+		check(rf.calls >= batches &&
+		      rf.n >= batches * (c.size < 64 << 10 ? c.size : 64 << 10) / 64,
+		      "stream, %s: each of %u batches moves at least an access or a piece (%u calls, %u lines)",
+		      cases[i].name, batches, rf.calls, rf.n);
+		check(stream_agrees(&rf, &c, cases[i].part, cases[i].start, why,
+				    sizeof(why)),
 		      "stream, %s: the calls are what the configuration asks (%s)",
 		      cases[i].name, why);
 		latt_stream_init(&s, &c, fake_sread, fake_sread, fake_swrite,
 				 lf, 0);
-		check(s.batch == (c.delay ? 1 : c.size >= (64ULL << 10) ? 1 :
-				  (64ULL << 10) / c.size > 16 ? 16 :
-				  (__u32)((64ULL << 10) / c.size)),
-		      "stream, %s: %u pieces between two looks at the TSC",
-		      cases[i].name, s.batch);
+		/* 64 KiB at most, 64 accesses at most but seq's runs */
+		per = c.delay || c.size >= (64ULL << 10) ? 1 :
+		      (__u32)((64ULL << 10) / c.size);
+		check(s.batch == (per > 64 ? 64 : per) && s.run == per,
+		      "stream, %s: %u accesses or pieces between two looks at the TSC, %u in a seq run",
+		      cases[i].name, s.batch, s.run);
 	}
 }
 
@@ -772,16 +802,25 @@ static __u64 mc_fn(char *addr, __u64 size)
 	return 300;
 }
 
-/* a stand-in stream: the MC_AT-th access answers "poison" */
+/*
+ * A stand-in stream: the MC_AT-th access of mc_size bytes answers
+ * "poison", whether a call makes it alone or in a run of seq accesses
+ * (one address, several accesses' length).
+ */
+static __u64 mc_size = 256;
+
 static __u64 mc_sread(char *const *addr, __u32 n, __u64 len)
 {
+	__u64 at;
 	__u32 i;
 
-	(void)len;
 	for (i = 0; i < n; i++) {
-		if (mc_calls++ == MC_AT) {
-			mc_line = *(__u64 *)addr[i] + MC_BYTE;
-			return latt_mc_code(((__u64)i << 32) | MC_BYTE);
+		for (at = 0; at < len; at += mc_size) {
+			if (mc_calls++ == MC_AT) {
+				mc_line = *(__u64 *)(addr[i] + at + MC_BYTE);
+				return latt_mc_code(((__u64)i << 32) |
+						    (at + MC_BYTE));
+			}
 		}
 	}
 	return 0;
@@ -848,6 +887,19 @@ static void test_poison(struct layout *l)
 	check(ss.mc && ss.mc_off == mc_line && ss.accesses == MC_AT &&
 	      ss.rd == MC_AT * 256 && ss.rd >= rd_before,
 	      "bandwidth: a poisoned load stops the stream, its line named, its bytes not counted (offset %llu of %llu, %llu accesses, %llu bytes)",
+	      (unsigned long long)ss.mc_off, (unsigned long long)mc_line,
+	      (unsigned long long)ss.accesses, (unsigned long long)ss.rd);
+
+	/* seq: a batch of accesses that follow one another is one call */
+	latt_pattern_init(&pat, LATT_PAT_SEQ, 256, 0, REGION, 7);
+	latt_stream_init(&ss, &c, mc_sread, mc_sread, mc_sread, l, 0);
+	mc_calls = 0;
+	for (windows = 0; !ss.mc && windows < 1000; windows++)
+		latt_stream_window(&ss, &pat, calib_tsc(), 100, ~0ULL, 0,
+				   flat_addr, calib_tsc);
+	check(ss.mc && ss.mc_off == mc_line && ss.mc_off == MC_AT * 256 + MC_BYTE &&
+	      ss.accesses == MC_AT && ss.rd == MC_AT * 256,
+	      "bandwidth, seq: a poisoned line inside a run of accesses made in one call: its line named, the accesses before it counted (offset %llu of %llu, %llu accesses, %llu bytes)",
 	      (unsigned long long)ss.mc_off, (unsigned long long)mc_line,
 	      (unsigned long long)ss.accesses, (unsigned long long)ss.rd);
 }
