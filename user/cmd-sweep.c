@@ -831,6 +831,10 @@ static const char *row_value(const struct sweep_row *w, enum sweep_col col,
 	case SWEEP_COL_TOTAL_GBPS:
 		return fmt_double(buf, len, "%.3f", w->bw.read_gbps +
 				  w->bw.write_gbps);
+	case SWEEP_COL_DUTY_CYCLE:
+		/* the streams' share of the run's time: blank without */
+		return r->duty.known ? fmt_double(buf, len, "%.3f",
+						  r->duty.share) : "";
 	case SWEEP_COL_CYCLES:
 		/* a percentile the samples can't support: blank, as run's
 		 * table prints "-" (latt_stat_supported()) */

@@ -82,6 +82,7 @@ static const struct column {
 	[SWEEP_COL_READ_GBPS]		= { SWEEP_CSV_V2, "read_gbps" },
 	[SWEEP_COL_WRITE_GBPS]		= { SWEEP_CSV_V2, "write_gbps" },
 	[SWEEP_COL_TOTAL_GBPS]		= { SWEEP_CSV_V2, "total_gbps" },
+	[SWEEP_COL_DUTY_CYCLE]		= { SWEEP_CSV_V7, "duty_cycle" },
 	[SWEEP_COL_CYCLES]		= { SWEEP_CSV_V1, "cycles_", true },
 	[SWEEP_COL_NS]			= { SWEEP_CSV_V1, "ns_", true },
 	[SWEEP_COL_NS_LO]		= { SWEEP_CSV_V5, "ns_lo_", true },

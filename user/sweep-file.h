@@ -44,8 +44,9 @@ enum sweep_csv_layout {
 	SWEEP_CSV_V4,	/* region_reused */
 	SWEEP_CSV_V5,	/* ns_lo_*, ns_hi_*: the 95% intervals */
 	SWEEP_CSV_V6,	/* outliers_explained ... clean_ns_mean: causes */
+	SWEEP_CSV_V7,	/* duty_cycle: the streams' (duty.h) */
 };
-#define SWEEP_CSV_LAYOUT	SWEEP_CSV_V6	/* what a new file gets */
+#define SWEEP_CSV_LAYOUT	SWEEP_CSV_V7	/* what a new file gets */
 
 /* "point" in the rows of a new file: the grid's points count from 1 */
 #define SWEEP_POINT_BASE	1
@@ -120,6 +121,7 @@ enum sweep_col {
 	SWEEP_COL_READ_GBPS,
 	SWEEP_COL_WRITE_GBPS,
 	SWEEP_COL_TOTAL_GBPS,
+	SWEEP_COL_DUTY_CYCLE,
 	/* its latency, and what identifies it */
 	SWEEP_COL_CYCLES,
 	SWEEP_COL_NS,

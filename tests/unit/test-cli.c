@@ -1670,34 +1670,53 @@ static const char *const v6_cols[] = {
 };
 #define NV6	((int)(sizeof(v6_cols) / sizeof(v6_cols[0])))
 
-/* Layout 6: the outliers' causes; a layout-5 file is continued as such. */
+/*
+ * Layout 6: the outliers' causes; layout 7: the streams' duty cycle; a
+ * layout-5 file is continued as such.
+ */
 static void test_layouts(void)
 {
 	char dir[] = "/tmp/latt-test-XXXXXX", csv[64], why[256];
 	char *h6 = header_of(SWEEP_CSV_V6), *h5 = header_of(SWEEP_CSV_V5);
-	char *f6[CSV_MAX_FIELDS], *f5[CSV_MAX_FIELDS], *cut;
+	char *h7 = header_of(SWEEP_CSV_V7);
+	char *f6[CSV_MAX_FIELDS], *f5[CSV_MAX_FIELDS], *f7[CSV_MAX_FIELDS];
+	char *cut;
 	struct sweep_file_rows r = { 0 };
-	int n6, n5, at, k, ok, rc;
+	int n7, n6, n5, at, k, ok, rc;
 	size_t c;
 	FILE *f;
 
-	if (!h6 || !h5) {
-		check(0, "headers of layouts 5 and 6");
+	if (!h7 || !h6 || !h5) {
+		check(0, "headers of layouts 5, 6 and 7");
+		free(h7);
 		free(h6);
 		free(h5);
 		return;
 	}
-	check(SWEEP_CSV_LAYOUT == SWEEP_CSV_V6, "a new file is of layout 6");
+	check(SWEEP_CSV_LAYOUT == SWEEP_CSV_V7, "a new file is of layout 7");
+	n7 = csv_split(h7, f7, CSV_MAX_FIELDS);
+	at = csv_column(f7, n7, "total_gbps");
+	check(at >= 0 && at + 2 < n7 && !strcmp(f7[at + 1], "duty_cycle") &&
+	      !strcmp(f7[at + 2], "cycles_min") &&
+	      n7 == (int)sweep_csv_columns() &&
+	      sweep_csv_columns_of(SWEEP_CSV_V7) ==
+	      sweep_csv_columns_of(SWEEP_CSV_V6) + 1 &&
+	      !sweep_csv_has(SWEEP_CSV_V6, SWEEP_COL_DUTY_CYCLE),
+	      "layout 7: duty_cycle right after total_gbps, one column more than layout 6 (%d)",
+	      n7);
+	free(h7);
 	n6 = csv_split(h6, f6, CSV_MAX_FIELDS);
 	at = csv_column(f6, n6, "smi");
 	ok = at >= 0 && at + NV6 <= n6;
 	for (k = 0; ok && k < NV6; k++)
 		ok = !strcmp(f6[at + k], v6_cols[k]);
 	check(ok, "layout 6: smi, outliers_explained, outliers_none_seen, outliers_unexplained, clean_ns_p99.9, clean_ns_p99.99, clean_ns_mean, mode");
-	check(n6 == (int)sweep_csv_columns() &&
+	check(n6 == (int)sweep_csv_columns_of(SWEEP_CSV_V6) &&
+	      csv_column(f6, n6, "duty_cycle") < 0 &&
 	      sweep_csv_columns_of(SWEEP_CSV_V6) ==
 	      sweep_csv_columns_of(SWEEP_CSV_V5) + 6,
-	      "layout 6: 6 columns more than layout 5 (%d)", n6);
+	      "layout 6: 6 columns more than layout 5 (%d), no duty_cycle",
+	      n6);
 	n5 = csv_split(h5, f5, CSV_MAX_FIELDS);
 	at = csv_column(f5, n5, "smi");
 	check(at >= 0 && at + 1 < n5 && !strcmp(f5[at + 1], "mode") &&
@@ -1728,7 +1747,7 @@ static void test_layouts(void)
 	sweep_file_rows_free(&r);
 	/* a header cut short (a sweep stopped mid-write): no row, started
 	 * anew, whichever layout it began */
-	for (k = SWEEP_CSV_V5; k <= SWEEP_CSV_V6; k++) {
+	for (k = SWEEP_CSV_V5; k <= SWEEP_CSV_V7; k++) {
 		char *h = header_of((enum sweep_csv_layout)k);
 
 		cut = h ? strstr(h, ",mode,") : NULL;

@@ -24,7 +24,7 @@
 #    and the user engine's own: --threads keeps inside the process's
 #    affinity, --cpus goes beyond it;
 #  - sweep --engine user --threads 1,2 --mode bandwidth: a point per
-#    thread count, each with its threads' bytes.
+#    thread count, each with its threads' bytes and duty cycle.
 # Needs 2 online CPUs; with fewer it says so and skips.
 #
 #   make -C user && bash tests/unit/test-engine-threads.sh
@@ -355,10 +355,12 @@ import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 ok = len(rows) == 2 and [r["threads"] for r in rows] == ["1", "2"] and \
     all(r["state"] == "done" and r["engine"] == "user" and
-        float(r["read_gbps"]) > 0 and int(r["bytes_read"]) > 0 for r in rows)
-print("# %r" % [(r.get("threads"), r.get("read_gbps")) for r in rows])
+        float(r["read_gbps"]) > 0 and int(r["bytes_read"]) > 0 and
+        0 < float(r["duty_cycle"]) <= 1 for r in rows)
+print("# %r" % [(r.get("threads"), r.get("read_gbps"), r.get("duty_cycle"))
+                for r in rows])
 sys.exit(0 if ok else 1)
 EOF
-report $? "sweep: a point per thread count, each with its bytes and GB/s"
+report $? "sweep: a point per thread count, each with its bytes, GB/s and duty cycle"
 
 finish

@@ -8,6 +8,8 @@
 #    the samples asked, min <= p50 <= ... <= max in cycles, ns and raw
 #    cycles (JSON) and in the CSV's cycles_* and ns_* columns, every key
 #    ending in ";engine=user", the 8 keys distinct;
+#  - the streams' duty cycle (layout 7): a new CSV's duty_cycle column
+#    follows total_gbps, blank in latency rows;
 #  - the outliers' causes (layout 6): a new CSV's header has
 #    outliers_explained ... clean_ns_mean right after smi; without
 #    --threshold they are blank; with it (2x and --max-outliers 20, 10x)
@@ -26,8 +28,8 @@
 #    lines on stdout and --dry-run, the engine and page_size columns;
 #  - --resume refuses another --samples or --seed, naming them, and adds
 #    the points of another --region or of --hugepages; older files (no
-#    engine, page_size, points from 0; no region_reused; layouts 4 and 5)
-#    are continued in their own form;
+#    engine, page_size, points from 0; no region_reused; layouts 4, 5
+#    and 6) are continued in their own form;
 #  - one region for many points: the rules of the region the user engine
 #    keeps (tests/unit/test-keep.c, built here: node, region, pages,
 #    target, file, offset, access; the chase cycle; an aborted run keeps
@@ -74,6 +76,9 @@ grid="--op load,store --pattern seq,rand --size 64,128 --samples 500 --region 16
 # the columns layout 6 brought, in their order right after smi: the
 # outliers' causes and the tail without interference
 export V6=outliers_explained,outliers_none_seen,outliers_unexplained,clean_ns_p99.9,clean_ns_p99.99,clean_ns_mean
+# and the one layout 7 brought, right after total_gbps: the streams' duty
+# cycle (an older layout is a new file's header without them)
+export V7=duty_cycle
 
 # ---- a small grid ----
 sweep g --engine user $grid
@@ -153,7 +158,7 @@ got = head[at + 1:at + 2 + len(V6)]
 if at < 0 or got != V6 + ["mode"]:
     sys.exit("#  after smi: %r" % got)
 PY
-report $? "a new CSV: layout 6, smi then $V6, then mode"
+report $? "a new CSV: layout 6's columns, smi then $V6, then mode"
 # without --threshold: blank, as smi
 python3 - "$tmp/g.csv" <<'PY'
 import csv, os, sys
@@ -164,6 +169,19 @@ if bad:
     sys.exit("#  not blank: %r" % bad[:4])
 PY
 report $? "without --threshold: the causes' columns blank, as smi"
+# layout 7's duty_cycle, right after total_gbps: blank where nothing streams
+python3 - "$tmp/g.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+head = rows[0]
+at = head.index("total_gbps") if "total_gbps" in head else -1
+if at < 0 or head[at + 1:at + 2] != ["duty_cycle"]:
+    sys.exit("#  after total_gbps: %r" % head[at + 1:at + 2])
+bad = [r[0] for r in rows[1:] if r[at + 1] != ""]
+if bad:
+    sys.exit("#  duty_cycle not blank in points %r" % bad[:4])
+PY
+report $? "a new CSV: layout 7, duty_cycle after total_gbps, blank in latency rows"
 # with --threshold: a sweep of many outliers, more than --max-outliers
 # keeps, and one of few (10x: under 0.1% of the samples, mostly)
 causes="--engine user --op load,store --size 64,128 --samples 20000 --region 16M"
@@ -344,13 +362,13 @@ report $? "--resume with --hugepages (a column of its own): its points added"
 # ---- older files: their columns and their numbering kept ----
 python3 - "$tmp/ws.csv" "$tmp/old.csv" "$tmp/ws.jsonl" "$tmp/old.jsonl" <<'PY'
 import csv, json, os, sys
-V6 = os.environ["V6"].split(",")
+later = os.environ["V6"].split(",") + os.environ["V7"].split(",")
 src, dst, jsrc, jdst = sys.argv[1:]
 rows = list(csv.reader(open(src)))
 head = rows[0]
 keep = [i for i, c in enumerate(head)
         if c not in ("engine", "page_size", "region_reused") and
-        not c.startswith(("ns_lo_", "ns_hi_")) and c not in V6]
+        not c.startswith(("ns_lo_", "ns_hi_")) and c not in later]
 with open(dst, "w", newline="") as f:
     w = csv.writer(f, lineterminator="\n")
     w.writerow([head[i] for i in keep])
@@ -380,10 +398,10 @@ report $? "--resume of files counted from 0, without engine, page_size: continue
 # own columns
 python3 - "$tmp/ws.csv" "$tmp/v3.csv" <<'PY'
 import csv, os, sys
-V6 = os.environ["V6"].split(",")
+later = os.environ["V6"].split(",") + os.environ["V7"].split(",")
 rows = list(csv.reader(open(sys.argv[1])))
 keep = [i for i, c in enumerate(rows[0]) if c != "region_reused" and
-        not c.startswith(("ns_lo_", "ns_hi_")) and c not in V6]
+        not c.startswith(("ns_lo_", "ns_hi_")) and c not in later]
 with open(sys.argv[2], "w", newline="") as f:
     w = csv.writer(f, lineterminator="\n")
     for r in rows[:4]:
@@ -402,10 +420,10 @@ report $? "--resume of a file without region_reused: continued in its columns"
 # a file of layout 4 (before the intervals): continued without them
 python3 - "$tmp/ws.csv" "$tmp/v4.csv" <<'PY'
 import csv, os, sys
-V6 = os.environ["V6"].split(",")
+later = os.environ["V6"].split(",") + os.environ["V7"].split(",")
 rows = list(csv.reader(open(sys.argv[1])))
 keep = [i for i, c in enumerate(rows[0])
-        if not c.startswith(("ns_lo_", "ns_hi_")) and c not in V6]
+        if not c.startswith(("ns_lo_", "ns_hi_")) and c not in later]
 with open(sys.argv[2], "w", newline="") as f:
     w = csv.writer(f, lineterminator="\n")
     for r in rows[:4]:
@@ -428,9 +446,9 @@ report $? "--resume of a layout-4 file: continued without the intervals; a new f
 # continued in layout 5's columns, its new row's cells in their places
 python3 - "$tmp/c10.csv" "$tmp/v5.csv" <<'PY'
 import csv, os, sys
-V6 = os.environ["V6"].split(",")
+later = os.environ["V6"].split(",") + os.environ["V7"].split(",")
 rows = list(csv.reader(open(sys.argv[1])))
-keep = [i for i, c in enumerate(rows[0]) if c not in V6]
+keep = [i for i, c in enumerate(rows[0]) if c not in later]
 with open(sys.argv[2], "w", newline="") as f:
     w = csv.writer(f, lineterminator="\n")
     for r in rows[:4]:			# the first 3 of 4 points
@@ -443,10 +461,10 @@ head -1 "$tmp/v5.csv" >"$tmp/v5.head"
 	cmp -s <(head -1 "$tmp/v5.csv") "$tmp/v5.head" &&
 	python3 - "$tmp/v5.csv" <<'PY'
 import csv, os, sys
-V6 = os.environ["V6"].split(",")
+later = os.environ["V6"].split(",") + os.environ["V7"].split(",")
 rows = list(csv.reader(open(sys.argv[1])))
 head = rows[0]
-assert not set(V6) & set(head), head
+assert not set(later) & set(head), head
 assert head[head.index("smi") + 1] == "mode", head
 assert len(rows) == 5 and all(len(r) == len(head) for r in rows), \
     [len(r) for r in rows]
@@ -457,6 +475,29 @@ assert new["smi"] == "" or new["smi"].isdigit(), new["smi"]
 assert 0 < float(new["ns_min"]) <= float(new["ns_p50"]) <= float(new["ns_max"]), new
 PY
 report $? "--resume of a layout-5 file with --threshold: continued in layout 5's columns, its header kept, the new row in place"
+
+# a file of layout 6 (before the duty cycle): continued without it
+python3 - "$tmp/ws.csv" "$tmp/v6.csv" <<'PY'
+import csv, os, sys
+later = os.environ["V7"].split(",")
+rows = list(csv.reader(open(sys.argv[1])))
+keep = [i for i, c in enumerate(rows[0]) if c not in later]
+with open(sys.argv[2], "w", newline="") as f:
+    w = csv.writer(f, lineterminator="\n")
+    for r in rows[:4]:
+        w.writerow([r[i] for i in keep])
+PY
+head -1 "$tmp/v6.csv" >"$tmp/v6.head"
+"$ctl" sweep --quiet --out "$tmp/v6.csv" $ws --resume >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && cmp -s <(head -1 "$tmp/v6.csv") "$tmp/v6.head" &&
+	python3 - "$tmp/v6.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert "duty_cycle" not in rows[0] and "clean_ns_mean" in rows[0], rows[0]
+assert len(rows) > 4 and all(len(r) == len(rows[0]) for r in rows), \
+    [len(r) for r in rows]
+PY
+report $? "--resume of a layout-6 file: continued without duty_cycle, its header kept"
 
 # ---- one region for many points ----
 # $CC as tests/unit/run takes it (words allowed: unquoted)
