@@ -774,17 +774,20 @@ else
 		cp "$tmp/out" "$tmp/bw-$stall.out"
 		cp "$j" "$tmp/bw-$stall.json"
 	done
-	! grep -q "^warning:" "$tmp/bw-0.out" &&
+	# (the host's own warnings, a core clock that moved under load,
+	# may come too: only the streams' are looked at)
+	! grep -q "^warning: *streaming" "$tmp/bw-0.out" &&
 		grep -Eq "^all +[0-9.]+ +[0-9.]+ +100%  \(.* over 0\.010 s\)$" "$tmp/bw-0.out" &&
 		grep -Eq "^1 +1 +[0-9]+ stream +0 .* 100%$" "$tmp/bw-0.out" &&
-		jq -e '.warnings == [] and .threads.bandwidth.duty_cycle == 1 and
+		jq -e '([.warnings[] | select(startswith("streaming"))] == []) and
+		       .threads.bandwidth.duty_cycle == 1 and
 		       [.threads.threads[].duty_cycle] == [1, 1]' \
 			"$tmp/bw-0.json" >/dev/null
 	report $? "fake: a quiet bandwidth run: no warning, duty cycle 100% in the table and the JSON"
 	want="streaming disturbed: the run took 71.1 ms, over 10% past its --duration of 10.0 ms; a window lasted 61.6 ms, over 2 x --window-us (500 us) + 1.0 ms; the streams ran 14% of the run (duty cycle): a thread lost its CPU (another task, the hypervisor, an SMI); the GB/s count the time lost"
 	grep -Fxq "warning:    $want" "$tmp/bw-61100.out" &&
 		grep -Eq "^all +[0-9.]+ +[0-9.]+ +14%  \(.* over 0\.071 s\)$" "$tmp/bw-61100.out" &&
-		jq -e --arg w "$want" '.warnings == [$w] and
+		jq -e --arg w "$want" '[.warnings[] | select(startswith("streaming"))] == [$w] and
 		       .threads.bandwidth.duty_cycle == 0.141 and
 		       [.threads.threads[].duty_cycle] == [0.141, 0.141] and
 		       .threads.threads[0].window_cycles_max == 123200000' \
