@@ -192,8 +192,9 @@ static __always_inline __u64 latt_mulhi(__u64 a, __u64 b)
  * @p: the pattern, set up by latt_pattern_init_in()
  * @s: a slot
  *
- * The slot's chunk is @s / per_chunk: a shift where per_chunk is a power
- * of two (every power-of-two --size), else the high half of @s x
+ * Where the slots tile the chunk (a power-of-two --size) slot @s is at
+ * @s x size.  Else its chunk is @s / per_chunk: a shift where per_chunk
+ * is a power of two, else the high half of @s x
  * floor(2^64 / per_chunk), which is the quotient or one less (the
  * estimate falls short of @s / per_chunk by @s x (2^64 mod per_chunk) /
  * (per_chunk x 2^64), less than 1), put right by one compare.  This is
@@ -207,6 +208,8 @@ static __always_inline __u64 latt_pattern_slot(const struct latt_pattern *p,
 {
 	__u64 q, r;
 
+	if (p->per_chunk * p->size == 1ULL << p->chunk_shift)
+		return s * p->size;	/* the slots tile: a power-of-two size */
 	if (p->pc_shift != LATT_NO_SHIFT) {
 		q = s >> p->pc_shift;
 		r = s & (p->per_chunk - 1);
