@@ -1246,6 +1246,18 @@ static void test_duty(void)
 	      "every part at once, the longest times: %zu bytes, whole",
 	      strlen(w));
 
+	/* a buffer too small: cut, terminated, nothing written past it */
+	{
+		char small[24];
+
+		memset(small, 'x', sizeof(small));
+		warned = duty_warning(&d, DUTY_KHZ, small, 16);
+		check(warned && strlen(small) == 15 && small[16] == 'x' &&
+		      !strncmp(small, "streaming distu", 15),
+		      "a sentence cut to 16 bytes: '%s', the rest untouched",
+		      small);
+	}
+
 	/* not held to its --duration once stopped; latency runs: nothing */
 	duty_run(&r, st, 1, LATT_MODE_BANDWIDTH, 10000, 64000, 128, 500);
 	r.state = LATT_STATE_ABORTED;
