@@ -1253,11 +1253,14 @@ static __always_inline void latt_stream_piece(struct latt_stream *s,
  * @addr: the address of an offset of the region, called with @s->ctx
  *	(always inlined, as latt_step()'s)
  *
- * Up to @s->batch whole accesses of one kind (a --mix's cycle splits a
- * batch where the kind changes): their offsets drawn first, all at once
- * (latt_pattern_fill()), then one call of the stream function makes them,
- * so that the loads in flight wait for nothing of the arithmetic.  The
- * counters are read into locals and written back once: a field stored
+ * Up to @s->batch whole accesses (@s->run for seq), in stretches of one
+ * kind (a --mix's cycle), each stretch's offsets drawn first, all at once
+ * (latt_pattern_fill_at()), then one call of the stream function makes
+ * them, so that the loads in flight wait for nothing of the arithmetic.  seq's
+ * accesses that follow one another in a chunk (latt_pattern_run()) are
+ * one access of their whole length, up to LATT_STREAM_BATCH_BYTES: the
+ * same lines in the same order, with no arithmetic per access at all.
+ * The counters are read into locals and written back once: a field stored
  * and read back at another width on each access stalls the next read
  * until the store retires, behind the miss before it, and that is one
  * miss in flight (issue 27).
@@ -1278,7 +1281,9 @@ static __always_inline void latt_stream_batch(struct latt_stream *s,
 	char *a[LATT_STREAM_BATCH];
 	const __u64 part = s->part, size = s->size;
 	const __u32 na = s->na, cyc = s->na + s->nb;
-	__u32 k = s->k, n, i;
+	const int seq = pat->kind == LATT_PAT_SEQ, one = !na || !s->nb;
+	const __u32 cap = seq ? s->run : s->batch;
+	__u32 k = s->k, done = 0, n, i = 0;
 	__u64 r, bytes;
 	int w;
 
@@ -1286,48 +1291,55 @@ static __always_inline void latt_stream_batch(struct latt_stream *s,
 		latt_stream_piece(s, pat, addr);
 		return;
 	}
-	if (!na || !s->nb) {	/* one kind only */
-		w = !na;
-		n = pat->kind == LATT_PAT_SEQ ? s->run : s->batch;
-	} else {
-		w = k >= na;
-		n = (w ? cyc : na) - k;		/* left of this kind */
-		if (n > (pat->kind == LATT_PAT_SEQ ? s->run : s->batch))
-			n = pat->kind == LATT_PAT_SEQ ? s->run : s->batch;
-	}
-	if (pat->kind == LATT_PAT_SEQ) {
-		/*
-		 * the accesses that follow one another in a chunk: one of
-		 * their whole length, the same lines in the same order
-		 */
-		n = latt_pattern_run(pat, n, &off[0]);
-		a[0] = addr(s->ctx, part + off[0]);
-		r = (w ? s->fw : s->fa)(a, 1, (__u64)n * size);
-		if (__builtin_expect(latt_mc(r), 0)) {
-			s->mc_off = part + off[0] + latt_mc_byte(r);
-			i = (__u32)(latt_mc_byte(r) / size);
+	do {
+		if (one) {	/* one kind only */
+			w = !na;
+			n = cap;
+		} else {	/* what is left of this kind, this batch */
+			w = k >= na;
+			n = (w ? cyc : na) - k;
+			if (n > cap - done)
+				n = cap - done;
 		}
-	} else {
-		latt_pattern_fill_at(pat, off, a, n, addr, s->ctx, part);
-		r = (w ? s->fw : s->fa)(a, n, size);
-		if (__builtin_expect(latt_mc(r), 0)) {
-			i = latt_mc_access(r);
-			s->mc_off = part + off[i] + latt_mc_byte(r);
+		if (seq) {
+			/*
+			 * the accesses that follow one another in a chunk:
+			 * one of their whole length, the same lines in the
+			 * same order
+			 */
+			n = latt_pattern_run(pat, n, &off[0]);
+			a[0] = addr(s->ctx, part + off[0]);
+			r = (w ? s->fw : s->fa)(a, 1, (__u64)n * size);
+			if (__builtin_expect(latt_mc(r), 0)) {
+				s->mc_off = part + off[0] + latt_mc_byte(r);
+				i = (__u32)(latt_mc_byte(r) / size);
+			}
+		} else {
+			latt_pattern_fill_at(pat, off, a, n, addr, s->ctx,
+					     part);
+			r = (w ? s->fw : s->fa)(a, n, size);
+			if (__builtin_expect(latt_mc(r), 0)) {
+				i = latt_mc_access(r);
+				s->mc_off = part + off[i] + latt_mc_byte(r);
+			}
 		}
-	}
-	if (__builtin_expect(latt_mc(r), 0)) {
-		s->mc = 1;
-		n = i;		/* the ones before it were made */
-	} else if (na && s->nb) {
-		k += n;
-		s->k = k == cyc ? 0 : k;
-	}
-	bytes = (__u64)n * size;
-	s->accesses += n;
-	if (w || s->a_writes)
-		s->wr += bytes;
-	else
-		s->rd += bytes;
+		if (__builtin_expect(latt_mc(r), 0)) {
+			s->mc = 1;
+			n = i;		/* the ones before it were made */
+		} else if (!one) {
+			k += n;
+			if (k == cyc)
+				k = 0;
+		}
+		bytes = (__u64)n * size;
+		s->accesses += n;
+		if (w || s->a_writes)
+			s->wr += bytes;
+		else
+			s->rd += bytes;
+		done += n;
+	} while (!one && done < cap && !s->mc);
+	s->k = k;
 }
 
 /* One pause of a busy wait: the kernel's cpu_relax(). */
