@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd-sweep.c - lattester-ctl sweep: run a grid of points (target × cpu ×
- * threads × delay × op × fence × pattern × size × region, region varying
+ * threads × mix × delay × op × fence × pattern × size × region, region varying
  * fastest), each one a run through runner.c like `run`, and append one row
  * per point to CSV and/or JSON lines files.  Points count from 1, on the
  * screen and in the files.
@@ -30,6 +30,7 @@
  * before: the comparison make bench draws.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -68,7 +69,14 @@ enum sweep_opt_id {
 	OPT_DRY_RUN,
 	OPT_MAX_POINTS,
 	OPT_NO_REUSE,
+	OPT_CURVES,
 };
+
+/* sweep --curves' grid where the options leave it open (Mess's design) */
+#define CURVES_MIXES	"1:0,3:1,1:1,1:3,0:1"
+#define CURVES_DELAYS	"0,25,50,100,200,400,800,1600,3200,6400,12800"
+#define CURVES_PATTERN	"rand"	/* chase refuses writing traffic */
+#define CURVES_MAX_CPUS	32	/* traffic threads and the probe, at most */
 
 static const struct cmd_opt sweep_options[] = {
 	RUN_OPT_ENGINE,
@@ -78,6 +86,9 @@ static const struct cmd_opt sweep_options[] = {
 	OPT_ROW("threads", OPT_THREADS, "LIST",
 	  "threads per point, e.g. 1..8 or 1,2,4: as run --threads, from the point's --cpu up or the first N of --cpus (default: 1)"),
 	RUN_OPTS_THREADS,
+	OPT_ROW("mix", OPT_MIX, "LIST",
+	  "streaming threads' loads and writes, R:W each, e.g. 1:0,3:1,1:1: R loads then W accesses of --write-op, again and again, a point each (default: every access is --op; loaded: loads)"),
+	RUN_OPT_WRITE_OP,
 	OPT_ROW("delay", OPT_DELAY, "LIST",
 	  "injection delays in cycles, e.g. 0,50,100..1000+100: the load steps of --mode loaded (default: 0)"),
 	OPT_ROW_NAMES("op", OPT_OP, "LIST", "accesses (default: load; durable, as run: the shortest durable store of the target)", NAMES_OP),
@@ -107,6 +118,8 @@ static const struct cmd_opt sweep_options[] = {
 	  "refuse a sweep of more than N points to measure (default: 10000)"),
 	OPT_ROW("no-reuse", OPT_NO_REUSE, NULL,
 	  "every point on a region of its own, allocated (or mapped), locked and faulted in afresh, as run does: no region kept between points"),
+	OPT_ROW("curves", OPT_CURVES, NULL,
+	  "latency-bandwidth curves (Mess's design): --mode loaded, thread 0 the probe timing accesses, the others traffic at each --mix and --delay; defaults --mix " CURVES_MIXES ", --delay " CURVES_DELAYS ", --pattern " CURVES_PATTERN " (probe and traffic; a chase probe takes traffic without writes, streaming seq), --cpus every CPU this process may use (up to 32); each group's idle latency measured first (idle_ns_p50); the CSV carries Mess's rd_percentage, pause, bandwidth and latency (plot curves)"),
 	OPT_ROW("quiet", OPT_QUIET, NULL, "no progress bar"),
 	OPT_END
 };
@@ -132,6 +145,7 @@ static bool sweep_repeatable(int id)
 	case OPT_TARGET: case OPT_CPU: case OPT_OP: case OPT_FENCE:
 	case OPT_PATTERN: case OPT_SIZE: case OPT_STRIDE: case OPT_HOTSPOT:
 	case OPT_THREADS: case OPT_DELAY: case OPT_REGION: case OPT_OUT:
+	case OPT_MIX:
 		return true;
 	}
 	return false;
@@ -148,8 +162,8 @@ const struct cmd_usage sweep_usage = {
 	.opts = sweep_options,
 	.repeatable = sweep_repeatable,
 	.description =
-		"sweep measures every combination of the values given to the LIST options, one run per point, exactly as run would with the same options, and appends one row per point to each --out file.  The dimensions, outermost first: target, CPU, threads, delay, op, fence, pattern, size, region.  --stride V and --hotspot V add the patterns stride:V and hotspot:V.  Points count from 1, in the files as on the screen.  A sweep of more than --max-points points to measure (default 10000) is refused.\n\n"
-		"With --mode bandwidth every row carries read, write and total GB/s; with --mode loaded the latency of thread 0 and the bandwidth of the others, so that a --delay list gives the curve of latency against bandwidth (plot loaded).\n\n"
+		"sweep measures every combination of the values given to the LIST options, one run per point, exactly as run would with the same options, and appends one row per point to each --out file.  The dimensions, outermost first: target, CPU, threads, mix, delay, op, fence, pattern, size, region.  --stride V and --hotspot V add the patterns stride:V and hotspot:V.  Points count from 1, in the files as on the screen.  A sweep of more than --max-points points to measure (default 10000) is refused.\n\n"
+		"With --mode bandwidth every row carries read, write and total GB/s; with --mode loaded the latency of thread 0 and the bandwidth of the others, so that a --delay list gives the curve of latency against bandwidth (plot loaded), and --mix and --delay lists a family of them; --curves sets such a grid up, the probe's idle latency measured first (plot curves).\n\n"
 		"Lists are comma-separated; numbers and sizes also take ranges: A..BxK (A, A*K, ... up to B), A..B+S (A, A+S, ... up to B) and, for --cpu, A..B.  Points that can't run by run's rules are skipped and counted on stderr.  --resume skips the points the files already hold (a point is its key: every option's value), and refuses a file whose points were measured with other options than the grid's (--samples, --seed, ...), naming them; a last line cut short by a crash is taken off and its point measured again, and any other line that is no whole row refuses the file.  A sweep in which every point failed leaves no file.\n\n"
 		"--engine user measures every point from a thread of lattester-ctl pinned to the point's CPU (a pthread per CPU for a point of several threads), as run --engine user does: DRAM, device-DAX and files on a DAX filesystem, no module, interrupts not kept out.  The engine is part of every point's key (engine=user), and --resume refuses a file that holds the other engine's points.\n\n"
 		"Points that share their region (engine, target, node, region, page size, offset) are measured on one: the region the first of them allocated (or mapped), locked and faulted in stays for the next, with the device and a pmem target's claim; the samples flush their lines as always, so the figures mean what they meant.  A point that needs another region frees it first; a point that fails or is aborted gives everything back; the sweep's end frees it.  Each row says whether its point took a kept region (region_reused).  The kernel engine keeps it in the module where the module can (ABI 2.1, feature reuse).  --no-reuse measures every point on a region of its own, as before.",
@@ -172,6 +186,20 @@ struct sweep_out {
 	size_t written;
 };
 
+/*
+ * sweep --curves: the probe's latency with no traffic (a latency run of
+ * one thread on the probe's CPU), once for each group of points that
+ * differ in their traffic alone (threads, mix, delay), measured before
+ * the group's first point
+ */
+struct sweep_idle {
+	char group[KEY_LEN];
+	struct latt_summary sum;
+	bool ok;
+};
+
+#define MAX_IDLE	256	/* groups remembered; then measured again */
+
 struct sweep {
 	struct run_opts base;		/* the options every point shares */
 	struct sweep_grid grid;
@@ -179,6 +207,9 @@ struct sweep {
 	int nout;
 	bool resume, dry_run, quiet;
 	bool no_reuse;			/* --no-reuse */
+	bool curves;			/* --curves */
+	struct sweep_idle *idle;	/* --curves: MAX_IDLE of them */
+	size_t nidle;
 	struct run_keep keep;		/* kept from point to point */
 	__u64 max_points;
 	char fixed_tail[512];		/* every key's fields from offset on */
@@ -227,6 +258,31 @@ static int add_numbers(struct u64_list *l, const char *opt, const char *v,
 		if (l->v[i] < min || l->v[i] > max)
 			rc = -ERANGE;
 	return rc ? bad_value(opt, v, rc, "numbers and ranges such as 1,2,4 or 1..8 or 0..1000+100") : 0;
+}
+
+/*
+ * A --mix list: R:W items, each as run's --mix.  The first stands for
+ * all in the checks of the base (run_args_problem()), as --region's.
+ */
+static int add_mixes(struct sweep *s, const char *v)
+{
+	struct str_list items = { 0 };
+	__u16 r, w;
+	size_t i;
+	int rc;
+
+	rc = parse_str_list(v, &items);
+	for (i = 0; !rc && i < items.n; i++) {
+		rc = parse_mix(items.v[i], &r, &w);
+		if (!rc)
+			rc = u64_list_add(&s->grid.mixes, grid_mix(r, w));
+		if (!rc && s->grid.mixes.n == 1) {
+			s->base.cfg.mix_read = r;
+			s->base.cfg.mix_write = w;
+		}
+	}
+	str_list_free(&items);
+	return rc ? bad_value("mix", v, rc, "R:W items such as 1:0,3:1,1:1, each 0..65535, not both 0") : 0;
 }
 
 static int add_list(struct sweep *s, int id, const char *v)
@@ -278,6 +334,8 @@ static int add_list(struct sweep *s, int id, const char *v)
 		s->base.region_set = true;
 		s->base.cfg.region = g->regions.v[0];
 		return 0;
+	case OPT_MIX:
+		return add_mixes(s, v);
 	case OPT_STRIDE:
 	case OPT_HOTSPOT:
 		opt = id == OPT_STRIDE ? "stride" : "hotspot";
@@ -324,7 +382,7 @@ static int set_option(struct sweep *s, int id, const char *v)
 	switch (id) {
 	case OPT_TARGET: case OPT_CPU: case OPT_OP: case OPT_FENCE:
 	case OPT_PATTERN: case OPT_SIZE: case OPT_STRIDE: case OPT_HOTSPOT:
-	case OPT_THREADS: case OPT_DELAY: case OPT_REGION:
+	case OPT_THREADS: case OPT_DELAY: case OPT_REGION: case OPT_MIX:
 		return add_list(s, id, v);
 	case OPT_MAX_POINTS:
 		rc = parse_u64(v, &s->max_points);
@@ -342,6 +400,9 @@ static int set_option(struct sweep *s, int id, const char *v)
 	case OPT_NO_REUSE:
 		s->no_reuse = true;
 		return 0;
+	case OPT_CURVES:
+		s->curves = true;
+		return 0;
 	case OPT_QUIET:
 		s->quiet = true;
 		return 0;
@@ -354,6 +415,44 @@ static int set_option(struct sweep *s, int id, const char *v)
 	if (id == OPT_THRESHOLD)
 		return bad_value("threshold", v, rc, "cycles such as 2000, a time such as 500ns or 2us, or a multiple of the median such as 10x");
 	return bad_value(opt->name, v, rc, opt->arg);
+}
+
+/*
+ * --curves: loaded mode, and the grid's traffic where the options leave
+ * it open: the mixes and delays of CURVES_*, rand, every CPU of
+ * the affinity mask (up to CURVES_MAX_CPUS) as the threads.
+ */
+static int curves_defaults(struct sweep *s)
+{
+	struct sweep_grid *g = &s->grid;
+	char cpus[CURVES_MAX_CPUS * 6] = "";
+	cpu_set_t set;
+	size_t n = 0;
+	int cpu, k = 0, rc = 0;
+
+	if (s->base.cfg.mode == LATT_MODE_BANDWIDTH)
+		return cmd_usage_error(&sweep_usage, "--curves is --mode loaded: a probe times its accesses beside the traffic");
+	s->base.cfg.mode = LATT_MODE_LOADED;
+	s->curves = true;
+	if (!g->mixes.n && !s->base.cfg.mix_read && !s->base.cfg.mix_write)
+		rc = add_mixes(s, CURVES_MIXES);
+	if (!rc && !g->delays.n)
+		rc = add_list(s, OPT_DELAY, CURVES_DELAYS);
+	if (!rc && !g->patterns.n)
+		rc = str_list_add(&g->patterns, CURVES_PATTERN) ? 1 : 0;
+	if (rc)
+		return rc;
+	if (s->base.th.ncpus || g->threads.n || s->base.th.n ||
+	    sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (cpu = 0; cpu < CPU_SETSIZE && k < CURVES_MAX_CPUS; cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		n += (size_t)snprintf(cpus + n, sizeof(cpus) - n, "%s%d",
+				      k++ ? "," : "", cpu);
+	}
+	/* one CPU: loaded mode's rule refuses it, with its reason */
+	return k > 1 && run_set_option(&s->base, OPT_CPUS, cpus) ? 1 : 0;
 }
 
 static int defaults(struct sweep *s)
@@ -393,12 +492,11 @@ static int defaults(struct sweep *s)
  * before sweep had --engine, so older files still resume.  The thread
  * fields are in the keys of sweeps that use threads only.
  */
-static void fixed_key(struct sweep *s)
+static void fixed_key(const struct sweep *s, const struct grid_point *p,
+		      char *t, size_t len)
 {
 	const struct run_opts *o = &s->base;
 	const struct latt_config *c = &o->cfg;
-	const size_t len = sizeof(s->fixed_tail);
-	char *t = s->fixed_tail;
 	size_t n = 0;
 
 	t[0] = '\0';
@@ -426,14 +524,17 @@ static void fixed_key(struct sweep *s)
 			key_put(t, len, &n, KEY_HUGEPAGES, "1");
 	}
 	if (!threads_used(c) && !o->th.ncpus && !s->grid.threads.n &&
-	    !s->grid.delays.n)
+	    !s->grid.delays.n && !s->grid.mixes.n)
 		return;
 	key_put(t, len, &n, KEY_MODE, "%s", mode_name(c->mode));
 	key_put(t, len, &n, KEY_CPUS, "%s", o->th.cpus_text);
 	key_put(t, len, &n, KEY_DURATION_US, "%llu",
 		(unsigned long long)(o->th.duration_set ? o->th.duration_us :
 				     0));
-	key_put(t, len, &n, KEY_MIX, "%u:%u", c->mix_read, c->mix_write);
+	/* a --mix list's is the point's */
+	key_put(t, len, &n, KEY_MIX, "%u:%u",
+		p && p->mixed ? p->mix_read : c->mix_read,
+		p && p->mixed ? p->mix_write : c->mix_write);
 	key_put(t, len, &n, KEY_WRITE_OP, "%s",
 		latt_name(NAMES_OP, c->write_op ? c->write_op : LATT_OP_STORE));
 	key_put(t, len, &n, KEY_SPLIT, "%d", !!(c->flags & LATT_CFG_SPLIT));
@@ -443,9 +544,14 @@ static void fixed_key(struct sweep *s)
 static void point_key(char *buf, size_t len, const struct sweep *s,
 		      const struct grid_point *p)
 {
-	char fixed[sizeof(s->fixed_tail) + 64];
+	char fixed[sizeof(s->fixed_tail) + 64], mine[sizeof(s->fixed_tail)];
+	const char *tail = s->fixed_tail;
 	size_t n = 0;
 
+	if (s->grid.mixes.n) {	/* the point's own --mix */
+		fixed_key(s, p, mine, sizeof(mine));
+		tail = mine;
+	}
 	fixed[0] = '\0';
 	key_put(fixed, sizeof(fixed), &n, KEY_SAMPLES, "%llu",
 		(unsigned long long)s->base.cfg.samples);
@@ -456,7 +562,7 @@ static void point_key(char *buf, size_t len, const struct sweep *s,
 	else
 		key_put(fixed, sizeof(fixed), &n, KEY_REGION, "default");
 	if (n + 1 < sizeof(fixed))
-		snprintf(fixed + n, sizeof(fixed) - n, ";%s", s->fixed_tail);
+		snprintf(fixed + n, sizeof(fixed) - n, ";%s", tail);
 	grid_point_key(buf, len, p, fixed);
 }
 
@@ -481,6 +587,11 @@ static int sweep_parse(int argc, char **argv, struct sweep *s)
 	}
 	if (!s->nout && !s->dry_run)
 		return cmd_usage_error(&sweep_usage, "--out FILE.csv or --out FILE.jsonl is needed (or --dry-run)");
+	if (s->curves) {
+		rc = curves_defaults(s);
+		if (rc)
+			return rc;
+	}
 	if (s->base.th.ncpus && s->grid.cpus.n)
 		return cmd_usage_error(&sweep_usage, "--cpus names every point's CPUs: no --cpu list with it");
 	if (defaults(s))
@@ -497,7 +608,7 @@ static int sweep_parse(int argc, char **argv, struct sweep *s)
 
 	if (grid_size(&s->grid) > GRID_MAX_POINTS)
 		return cmd_usage_error(&sweep_usage, "the grid has more than %d points", GRID_MAX_POINTS);
-	fixed_key(s);
+	fixed_key(s, NULL, s->fixed_tail, sizeof(s->fixed_tail));
 	return 0;
 }
 
@@ -513,6 +624,10 @@ static const char *point_opts(const struct sweep *s,
 		o->th.n = p->threads;
 	if (s->grid.delays.n)
 		o->cfg.delay = p->delay;
+	if (p->mixed) {
+		o->cfg.mix_read = p->mix_read;
+		o->cfg.mix_write = p->mix_write;
+	}
 	if (run_set_option(o, OPT_TARGET, p->target) ||
 	    (!o->th.ncpus && run_set_option(o, OPT_CPU, num)) ||
 	    run_set_option(o, OPT_OP, p->op) ||
@@ -548,6 +663,9 @@ static void describe(char *buf, size_t len, const struct sweep *s,
 		n += snprintf(buf + n, len - n, " cpu %u", p->cpu);
 	if (n > 0 && (size_t)n < len && g->threads.n)
 		n += snprintf(buf + n, len - n, " x%u", p->threads);
+	if (n > 0 && (size_t)n < len && g->mixes.n)
+		n += snprintf(buf + n, len - n, " mix %u:%u", p->mix_read,
+			      p->mix_write);
 	if (n > 0 && (size_t)n < len && g->delays.n)
 		n += snprintf(buf + n, len - n, " delay %llu",
 			      (unsigned long long)p->delay);
@@ -663,7 +781,18 @@ struct sweep_row {
 	const char *key;
 	struct run_bandwidth bw;
 	__u64 duration_ns;
+	const struct sweep_idle *idle;	/* --curves: the probe alone */
 };
+
+/* the traffic's share of loads, percent (Mess's rd_percentage) */
+static double rd_percentage(const struct latt_config *c)
+{
+	if (c->mix_read || c->mix_write)
+		return 100.0 * c->mix_read / (c->mix_read + c->mix_write);
+	/* without a mix: the op itself in bandwidth mode, else loads */
+	return c->mode == LATT_MODE_BANDWIDTH && latt_rule_is_store(c->op) ?
+	       0 : 100;
+}
 
 /*
  * The outlier records of @cs in the group of column @col: those whose
@@ -853,6 +982,26 @@ static const char *row_value(const struct sweep_row *w, enum sweep_col col,
 			return "";
 		return fmt_double(buf, len, "%.3f", col == SWEEP_COL_NS_LO ?
 				  r->sum.ci_ns_lo[stat] : r->sum.ci_ns_hi[stat]);
+	case SWEEP_COL_IDLE_NS_P50:
+		return w->idle && w->idle->ok &&
+		       w->idle->sum.supported[STAT_P50] ?
+		       fmt_double(buf, len, "%.3f", w->idle->sum.ns[STAT_P50]) :
+		       "";
+	case SWEEP_COL_RD_PERCENTAGE:
+		return c->mode == LATT_MODE_LATENCY ? "" :
+		       fmt_double(buf, len, "%.4g", rd_percentage(c));
+	case SWEEP_COL_PAUSE:
+		return c->mode == LATT_MODE_LATENCY ? "" :
+		       fmt_u64(buf, len, c->delay);
+	case SWEEP_COL_BANDWIDTH:
+		return c->mode == LATT_MODE_LATENCY ? "" :
+		       fmt_double(buf, len, "%.3f", w->bw.read_gbps +
+				  w->bw.write_gbps);
+	case SWEEP_COL_LATENCY:
+		/* Mess's latency is the probe's mean */
+		return c->mode != LATT_MODE_LOADED ||
+		       !r->sum.supported[STAT_MEAN] ? "" :
+		       fmt_double(buf, len, "%.3f", r->sum.ns[STAT_MEAN]);
 	case SWEEP_COL_KEY:
 		return w->key;
 	}
@@ -862,12 +1011,14 @@ static const char *row_value(const struct sweep_row *w, enum sweep_col col,
 /* A row of the columns of the file's layout (sweep-file.c), in order. */
 static void write_csv_row(const struct sweep_out *out,
 			  const struct grid_point *p,
-			  const struct run_report *r, const char *key)
+			  const struct run_report *r, const char *key,
+			  const struct sweep_idle *idle)
 {
 	const struct latt_result *res = &r->res;
 	__u64 dur = res->tsc_end > res->tsc_start ?
 		    res->tsc_end - res->tsc_start : 0;
-	struct sweep_row w = { .out = out, .p = p, .r = r, .key = key };
+	struct sweep_row w = { .out = out, .p = p, .r = r, .key = key,
+			       .idle = idle };
 	char buf[64];
 	int col, s;
 
@@ -882,9 +1033,44 @@ static void write_csv_row(const struct sweep_out *out,
 	}
 }
 
+/*
+ * A loaded (or bandwidth) row's point of a curve under Mess's names, and
+ * the idle latency of a --curves sweep: JSON lines' "curve".
+ */
+static struct json_object *json_curve(const struct run_report *r,
+				      const struct sweep_idle *idle)
+{
+	const struct latt_config *c = &r->res.config;
+	struct json_object *o = json_object_new_object(), *i;
+	struct run_bandwidth b;
+	int k;
+
+	run_bandwidth(r, &b);
+	latt_json_double(o, "rd_percentage", rd_percentage(c));
+	latt_json_u64(o, "pause", c->delay);
+	latt_json_double(o, "bandwidth", b.read_gbps + b.write_gbps);
+	json_object_object_add(o, "latency",
+			       c->mode == LATT_MODE_LOADED &&
+			       r->sum.supported[STAT_MEAN] ?
+			       json_object_new_double(r->sum.ns[STAT_MEAN]) :
+			       NULL);
+	if (!idle || !idle->ok) {
+		json_object_object_add(o, "idle", NULL);
+		return o;
+	}
+	i = json_object_new_object();
+	for (k = 0; k < NR_STATS; k++)
+		if (idle->sum.supported[k])
+			latt_json_double(i, latt_stats[k].name,
+					 idle->sum.ns[k]);
+	json_object_object_add(o, "idle", i);
+	return o;
+}
+
 static void write_jsonl_row(const struct sweep_out *out,
 			    const struct grid_point *p,
-			    const struct run_report *r, const char *key)
+			    const struct run_report *r, const char *key,
+			    const struct sweep_idle *idle)
 {
 	struct json_object *o = json_object_new_object(), *res;
 	FILE *f = out->f;
@@ -905,6 +1091,8 @@ static void write_jsonl_row(const struct sweep_out *out,
 			       json_run_outlier_summary(r));
 	if (r->trep.n)
 		json_object_object_add(o, "threads", json_run_threads(r));
+	if (r->res.config.mode != LATT_MODE_LATENCY)
+		json_object_object_add(o, "curve", json_curve(r, idle));
 	json_object_object_add(o, "warnings", json_run_warnings(r));
 	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
 					     JSON_C_TO_STRING_NOSLASHESCAPE), f);
@@ -913,7 +1101,8 @@ static void write_jsonl_row(const struct sweep_out *out,
 }
 
 static int write_rows(struct sweep *s, const struct grid_point *p,
-		      const struct run_report *r, const char *key)
+		      const struct run_report *r, const char *key,
+		      const struct sweep_idle *idle)
 {
 	struct sweep_out *o;
 	int i, rc = 0;
@@ -923,9 +1112,9 @@ static int write_rows(struct sweep *s, const struct grid_point *p,
 		if (key_set_has(&o->rows.keys, key))
 			continue;
 		if (o->fmt == SWEEP_CSV)
-			write_csv_row(o, p, r, key);
+			write_csv_row(o, p, r, key, idle);
 		else
-			write_jsonl_row(o, p, r, key);
+			write_jsonl_row(o, p, r, key, idle);
 		o->written++;
 		if (fflush(o->f) || ferror(o->f)) {
 			log_err("%s: %s", o->path, strerror(errno));
@@ -1323,6 +1512,83 @@ static void print_point(const struct sweep *s, const struct grid_point *p,
 	fflush(stdout);
 }
 
+/*
+ * --curves: the idle latency of @p's group, the points that differ in
+ * their traffic alone: measured now, before the group's first point, as a
+ * latency run of one thread on the probe's CPU (on the kept region), or
+ * remembered.  NULL in another sweep and for a latency point.  With
+ * --resume a group is measured again in each sweep that runs a point of
+ * it: its rows carry the idle latency of their own sweep.
+ */
+static const struct sweep_idle *idle_of(struct sweep *s,
+					const struct grid_point *p,
+					const char *desc)
+{
+	struct run_report r = { .ctx = s->ctx };
+	struct run_hooks h = { .abort_at = 2, .progress = on_progress,
+			       .arg = s, .engine_hint = true,
+			       .keep = s->no_reuse ? NULL : &s->keep };
+	struct grid_point q = *p;
+	struct sweep_idle *id;
+	struct run_opts o;
+	char group[KEY_LEN], cpu[16];
+	size_t i;
+	int rc;
+
+	if (!s->curves || s->base.cfg.mode == LATT_MODE_LATENCY)
+		return NULL;
+	q.threads = 1;
+	q.delay = 0;
+	q.mixed = false;
+	point_key(group, sizeof(group), s, &q);
+	for (i = 0; i < s->nidle; i++)
+		if (!strcmp(s->idle[i].group, group))
+			return &s->idle[i];
+	/* full: the last slot goes to the newest group */
+	id = &s->idle[s->nidle < MAX_IDLE ? s->nidle++ : MAX_IDLE - 1];
+	snprintf(id->group, sizeof(id->group), "%s", group);
+	id->ok = false;
+	if (point_opts(s, p, &o))
+		return id;
+	snprintf(cpu, sizeof(cpu), "%u", o.th.ncpus ? o.th.cpus[0] : p->cpu);
+	o.cfg.mode = LATT_MODE_LATENCY;
+	o.th.n = 1;
+	o.th.ncpus = 0;
+	o.th.cpus_text[0] = '\0';
+	o.cfg.delay = 0;
+	o.cfg.mix_read = 0;
+	o.cfg.mix_write = 0;
+	if (run_set_option(&o, OPT_CPU, cpu) || run_args_problem(&o)) {
+		log_warn("point %zu (%s): no idle run can be made of it: its rows carry no idle latency",
+			 p->index + 1, desc);
+		return id;
+	}
+	s->point_frac = 0;
+	s->point_desc = "idle: the probe alone";
+	if (s->bar)
+		draw_bar(s);
+	rc = run_measure(&o, &r, &h);
+	clear_bar(s);
+	if (!rc && !r.interrupted && r.res.state == LATT_STATE_DONE) {
+		id->sum = r.sum;
+		id->ok = true;
+		snprintf(group, sizeof(group), "idle: the probe alone, cpu %s",
+			 cpu);
+		printf("%*s  %-36s",
+		       2 * (int)snprintf(NULL, 0, "%zu", s->total) + 1, "",
+		       group);
+		print_ns(&r.sum, STAT_P50);
+		print_ns(&r.sum, STAT_P99);
+		putchar('\n');
+		fflush(stdout);
+	} else {
+		log_warn("point %zu (%s): the idle run failed: its rows carry no idle latency",
+			 p->index + 1, desc);
+	}
+	run_report_free(&r);
+	return id;
+}
+
 /* Run one point; 0 written, 1 failed, EXIT_INTERRUPTED aborted. */
 static int run_point(struct sweep *s, const struct grid_point *p,
 		     struct run_opts *o, const char *key, const char *desc)
@@ -1331,8 +1597,11 @@ static int run_point(struct sweep *s, const struct grid_point *p,
 	struct run_hooks h = { .abort_at = 2, .progress = on_progress,
 			       .arg = s, .engine_hint = true,
 			       .keep = s->no_reuse ? NULL : &s->keep };
+	const struct sweep_idle *idle = idle_of(s, p, desc);
 	int rc;
 
+	if (run_stops)
+		return EXIT_INTERRUPTED;
 	s->point_frac = 0;
 	s->point_desc = desc;
 	if (s->bar)
@@ -1352,7 +1621,7 @@ static int run_point(struct sweep *s, const struct grid_point *p,
 		for (int i = 0; i < r.nr_warnings; i++)
 			log_warn("point %zu (%s): %s", p->index + 1, desc,
 				 r.warnings[i]);
-		rc = write_rows(s, p, &r, key);
+		rc = write_rows(s, p, &r, key, idle);
 	} else if (rc != EXIT_INTERRUPTED) {
 		log_err("point %zu (%s): failed, not written", p->index + 1,
 			desc);
@@ -1482,6 +1751,14 @@ int cmd_sweep(int argc, char **argv, const struct cmd_ctx *ctx)
 		goto out;
 	}
 	s->bar = !s->quiet && !s->dry_run && isatty(STDERR_FILENO);
+	if (s->curves) {
+		s->idle = calloc(MAX_IDLE, sizeof(*s->idle));
+		if (!s->idle) {
+			log_err("out of memory");
+			rc = 1;
+			goto out;
+		}
+	}
 	run_catch_signals();
 	rc = load_keys(s);
 	if (!rc)
@@ -1499,6 +1776,7 @@ int cmd_sweep(int argc, char **argv, const struct cmd_ctx *ctx)
 		rc = 1;
 out:
 	grid_free(&s->grid);
+	free(s->idle);
 	free(s);
 	return rc;
 }

@@ -12,7 +12,7 @@
 #include "grid.h"
 #include "parse.h"
 
-static int u64_list_add(struct u64_list *l, __u64 v)
+int u64_list_add(struct u64_list *l, __u64 v)
 {
 	__u64 *nv;
 
@@ -236,6 +236,7 @@ size_t grid_size(const struct sweep_grid *g)
 {
 	size_t dims[] = { g->targets.n, g->cpus.n,
 			  g->threads.n ? g->threads.n : 1,
+			  g->mixes.n ? g->mixes.n : 1,
 			  g->delays.n ? g->delays.n : 1, g->ops.n, g->fences.n,
 			  g->patterns.n, g->sizes.n,
 			  g->regions.n ? g->regions.n : 1,
@@ -268,6 +269,10 @@ void grid_point(const struct sweep_grid *g, size_t i, struct grid_point *p)
 	i /= g->ops.n;
 	p->delay = g->delays.n ? g->delays.v[i % g->delays.n] : 0;
 	i /= g->delays.n ? g->delays.n : 1;
+	p->mixed = g->mixes.n > 0;
+	p->mix_read = p->mixed ? (__u16)(g->mixes.v[i % g->mixes.n] >> 16) : 0;
+	p->mix_write = p->mixed ? (__u16)g->mixes.v[i % g->mixes.n] : 0;
+	i /= g->mixes.n ? g->mixes.n : 1;
 	p->threads = g->threads.n ? (__u32)g->threads.v[i % g->threads.n] : 1;
 	i /= g->threads.n ? g->threads.n : 1;
 	p->cpu = (__u32)g->cpus.v[i % g->cpus.n];
@@ -282,6 +287,7 @@ void grid_free(struct sweep_grid *g)
 	str_list_free(&g->targets);
 	u64_list_free(&g->cpus);
 	u64_list_free(&g->threads);
+	u64_list_free(&g->mixes);
 	u64_list_free(&g->delays);
 	str_list_free(&g->ops);
 	str_list_free(&g->fences);

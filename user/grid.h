@@ -32,6 +32,7 @@ enum list_kind {
 };
 
 int parse_u64_list(const char *s, enum list_kind kind, struct u64_list *l);
+int u64_list_add(struct u64_list *l, __u64 v);
 int parse_str_list(const char *s, struct str_list *l);
 int str_list_add(struct str_list *l, const char *s);
 void u64_list_free(struct u64_list *l);
@@ -40,17 +41,19 @@ bool str_list_has(const struct str_list *l, const char *s);
 
 /**
  * struct sweep_grid - the dimensions, outermost first: repeat, target,
- * cpu, threads, delay, op, fence, pattern, size, region (the repeats
+ * cpu, threads, mix, delay, op, fence, pattern, size, region (the repeats
  * outermost: the whole grid once, then again, so that a drift of the
  * machine reaches every point's repeats alike).  @patterns holds whole
  * pattern strings ("stride:256"): --stride and --hotspot values are added
  * to it.  An empty @threads, @delays or @regions is the single value 1, 0
- * or 0 (region 0: run's default, "region=default" in the key).
+ * or 0 (region 0: run's default, "region=default" in the key); an empty
+ * @mixes, the run's one --mix (or none).
  */
 struct sweep_grid {
 	struct str_list targets;
 	struct u64_list cpus;
 	struct u64_list threads;
+	struct u64_list mixes;	/* R << 16 | W: grid_mix() */
 	struct u64_list delays;
 	struct str_list ops;
 	struct str_list fences;
@@ -65,6 +68,8 @@ struct grid_point {
 	const char *target;
 	__u32 cpu;
 	__u32 threads;
+	__u16 mix_read, mix_write;	/* when mixed */
+	bool mixed;			/* a --mix list: the point's */
 	__u64 delay;
 	const char *op;
 	const char *fence;
@@ -73,6 +78,12 @@ struct grid_point {
 	__u64 region;		/* 0: not a dimension (--region's one value) */
 	__u32 repeat;		/* 1 to repeats: the pass over the grid */
 };
+
+/* A --mix list's item: R loads then W writes, as one number. */
+static inline __u64 grid_mix(__u16 r, __u16 w)
+{
+	return (__u64)r << 16 | w;
+}
 
 size_t grid_size(const struct sweep_grid *g);
 void grid_point(const struct sweep_grid *g, size_t i, struct grid_point *p);

@@ -26,9 +26,13 @@
 	OPT_ROW("duration", OPT_DURATION, "TIME", \
 	  "--mode bandwidth: how long, 1ms..3600s, e.g. 500ms, 2s (default: 1s)"), \
 	OPT_ROW("split", OPT_SPLIT, NULL, \
-	  "each thread on its own part of --region (region / threads, in whole 4 MiB chunks) instead of all sharing it"), \
+	  "each thread on its own part of --region (region / threads, in whole 4 MiB chunks) instead of all sharing it")
+
+/* run's --mix (sweep's is a list) and the write op of either */
+#define RUN_OPT_MIX \
 	OPT_ROW("mix", OPT_MIX, "R:W", \
-	  "streaming threads: R loads, then W accesses of --write-op, again and again, e.g. 2:1 (default: every access is --op; loaded: loads)"), \
+	  "streaming threads: R loads, then W accesses of --write-op, again and again, e.g. 2:1 (default: every access is --op; loaded: loads)")
+#define RUN_OPT_WRITE_OP \
 	OPT_ROW("write-op", OPT_WRITE_OP, "OP", \
 	  "the store op of --mix's writes (default: store)")
 

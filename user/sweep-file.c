@@ -83,10 +83,15 @@ static const struct column {
 	[SWEEP_COL_WRITE_GBPS]		= { SWEEP_CSV_V2, "write_gbps" },
 	[SWEEP_COL_TOTAL_GBPS]		= { SWEEP_CSV_V2, "total_gbps" },
 	[SWEEP_COL_DUTY_CYCLE]		= { SWEEP_CSV_V7, "duty_cycle" },
+	[SWEEP_COL_IDLE_NS_P50]		= { SWEEP_CSV_V8, "idle_ns_p50" },
 	[SWEEP_COL_CYCLES]		= { SWEEP_CSV_V1, "cycles_", true },
 	[SWEEP_COL_NS]			= { SWEEP_CSV_V1, "ns_", true },
 	[SWEEP_COL_NS_LO]		= { SWEEP_CSV_V5, "ns_lo_", true },
 	[SWEEP_COL_NS_HI]		= { SWEEP_CSV_V5, "ns_hi_", true },
+	[SWEEP_COL_RD_PERCENTAGE]	= { SWEEP_CSV_V8, "rd_percentage" },
+	[SWEEP_COL_PAUSE]		= { SWEEP_CSV_V8, "pause" },
+	[SWEEP_COL_BANDWIDTH]		= { SWEEP_CSV_V8, "bandwidth" },
+	[SWEEP_COL_LATENCY]		= { SWEEP_CSV_V8, "latency" },
 	[SWEEP_COL_KEY]			= { SWEEP_CSV_V1, SWEEP_KEY },
 };
 

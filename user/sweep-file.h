@@ -45,8 +45,9 @@ enum sweep_csv_layout {
 	SWEEP_CSV_V5,	/* ns_lo_*, ns_hi_*: the 95% intervals */
 	SWEEP_CSV_V6,	/* outliers_explained ... clean_ns_mean: causes */
 	SWEEP_CSV_V7,	/* duty_cycle: the streams' (duty.h) */
+	SWEEP_CSV_V8,	/* idle_ns_p50; rd_percentage ... latency: Mess's */
 };
-#define SWEEP_CSV_LAYOUT	SWEEP_CSV_V7	/* what a new file gets */
+#define SWEEP_CSV_LAYOUT	SWEEP_CSV_V8	/* what a new file gets */
 
 /* "point" in the rows of a new file: the grid's points count from 1 */
 #define SWEEP_POINT_BASE	1
@@ -122,11 +123,17 @@ enum sweep_col {
 	SWEEP_COL_WRITE_GBPS,
 	SWEEP_COL_TOTAL_GBPS,
 	SWEEP_COL_DUTY_CYCLE,
+	SWEEP_COL_IDLE_NS_P50,	/* sweep --curves: the probe alone */
 	/* its latency, and what identifies it */
 	SWEEP_COL_CYCLES,
 	SWEEP_COL_NS,
 	SWEEP_COL_NS_LO,
 	SWEEP_COL_NS_HI,
+	/* the Mess benchmark's names for a curve's point (--mode loaded) */
+	SWEEP_COL_RD_PERCENTAGE,
+	SWEEP_COL_PAUSE,
+	SWEEP_COL_BANDWIDTH,
+	SWEEP_COL_LATENCY,
 	SWEEP_COL_KEY,
 };
 #define NR_SWEEP_COLS	(SWEEP_COL_KEY + 1)

@@ -1683,6 +1683,38 @@ static const char *const v6_cols[] = {
 #define NV6	((int)(sizeof(v6_cols) / sizeof(v6_cols[0])))
 
 /*
+ * Layout 8: sweep --curves' idle latency after duty_cycle, and the Mess
+ * benchmark's names of a curve's point (rd_percentage, pause, bandwidth,
+ * latency: what its tooling reads) before the key.
+ */
+static void test_layout8(void)
+{
+	char *h8 = header_of(SWEEP_CSV_V8), *f8[CSV_MAX_FIELDS];
+	int n8, at;
+
+	if (!h8) {
+		check(0, "the header of layout 8");
+		return;
+	}
+	n8 = csv_split(h8, f8, CSV_MAX_FIELDS);
+	at = csv_column(f8, n8, "duty_cycle");
+	check(at >= 0 && at + 2 < n8 && !strcmp(f8[at + 1], "idle_ns_p50") &&
+	      !strcmp(f8[at + 2], "cycles_min"),
+	      "layout 8: idle_ns_p50 right after duty_cycle");
+	check(n8 >= 5 && !strcmp(f8[n8 - 5], "rd_percentage") &&
+	      !strcmp(f8[n8 - 4], "pause") &&
+	      !strcmp(f8[n8 - 3], "bandwidth") &&
+	      !strcmp(f8[n8 - 2], "latency") && !strcmp(f8[n8 - 1], "key") &&
+	      n8 == (int)sweep_csv_columns() &&
+	      sweep_csv_columns_of(SWEEP_CSV_V8) ==
+	      sweep_csv_columns_of(SWEEP_CSV_V7) + 5 &&
+	      !sweep_csv_has(SWEEP_CSV_V7, SWEEP_COL_RD_PERCENTAGE),
+	      "layout 8: Mess's rd_percentage, pause, bandwidth, latency before the key, 5 columns more than layout 7 (%d)",
+	      n8);
+	free(h8);
+}
+
+/*
  * Layout 6: the outliers' causes; layout 7: the streams' duty cycle; a
  * layout-5 file is continued as such.
  */
@@ -1705,12 +1737,13 @@ static void test_layouts(void)
 		free(h5);
 		return;
 	}
-	check(SWEEP_CSV_LAYOUT == SWEEP_CSV_V7, "a new file is of layout 7");
+	check(SWEEP_CSV_LAYOUT == SWEEP_CSV_V8, "a new file is of layout 8");
+	test_layout8();
 	n7 = csv_split(h7, f7, CSV_MAX_FIELDS);
 	at = csv_column(f7, n7, "total_gbps");
 	check(at >= 0 && at + 2 < n7 && !strcmp(f7[at + 1], "duty_cycle") &&
 	      !strcmp(f7[at + 2], "cycles_min") &&
-	      n7 == (int)sweep_csv_columns() &&
+	      n7 == (int)sweep_csv_columns_of(SWEEP_CSV_V7) &&
 	      sweep_csv_columns_of(SWEEP_CSV_V7) ==
 	      sweep_csv_columns_of(SWEEP_CSV_V6) + 1 &&
 	      !sweep_csv_has(SWEEP_CSV_V6, SWEEP_COL_DUTY_CYCLE),
@@ -1759,7 +1792,7 @@ static void test_layouts(void)
 	sweep_file_rows_free(&r);
 	/* a header cut short (a sweep stopped mid-write): no row, started
 	 * anew, whichever layout it began */
-	for (k = SWEEP_CSV_V5; k <= SWEEP_CSV_V7; k++) {
+	for (k = SWEEP_CSV_V5; k <= SWEEP_CSV_V8; k++) {
 		char *h = header_of((enum sweep_csv_layout)k);
 
 		cut = h ? strstr(h, ",mode,") : NULL;

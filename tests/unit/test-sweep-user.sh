@@ -79,6 +79,9 @@ export V6=outliers_explained,outliers_none_seen,outliers_unexplained,clean_ns_p9
 # and the one layout 7 brought, right after total_gbps: the streams' duty
 # cycle (an older layout is a new file's header without them)
 export V7=duty_cycle
+# and layout 8's: sweep --curves' idle latency after duty_cycle, Mess's
+# names of a curve's point before the key
+export V8=idle_ns_p50,rd_percentage,pause,bandwidth,latency
 
 # ---- a small grid ----
 sweep g --engine user $grid
@@ -181,7 +184,7 @@ bad = [r[0] for r in rows[1:] if r[at + 1] != ""]
 if bad:
     sys.exit("#  duty_cycle not blank in points %r" % bad[:4])
 PY
-report $? "a new CSV: layout 7, duty_cycle after total_gbps, blank in latency rows"
+report $? "a new CSV: duty_cycle after total_gbps (layout 7), blank in latency rows"
 # with --threshold: a sweep of many outliers, more than --max-outliers
 # keeps, and one of few (10x: under 0.1% of the samples, mostly)
 causes="--engine user --op load,store --size 64,128 --samples 20000 --region 16M"
@@ -362,7 +365,8 @@ report $? "--resume with --hugepages (a column of its own): its points added"
 # ---- older files: their columns and their numbering kept ----
 python3 - "$tmp/ws.csv" "$tmp/old.csv" "$tmp/ws.jsonl" "$tmp/old.jsonl" <<'PY'
 import csv, json, os, sys
-later = os.environ["V6"].split(",") + os.environ["V7"].split(",")
+later = os.environ["V6"].split(",") + os.environ["V7"].split(",") + \
+    os.environ["V8"].split(",")
 src, dst, jsrc, jdst = sys.argv[1:]
 rows = list(csv.reader(open(src)))
 head = rows[0]
@@ -398,7 +402,8 @@ report $? "--resume of files counted from 0, without engine, page_size: continue
 # own columns
 python3 - "$tmp/ws.csv" "$tmp/v3.csv" <<'PY'
 import csv, os, sys
-later = os.environ["V6"].split(",") + os.environ["V7"].split(",")
+later = os.environ["V6"].split(",") + os.environ["V7"].split(",") + \
+    os.environ["V8"].split(",")
 rows = list(csv.reader(open(sys.argv[1])))
 keep = [i for i, c in enumerate(rows[0]) if c != "region_reused" and
         not c.startswith(("ns_lo_", "ns_hi_")) and c not in later]
@@ -420,7 +425,8 @@ report $? "--resume of a file without region_reused: continued in its columns"
 # a file of layout 4 (before the intervals): continued without them
 python3 - "$tmp/ws.csv" "$tmp/v4.csv" <<'PY'
 import csv, os, sys
-later = os.environ["V6"].split(",") + os.environ["V7"].split(",")
+later = os.environ["V6"].split(",") + os.environ["V7"].split(",") + \
+    os.environ["V8"].split(",")
 rows = list(csv.reader(open(sys.argv[1])))
 keep = [i for i, c in enumerate(rows[0])
         if not c.startswith(("ns_lo_", "ns_hi_")) and c not in later]
@@ -446,7 +452,8 @@ report $? "--resume of a layout-4 file: continued without the intervals; a new f
 # continued in layout 5's columns, its new row's cells in their places
 python3 - "$tmp/c10.csv" "$tmp/v5.csv" <<'PY'
 import csv, os, sys
-later = os.environ["V6"].split(",") + os.environ["V7"].split(",")
+later = os.environ["V6"].split(",") + os.environ["V7"].split(",") + \
+    os.environ["V8"].split(",")
 rows = list(csv.reader(open(sys.argv[1])))
 keep = [i for i, c in enumerate(rows[0]) if c not in later]
 with open(sys.argv[2], "w", newline="") as f:
@@ -461,7 +468,8 @@ head -1 "$tmp/v5.csv" >"$tmp/v5.head"
 	cmp -s <(head -1 "$tmp/v5.csv") "$tmp/v5.head" &&
 	python3 - "$tmp/v5.csv" <<'PY'
 import csv, os, sys
-later = os.environ["V6"].split(",") + os.environ["V7"].split(",")
+later = os.environ["V6"].split(",") + os.environ["V7"].split(",") + \
+    os.environ["V8"].split(",")
 rows = list(csv.reader(open(sys.argv[1])))
 head = rows[0]
 assert not set(later) & set(head), head
@@ -479,7 +487,7 @@ report $? "--resume of a layout-5 file with --threshold: continued in layout 5's
 # a file of layout 6 (before the duty cycle): continued without it
 python3 - "$tmp/ws.csv" "$tmp/v6.csv" <<'PY'
 import csv, os, sys
-later = os.environ["V7"].split(",")
+later = os.environ["V7"].split(",") + os.environ["V8"].split(",")
 rows = list(csv.reader(open(sys.argv[1])))
 keep = [i for i, c in enumerate(rows[0]) if c not in later]
 with open(sys.argv[2], "w", newline="") as f:
@@ -813,6 +821,71 @@ report $? "--resume of a CSV with a short row in its middle: refused, the line a
 "$ctl" sweep --quiet --out "$tmp/mid.jsonl" $rg --resume >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q "line 2 is not a whole JSON object" "$tmp/err"
 report $? "--resume of JSON lines with a broken line in the middle: refused, the line named"
+
+# ---- --mix lists and --curves ----
+"$ctl" sweep --dry-run --engine user --curves >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && [ "$(grep -c ' run ' "$tmp/out")" -eq 55 ] &&
+	grep -q ';mix=3:1;' "$tmp/out" && grep -q '^55 run .*delay=12800' "$tmp/out" &&
+	grep -q 'mode=loaded' "$tmp/out" && grep -q 'pattern=rand' "$tmp/out"
+report $? "--curves --dry-run: 5 mixes x 11 delays, loaded, rand, the last 0:1 at 12800 cycles"
+if [ "$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')" -lt 2 ]; then
+	skip "--curves: one CPU here, no traffic thread beside the probe"
+else
+	sweep cv --engine user --curves --mix 1:0,1:1 --delay 0,12800 \
+		--samples 2000 --region 64M
+	rc=$?
+	[ $rc -eq 0 ] && [ "$(grep -c '^ *idle: the probe alone' "$tmp/out")" -eq 1 ] &&
+		[ "$(grep -c '^[0-9]/4  ' "$tmp/out")" -eq 4 ]
+	report $? "--curves with a --mix list of 2 and 2 delays: one idle run, then 4 points (rc $rc)"
+	python3 - "$tmp/cv.csv" "$tmp/cv.jsonl" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+jl = [json.loads(l) for l in open(sys.argv[2])]
+assert len(rows) == 4 and len(jl) == 4, (len(rows), len(jl))
+idle = {r["idle_ns_p50"] for r in rows}
+assert len(idle) == 1 and float(idle.pop()) > 0, "one idle p50 for the group"
+for r, j in zip(rows, jl):
+    mix = "%s:%s" % (r["mix_read"], r["mix_write"])
+    assert r["mode"] == "loaded" and ";mix=%s;" % mix in r["key"], r["key"]
+    want = 100.0 * int(r["mix_read"]) / (int(r["mix_read"]) + int(r["mix_write"]))
+    assert float(r["rd_percentage"]) == want, (r["rd_percentage"], want)
+    assert r["pause"] == r["delay"], (r["pause"], r["delay"])
+    assert r["bandwidth"] == r["total_gbps"], (r["bandwidth"], r["total_gbps"])
+    assert abs(float(r["latency"]) - float(r["ns_mean"])) < 0.002, \
+        (r["latency"], r["ns_mean"])
+    c = j["curve"]
+    assert c["rd_percentage"] == want and c["pause"] == int(r["delay"]), c
+    assert abs(c["idle"]["p50"] - float(r["idle_ns_p50"])) < 0.002, c
+    if r["mix_write"] != "0":
+        assert float(r["write_gbps"]) > 0, "writes at %s" % mix
+print("# mixes %s" % sorted({(r["mix_read"], r["mix_write"]) for r in rows}))
+PY
+	report $? "--curves: a row per mix and delay, the group's idle p50 in each, Mess's rd_percentage, pause, bandwidth and latency beside ours, the JSON lines' curve alike"
+	"$ctl" sweep --quiet --engine user --curves --mix 1:0,1:1 --delay 0,12800 \
+		--samples 2000 --region 64M --out "$tmp/cv.csv" --resume \
+		>"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 0 ] && ! grep -q 'idle' "$tmp/out" &&
+		grep -q "4 points: 0 measured, 0 failed, 4 already in the files" "$tmp/err"
+	report $? "--curves --resume of a finished sweep: no idle run, nothing measured"
+fi
+sweep mx --engine user --mode bandwidth --mix 2:1,0:1 --duration 20ms \
+	--size 64 --region 16M
+python3 - "$tmp/mx.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [(r["mix_read"], r["mix_write"]) for r in rows] == [("2", "1"), ("0", "1")], rows
+assert all(r["idle_ns_p50"] == "" and r["latency"] == "" for r in rows), rows
+assert rows[1]["rd_percentage"] == "0" and float(rows[1]["bytes_read"]) == 0, rows[1]
+b = [int(rows[0]["bytes_read"]), int(rows[0]["bytes_written"])]
+assert b[1] > 0 and abs(b[0] - 2 * b[1]) <= 64 * 64 * 2, b
+PY
+report $? "sweep --mix 2:1,0:1 in bandwidth mode: a point each, its reads twice its writes (within a batch), no idle latency without --curves"
+"$ctl" sweep --curves --mode bandwidth --dry-run >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q -- "--curves is --mode loaded" "$tmp/err"
+report $? "--curves --mode bandwidth: a usage error"
+"$ctl" sweep --dry-run --mix 1:0,0:0 >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q -- "--mix: '1:0,0:0'" "$tmp/err"
+report $? "--mix 1:0,0:0: a usage error, the list named"
 
 # ---- errors ----
 # a block device stands for a pmem one (the tool only stat()s it)
