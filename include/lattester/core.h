@@ -771,7 +771,7 @@ static inline __u64 latt_lcal_median(const __u64 *v, __u32 n)
 }
 
 /* accesses a streaming thread makes between two looks at the TSC */
-#define LATT_STREAM_BATCH	64
+#define LATT_STREAM_BATCH	128
 #define LATT_STREAM_BATCH_BYTES	(64ULL << 10)
 
 /* @v - @d, floored at 0 (@d may be negative: @v moves up) */
@@ -1277,14 +1277,14 @@ static __always_inline void latt_stream_batch(struct latt_stream *s,
 					      char *(*addr)(void *ctx,
 							    __u64 off))
 {
-	__u64 off[LATT_STREAM_BATCH];
 	char *a[LATT_STREAM_BATCH];
+	struct latt_pattern before;
 	const __u64 part = s->part, size = s->size;
 	const __u32 na = s->na, cyc = s->na + s->nb;
 	const int seq = pat->kind == LATT_PAT_SEQ, one = !na || !s->nb;
 	const __u32 cap = seq ? s->run : s->batch;
-	__u32 k = s->k, done = 0, n, i = 0;
-	__u64 r, bytes;
+	__u32 k = s->k, done = 0, n, i = 0, j;
+	__u64 r, bytes, o;
 	int w;
 
 	if (size > s->piece_max) {
@@ -1307,20 +1307,28 @@ static __always_inline void latt_stream_batch(struct latt_stream *s,
 			 * one of their whole length, the same lines in the
 			 * same order
 			 */
-			n = latt_pattern_run(pat, n, &off[0]);
-			a[0] = addr(s->ctx, part + off[0]);
+			n = latt_pattern_run(pat, n, &o);
+			a[0] = addr(s->ctx, part + o);
 			r = (w ? s->fw : s->fa)(a, 1, (__u64)n * size);
 			if (__builtin_expect(latt_mc(r), 0)) {
-				s->mc_off = part + off[0] + latt_mc_byte(r);
+				s->mc_off = part + o + latt_mc_byte(r);
 				i = (__u32)(latt_mc_byte(r) / size);
 			}
 		} else {
-			latt_pattern_fill_at(pat, off, a, n, addr, s->ctx,
-					     part);
+			/*
+			 * the addresses alone: a poisoned access's offset is
+			 * drawn again from a copy of the generator (a batch
+			 * of offsets too would be twice the stack)
+			 */
+			before = *pat;
+			latt_pattern_fill_at(pat, (__u64 *)0, a, n, addr,
+					     s->ctx, part);
 			r = (w ? s->fw : s->fa)(a, n, size);
 			if (__builtin_expect(latt_mc(r), 0)) {
 				i = latt_mc_access(r);
-				s->mc_off = part + off[i] + latt_mc_byte(r);
+				for (j = 0, o = 0; j <= i; j++)
+					o = latt_pattern_next(&before);
+				s->mc_off = part + o + latt_mc_byte(r);
 			}
 		}
 		if (__builtin_expect(latt_mc(r), 0)) {

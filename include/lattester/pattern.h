@@ -260,27 +260,37 @@ static __always_inline void latt_pattern_draw(struct latt_pattern *p,
 					      void *ctx, __u64 base)
 {
 	const __u64 mask = m > 1 ? ~0ULL >> __builtin_clzll(m - 1) : 0;
-	__u64 v;
+	const __u64 size = p->size;
+	const int tiles = p->per_chunk * size == 1ULL << p->chunk_shift;
+	/*
+	 * the generator's state in a local: a store to off[] may alias
+	 * p->prng, which would then go to memory and back each draw
+	 */
+	struct latt_prng r = p->prng;
+	__u64 v, o;
 	__u32 i;
 
 	for (i = 0; i < n; i++) {
 		v = 0;		/* m <= 1: latt_prng_below() draws nothing */
 		if (m > 1) {
 			do {
-				v = latt_prng_next(&p->prng) & mask;
+				v = latt_prng_next(&r) & mask;
 			} while (v >= m);
 		}
-		off[i] = latt_pattern_slot(p, v);
+		o = tiles ? v * size : latt_pattern_slot(p, v);
+		if (off)
+			off[i] = o;
 		if (addr)
-			a[i] = addr(ctx, base + off[i]);
+			a[i] = addr(ctx, base + o);
 	}
+	p->prng = r;
 }
 
 /**
  * latt_pattern_fill_at() - where the next @n accesses go, as offsets and
  *	as addresses
  * @p: the pattern, set up by latt_pattern_init_in()
- * @off: out: @n byte offsets in the region
+ * @off: out: @n byte offsets in the region (if not NULL: a constant here)
  * @a: out: their addresses, @addr of @base + each offset (if @addr)
  * @n: how many
  * @addr: the address of an offset, called with @ctx; NULL: offsets only
@@ -307,9 +317,11 @@ static __always_inline void latt_pattern_fill_at(struct latt_pattern *p,
 	case LATT_PAT_SEQ:
 		s = p->i % p->nslots;
 		for (i = 0; i < n; i++) {
-			off[i] = latt_pattern_slot(p, s);
+			o = latt_pattern_slot(p, s);
+			if (off)
+				off[i] = o;
 			if (addr)
-				a[i] = addr(ctx, base + off[i]);
+				a[i] = addr(ctx, base + o);
 			if (++s == p->nslots)
 				s = 0;
 		}
@@ -328,7 +340,8 @@ static __always_inline void latt_pattern_fill_at(struct latt_pattern *p,
 				o = (o | (chunk - 1)) + 1;
 			if (o + p->size > p->span)
 				o = 0;
-			off[i] = o;
+			if (off)
+				off[i] = o;
 			if (addr)
 				a[i] = addr(ctx, base + o);
 			/* (o + stride) % span, o < span */
@@ -340,7 +353,8 @@ static __always_inline void latt_pattern_fill_at(struct latt_pattern *p,
 		break;
 	default:
 		for (i = 0; i < n; i++) {
-			off[i] = 0;
+			if (off)
+				off[i] = 0;
 			if (addr)
 				a[i] = addr(ctx, base);
 		}

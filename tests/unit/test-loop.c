@@ -588,10 +588,12 @@ static void test_streams(struct layout *lf, struct layout *lc)
 		      cases[i].name, why);
 		latt_stream_init(&s, &c, fake_sread, fake_sread, fake_swrite,
 				 lf, 0);
-		/* 64 KiB at most, 64 accesses at most but seq's runs */
+		/* 64 KiB at most, LATT_STREAM_BATCH accesses at most but
+		 * seq's runs */
 		per = c.delay || c.size >= (64ULL << 10) ? 1 :
 		      (__u32)((64ULL << 10) / c.size);
-		check(s.batch == (per > 64 ? 64 : per) && s.run == per,
+		check(s.batch == (per > LATT_STREAM_BATCH ? LATT_STREAM_BATCH :
+				  per) && s.run == per,
 		      "stream, %s: %u accesses or pieces between two looks at the TSC, %u in a seq run",
 		      cases[i].name, s.batch, s.run);
 	}
