@@ -22,7 +22,6 @@
  *    default 500 us; more with --window-us near its floor of 10 us).
  * Each within the thread's own time, from its start to its end.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -153,20 +152,6 @@ static void fmt_time(char *buf, size_t len, __u64 cycles, __u64 khz)
 		snprintf(buf, len, "%.0f us", ns / 1e3);
 }
 
-/* Append to @buf (@len bytes, @at of them written): where it ends now. */
-static size_t __attribute__((format(printf, 4, 5)))
-put(char *buf, size_t len, size_t at, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (at >= len)
-		return at;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + at, len - at, fmt, ap);
-	va_end(ap);
-	return n < 0 ? at : at + (size_t)n;
-}
 
 /**
  * duty_warning() - the warning of a disturbed run, in the same words for
@@ -188,11 +173,11 @@ bool duty_warning(const struct run_duty *d, __u64 tsc_khz, char *buf,
 
 	if (!duty_disturbed(d) || !len)
 		return false;
-	at = put(buf, len, 0, "streaming disturbed:");
+	at = buf_put(buf, len, 0, "streaming disturbed:");
 	if (d->over) {
 		fmt_time(a, sizeof(a), d->wall, tsc_khz);
 		fmt_time(b, sizeof(b), d->asked, tsc_khz);
-		at = put(buf, len, at, bw ?
+		at = buf_put(buf, len, at, bw ?
 			 " the run took %s, over %d%% past its --duration of %s;" :
 			 " the traffic ran %s, over %d%% past the timing thread's %s + a window;",
 			 a, DUTY_OVER_PCT, b);
@@ -201,18 +186,18 @@ bool duty_warning(const struct run_duty *d, __u64 tsc_khz, char *buf,
 		fmt_time(a, sizeof(a), d->longest, tsc_khz);
 		fmt_time(w, sizeof(w), d->window, tsc_khz);
 		fmt_time(s, sizeof(s), d->slack, tsc_khz);
-		at = put(buf, len, at,
+		at = buf_put(buf, len, at,
 			 " a window lasted %s, over %d x --window-us (%s) + %s;",
 			 a, DUTY_WINDOW_FACTOR, w, s);
 	}
 	if (d->known)
-		at = put(buf, len, at,
+		at = buf_put(buf, len, at,
 			 " the streams ran %.0f%% of the run (duty cycle);",
 			 100 * d->share);
 	/* the last part's ';' becomes the cause's ':' */
 	if (at < len && buf[at - 1] == ';')
 		at--;
-	put(buf, len, at,
+	buf_put(buf, len, at,
 	    ": a thread lost its CPU (another task, the hypervisor, an SMI); %s",
 	    bw ? "the GB/s count the time lost" :
 	    "the samples had less traffic than asked");

@@ -3,7 +3,6 @@
  * outstats.c - see outstats.h
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,21 +248,6 @@ int cause_clean_tail(struct cause_summary *cs,
 	return 0;
 }
 
-static size_t put(char *buf, size_t len, size_t at, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static size_t put(char *buf, size_t len, size_t at, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (at >= len)
-		return at;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + at, len - at, fmt, ap);
-	va_end(ap);
-	return n < 0 ? at : at + (size_t)n;
-}
 
 /** cause_sources_fmt() - "steal, nmi, switches, ..." of @sources */
 size_t cause_sources_fmt(char *buf, size_t len, __u32 sources)
@@ -277,10 +261,10 @@ size_t cause_sources_fmt(char *buf, size_t len, __u32 sources)
 	buf[0] = '\0';
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (sources & (1U << i))
-			at = put(buf, len, at, "%s%s", at ? ", " : "",
+			at = buf_put(buf, len, at, "%s%s", at ? ", " : "",
 				 names[i]);
 	if (!at)
-		at = put(buf, len, at, "nothing");
+		at = buf_put(buf, len, at, "nothing");
 	return at;
 }
 
@@ -294,14 +278,14 @@ size_t cause_counts_fmt(char *buf, size_t len, const struct cause_summary *cs)
 	for (c = 0; c < LATT_CAUSE_KINDS; c++) {
 		if (!cs->count[c])
 			continue;
-		at = put(buf, len, at, "%s%s %llu (%.1f%% of their time)",
+		at = buf_put(buf, len, at, "%s%s %llu (%.1f%% of their time)",
 			 at ? ", " : "", latt_cause_name(c),
 			 (unsigned long long)cs->count[c],
 			 cs->total_cycles ? 100.0 * (double)cs->cycles[c] /
 			 (double)cs->total_cycles : 0.0);
 	}
 	if (!at)
-		at = put(buf, len, at, "no records");
+		at = buf_put(buf, len, at, "no records");
 	return at;
 }
 
@@ -312,10 +296,10 @@ size_t cause_quiet_fmt(char *buf, size_t len, const struct cause_summary *cs)
 	int c;
 
 	buf[0] = '\0';
-	at = put(buf, len, at, "%llu windows", (unsigned long long)cs->quiet_windows);
+	at = buf_put(buf, len, at, "%llu windows", (unsigned long long)cs->quiet_windows);
 	for (c = 0; c < LATT_CAUSE_EVENTS; c++)
 		if (cs->quiet_ev[c])
-			at = put(buf, len, at, "%s %s %llu", at ? "," : "",
+			at = buf_put(buf, len, at, "%s %s %llu", at ? "," : "",
 				 latt_cause_name(c),
 				 (unsigned long long)cs->quiet_ev[c]);
 	return at;

@@ -8,6 +8,8 @@
 #ifndef _LATT_STATS_H
 #define _LATT_STATS_H
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <uapi/lattester.h>
@@ -150,5 +152,26 @@ struct latt_batch_est {
 
 int latt_batch_estimate(const struct latt_batch_pair *p, __u64 n, __u32 k,
 			__u32 chain, double least, struct latt_batch_est *e);
+
+/**
+ * buf_put() - append printf output to @buf of @len bytes, @at of them
+ *	written, never past its end: the sentences the reports build
+ *	piece by piece (outstats.c, duty.c)
+ *
+ * Return: where the text ends now (at least @at; @len or more: cut).
+ */
+static inline size_t __attribute__((format(printf, 4, 5)))
+buf_put(char *buf, size_t len, size_t at, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (at >= len)
+		return at;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + at, len - at, fmt, ap);
+	va_end(ap);
+	return n < 0 ? at : at + (size_t)n;
+}
 
 #endif /* _LATT_STATS_H */
