@@ -11,6 +11,8 @@
  *   bw-threads  bandwidth against threads (sweep --mode bandwidth --out X.csv)
  *   bw-size   bandwidth against access size (the same)
  *   loaded    latency against bandwidth (sweep --mode loaded --delay LIST)
+ *   curves    latency-bandwidth curves, a curve per read/write ratio, the
+ *             idle latency and each curve's knee marked (sweep --curves)
  *   working-set  per-load latency against region size, with the host's
  *             caches marked (sweep --pattern chase --region LIST)
  *   matrix    the NUMA latency matrix as a heat map, a figure in each cell
@@ -40,6 +42,7 @@
 
 #include "builtin.h"
 #include "csv.h"
+#include "curve.h"
 #include "grid.h"
 #include "json-out.h"
 #include "log.h"
@@ -60,7 +63,7 @@
 
 extern const char plot_gp_hist[], plot_gp_tail[], plot_gp_outliers[],
 	plot_gp_sweep[], plot_gp_bars[], plot_gp_bw[], plot_gp_loaded[],
-	plot_gp_working_set[], plot_gp_matrix[];
+	plot_gp_working_set[], plot_gp_matrix[], plot_gp_curves[];
 
 enum plot_input {
 	IN_HIST,
@@ -73,7 +76,7 @@ struct plot;
 struct sweep_csv;
 typedef int prepare_fn(struct plot *p, const struct sweep_csv *c, bool *use);
 static prepare_fn prepare_sweep, prepare_bars, prepare_bw, prepare_loaded,
-	prepare_ws;
+	prepare_ws, prepare_curves;
 
 /*
  * @gp: the script's name in plots/, if not @name; @script: its built-in
@@ -114,6 +117,10 @@ static const struct plot_kind {
 	{ .name = "loaded", .script = plot_gp_loaded, .input = IN_SWEEP,
 	  .what = "a sweep .csv file of --mode loaded", .mode = "loaded",
 	  .prepare = prepare_loaded, .along = "delay" },
+	{ .name = "curves", .script = plot_gp_curves, .input = IN_SWEEP,
+	  .what = "a sweep .csv file of --curves (or --mode loaded)",
+	  .mode = "loaded", .prepare = prepare_curves, .along = "delay",
+	  .stats = "p50 p99" },
 	{ .name = "working-set", .script = plot_gp_working_set,
 	  .input = IN_SWEEP, .what = "a sweep .csv file with a --region list",
 	  .mode = "!bandwidth", .prepare = prepare_ws, .along = "region",
@@ -140,13 +147,13 @@ enum plot_opt_id {
 
 static const struct cmd_opt plot_options[] = {
 	OPT_ROW("in", OPT_IN, "FILE",
-	  "the data: a run --hist file (hist, tail), a run --outliers .csv file (outliers), a sweep .csv file (sweep, bars, bw-threads, bw-size, loaded, working-set: give --in again to draw the rows of several; a point's repeats, sweep --repeat or the same key in several files, are drawn as their median, with error bars from the least to the largest in sweep and bars; without repeats, the file's 95% intervals are the error bars), a matrix --json or --csv file (matrix)"),
+	  "the data: a run --hist file (hist, tail), a run --outliers .csv file (outliers), a sweep .csv file (sweep, bars, bw-threads, bw-size, loaded, curves, working-set: give --in again to draw the rows of several; a point's repeats, sweep --repeat or the same key in several files, are drawn as their median, with error bars from the least to the largest in sweep, bars and curves; without repeats, the file's 95% intervals are the error bars), a matrix --json or --csv file (matrix)"),
 	OPT_ROW("out", OPT_OUT, "FILE.png|FILE.svg",
 	  "the picture (default: in the current folder, the input's name without its folder and extension, -KIND.png)"),
 	OPT_ROW("x", OPT_X, "size|stride|hotspot|region",
 	  "sweep: the x axis (default: the one that varies most)"),
 	OPT_ROW("stat", OPT_STAT, "LIST",
-	  "sweep, working-set: the percentiles drawn (default: p50,p99); loaded: the same (default: p50); bars: the one shown (default: p50); matrix: the one shown (default: the file's); of min, p50, p90, p99, p99.9, p99.99, p99.999, p99.9999, max, mean"),
+	  "sweep, working-set, curves: the percentiles drawn (default: p50,p99); loaded: the same (default: p50); bars: the one shown (default: p50); matrix: the one shown (default: the file's); of min, p50, p90, p99, p99.9, p99.99, p99.999, p99.9999, max, mean"),
 	OPT_ROW("gbps", OPT_GBPS, "LIST",
 	  "bw-threads, bw-size: the bandwidths drawn, of total, read, write (default: total)"),
 	OPT_ROW("group", OPT_GROUP, "COLUMN",
@@ -175,6 +182,8 @@ static const char *const plot_examples[] = {
 	"read and write bandwidth against the number of threads",
 	"lattester-ctl plot loaded --in loaded.csv --stat p50,p99",
 	"loaded latency: two percentiles against the traffic's bandwidth",
+	"lattester-ctl plot curves --in curves.csv --out curves.svg",
+	"a sweep --curves family: p50 and p99 against bandwidth, a curve per read/write ratio, the idle p50 and each curve's knee",
 	"lattester-ctl plot working-set --in ws.csv --stat p50,p99.9",
 	"per-load latency against region size, the caches marked",
 	"lattester-ctl plot matrix --in matrix.json --out matrix.png",
@@ -195,19 +204,20 @@ const struct cmd_usage plot_usage = {
 		 "one of hist, the histogram; tail, latency against percentile; outliers, outliers\n"
 		 "against time; sweep, percentiles against size, stride or hotspot; bars, grouped\n"
 		 "bars of a sweep; bw-threads and bw-size, bandwidth against threads and against\n"
-		 "access size; loaded, loaded latency against bandwidth; working-set, per-load\n"
-		 "latency against region size with the caches marked; matrix, the NUMA latency\n"
-		 "matrix as a heat map.\n"
+		 "access size; loaded, loaded latency against bandwidth; curves, latency-bandwidth\n"
+		 "curves of sweep --curves, a curve per read/write ratio with the idle latency and\n"
+		 "each curve's knee; working-set, per-load latency against region size with the\n"
+		 "caches marked; matrix, the NUMA latency matrix as a heat map.\n"
 		 "Prints the picture's name.  Exit status: 0 drawn, 1 error (no gnuplot, bad data),\n2 usage.",
 	.opts = plot_options,
 	.repeatable = plot_repeatable,
 	.description =
-		"The gnuplot scripts are built into lattester-ctl; plot needs neither the module nor root.  hist and tail read a run --hist file, outliers a run --outliers CSV file, sweep and bars a sweep --out CSV file, bw-threads and bw-size its --mode bandwidth rows (sweep and bars leave those out), loaded its --mode loaded rows.  For sweep, every column other than the x axis that varies over the rows (target, cpu, op, pattern, threads, ...) makes a series; bars groups the rows by --group; bw-threads, bw-size and loaded split their lines as sweep does, and loaded joins a line's points in order of --delay.  working-set draws the rows of a --region list against region size on a log2 axis, the host's L1d, L2 and L3 as labelled vertical lines (--caches).  matrix draws a matrix --json (or --csv) file as a heat map: a row per CPU node, a column per memory node (CPU-less ones marked), each cell coloured by its figure and labelled with it; a failed cell is grey and says '-', never 0, and a note under the plot says why it failed.\n\n"
+		"The gnuplot scripts are built into lattester-ctl; plot needs neither the module nor root.  hist and tail read a run --hist file, outliers a run --outliers CSV file, sweep and bars a sweep --out CSV file, bw-threads and bw-size its --mode bandwidth rows (sweep and bars leave those out), loaded and curves its --mode loaded rows.  For sweep, every column other than the x axis that varies over the rows (target, cpu, op, pattern, threads, ...) makes a series; bars groups the rows by --group; bw-threads, bw-size and loaded split their lines as sweep does, and loaded joins a line's points in order of --delay.  curves draws the family sweep --curves measures: the probe's latency (--stat, default p50 and p99) against the traffic's total GB/s, a colour per read/write ratio (100% reads, 75% reads, ...: mix_read and mix_write), a dash pattern per percentile, the points in order of delay; the idle p50 (idle_ns_p50) as a dotted line; and each curve's knee, the last point from the least traffic on whose p50 is within 2x the idle p50 (or the curve's least p50, where the file has no idle latency), every later point above it: a curve that never leaves 2x has no knee, and a note says so.  working-set draws the rows of a --region list against region size on a log2 axis, the host's L1d, L2 and L3 as labelled vertical lines (--caches).  matrix draws a matrix --json (or --csv) file as a heat map: a row per CPU node, a column per memory node (CPU-less ones marked), each cell coloured by its figure and labelled with it; a failed cell is grey and says '-', never 0, and a note under the plot says why it failed.\n\n"
 		"No point is hidden: a 0 on a log axis is drawn on a floor line marked 0, with a marker of its own and a note; a 0 bar gets a marker and its value; rows that no column tells apart (two fences that resolve to one, another --samples) are series of their own, named from their keys.  Log axes of latency are labelled in ns, us, ms and s, with enough marks to read a range of one decade.  Chase rows are per load, the mean of the chain's K dependent loads, and their tails are of such means: the axis and a note say so.  A sweep with --threshold draws its outlier rate on a second axis; outliers colours each outlier by its cause (files from before causes: NMI-flagged outliers apart, the kernel engine's only).\n\n"
 		"Environment: LATTESTER_GNUPLOT, the gnuplot to run (default: gnuplot on PATH); LATTESTER_PLOTS, a directory whose KIND.gp (bw.gp for bw-threads and bw-size) replace the built-in scripts; LATTESTER_PLOT_KEEP, keep the temporary files after an error; LATTESTER_SYSFS, where working-set reads devices/system/cpu (default: /sys).",
 	.examples = plot_examples,
 	.see_also = "gnuplot(1)",
-	.words = "hist|tail|outliers|sweep|bars|bw-threads|bw-size|loaded|working-set|matrix",
+	.words = "hist|tail|outliers|sweep|bars|bw-threads|bw-size|loaded|curves|working-set|matrix",
 };
 
 #define PLOT_MAX_IN	16	/* --in files of a sweep plot */
@@ -641,7 +651,8 @@ static int read_commented(struct plot *p)
  * @quiet value.  The DIM_NEW ones came later: a file from before lacks
  * them and reads as @missing in every row, or, DIM_KEY, as what its key
  * says (engine=user, hugepages=1; key_value(): a key without it, as its
- * default).  DIM_MODE: the columns --mode brought.
+ * default).  DIM_MODE: the columns --mode brought.  The mix is two
+ * columns, mix_read and mix_write: its value is "R:W" (fill_dims()).
  */
 #define DIM_QUIET		0x1
 #define DIM_DEFAULT_QUIET	0x2
@@ -672,6 +683,8 @@ static const struct dim {
 	{ "mode",      SWEEP_COL_MODE,
 	  DIM_QUIET | DIM_NEW | DIM_MODE, "latency", NULL },
 	{ "threads",   SWEEP_COL_THREADS,  DIM_NEW | DIM_MODE, "1", NULL },
+	{ "mix",       SWEEP_COL_MIX_READ,
+	  DIM_DEFAULT_QUIET | DIM_NEW, "0:0", "0:0" },
 	{ "delay",     SWEEP_COL_DELAY,
 	  DIM_DEFAULT_QUIET | DIM_NEW | DIM_MODE, "0", "0" },
 	{ "engine",    SWEEP_COL_ENGINE,
@@ -694,7 +707,10 @@ struct sweep_csv {
 	int stat_col[NR_STATS];	/* ns_* */
 	int gbps_col[NR_GBPS];	/* gbps[]'s; -1: missing */
 	int state_col, key_col, per_col, rate_col, thr_col, samples_col;
-	char **kv;		/* DIM_KEY values that are no constant */
+	int mix_write_col;	/* the mix dimension's second column */
+	int idle_col;		/* idle_ns_p50 (layout 8), or -1 */
+	char **kv;		/* DIM_KEY values that are no constant, and
+				 * the mixes' "R:W" */
 	size_t nkv;
 	char *hdr_line;		/* the header, split in place into @hdr */
 	char **hdr;
@@ -736,6 +752,17 @@ static void sweep_csv_free(struct sweep_csv *c)
 	free(c->owned);
 }
 
+/* @v, kept in @c (freed with it); NULL when out of memory */
+static const char *keep_value(struct sweep_csv *c, const char *v)
+{
+	char **kv = realloc(c->kv, (c->nkv + 1) * sizeof(*kv));
+
+	if (!kv)
+		return NULL;
+	c->kv = kv;
+	return c->kv[c->nkv++] = strdup(v);
+}
+
 /*
  * Row @i's value of key field @name (key_value()), kept in @c where it is
  * no constant; NULL when out of memory.
@@ -743,16 +770,22 @@ static void sweep_csv_free(struct sweep_csv *c)
 static const char *key_dim(struct sweep_csv *c, size_t i, const char *name)
 {
 	const char *key = c->key_col >= 0 ? c->fields[i][c->key_col] : "";
-	char buf[256], **kv;
+	char buf[256];
 	const char *v = key_value(key, name, buf, sizeof(buf));
 
-	if (v != buf)
-		return v;
-	kv = realloc(c->kv, (c->nkv + 1) * sizeof(*kv));
-	if (!kv)
-		return NULL;
-	c->kv = kv;
-	return c->kv[c->nkv++] = strdup(buf);
+	return v != buf ? v : keep_value(c, buf);
+}
+
+/* Row @i's mix, "R:W" from its mix_read and mix_write ("0:0": none) */
+static const char *mix_dim(struct sweep_csv *c, size_t i, int read_col)
+{
+	char buf[48];
+
+	snprintf(buf, sizeof(buf), "%s:%s", *c->fields[i][read_col] ?
+		 c->fields[i][read_col] : "0",
+		 *c->fields[i][c->mix_write_col] ?
+		 c->fields[i][c->mix_write_col] : "0");
+	return strcmp(buf, "0:0") ? keep_value(c, buf) : "0:0";
 }
 
 /* Each row's value of each dimension. */
@@ -767,11 +800,18 @@ static int fill_dims(struct sweep_csv *c)
 		for (d = 0; d < NR_DIMS; d++) {
 			const char **v = &c->dv[i * NR_DIMS + d];
 
-			if (c->dim_col[d] >= 0)
+			if (dims[d].col == SWEEP_COL_MIX_READ)
+				*v = c->dim_col[d] >= 0 &&
+				     c->mix_write_col >= 0 ?
+				     mix_dim(c, i, c->dim_col[d]) :
+				     dims[d].missing;
+			else if (c->dim_col[d] >= 0)
 				*v = c->fields[i][c->dim_col[d]];
 			else if (!(dims[d].flags & DIM_KEY))
 				*v = dims[d].missing;
-			else if (!(*v = key_dim(c, i, dims[d].name)))
+			else
+				*v = key_dim(c, i, dims[d].name);
+			if (!*v)
 				return -ENOMEM;
 		}
 	}
@@ -796,6 +836,8 @@ static void find_columns(struct sweep_csv *c, char *const *hdr, int n)
 	c->rate_col = sweep_csv_find(hdr, n, SWEEP_COL_OUTLIER_RATE, 0);
 	c->thr_col = sweep_csv_find(hdr, n, SWEEP_COL_THRESHOLD_CYCLES, 0);
 	c->samples_col = sweep_csv_find(hdr, n, SWEEP_COL_SAMPLES, 0);
+	c->mix_write_col = sweep_csv_find(hdr, n, SWEEP_COL_MIX_WRITE, 0);
+	c->idle_col = sweep_csv_find(hdr, n, SWEEP_COL_IDLE_NS_P50, 0);
 }
 
 /* Does the plot draw statistic @name (--stat; bars: its first)? */
@@ -835,6 +877,7 @@ static int drop_unsupported(struct plot *p, struct sweep_csv *c)
 	    !(p->kind->prepare == prepare_sweep ||
 	      p->kind->prepare == prepare_bars ||
 	      p->kind->prepare == prepare_loaded ||
+	      p->kind->prepare == prepare_curves ||
 	      p->kind->prepare == prepare_ws))
 		return 0;
 	for (r = 0; r < c->n; r++) {
@@ -1038,7 +1081,8 @@ static int cmp_key_rows(const void *a, const void *b)
 	return r ? r : x < y ? -1 : x > y;
 }
 
-/* Is column @k a figure that repeats are drawn by (ns, GB/s, rate)? */
+/* Is column @k a figure that repeats are drawn by (ns, GB/s, rate, the
+ * idle p50 of curves)? */
 static bool figure_col(const struct sweep_csv *c, int k)
 {
 	size_t i;
@@ -1049,7 +1093,7 @@ static bool figure_col(const struct sweep_csv *c, int k)
 	for (i = 0; i < NR_GBPS; i++)
 		if (c->gbps_col[i] == k)
 			return true;
-	return k == c->rate_col;
+	return k == c->rate_col || k == c->idle_col;
 }
 
 /* The median of @rows[0..@n) in column @k into row @rows[0], the least
@@ -1105,9 +1149,9 @@ static int alloc_bounds(struct sweep_csv *c)
 
 /*
  * A sweep without repeats whose file has the 95% intervals (layout 5:
- * ns_lo_*, ns_hi_*): they make the error bars of sweep and bars, said in
- * a note.  A cell without one (min, max, a percentile the point can't
- * support) gets none.
+ * ns_lo_*, ns_hi_*): they make the error bars of sweep, bars and curves,
+ * said in a note.  A cell without one (min, max, a percentile the point
+ * can't support) gets none.
  */
 static int interval_bars(struct plot *p, struct sweep_csv *c)
 {
@@ -1116,7 +1160,8 @@ static int interval_bars(struct plot *p, struct sweep_csv *c)
 	size_t r, k;
 
 	if (p->kind->prepare != prepare_sweep &&
-	    p->kind->prepare != prepare_bars)
+	    p->kind->prepare != prepare_bars &&
+	    p->kind->prepare != prepare_curves)
 		return 0;
 	for (i = 0; i < NR_STATS; i++) {
 		lo_col[i] = sweep_csv_find(c->hdr, c->nh, SWEEP_COL_NS_LO, i);
@@ -1210,7 +1255,8 @@ static int collapse_repeats(struct plot *p, struct sweep_csv *c)
 		 points, points == 1 ? "" : "s",
 		 least < most ? "up to " : "", most,
 		 p->kind->prepare == prepare_sweep ||
-		 p->kind->prepare == prepare_bars ?
+		 p->kind->prepare == prepare_bars ||
+		 p->kind->prepare == prepare_curves ?
 		 ", error bars from the least to the largest" : "");
 	log_info("%s: %s", p->in, note);
 	var_str(p, "repeat_note", note);
@@ -1304,6 +1350,30 @@ static bool varies(const struct sweep_csv *c, const bool *use, size_t d)
 	return false;
 }
 
+/*
+ * A mix "R:W" as the share of the traffic's accesses that read: "100%
+ * reads" (1:0), "75% reads" (3:1), "66.7% reads" (2:1), "0% reads" (0:1);
+ * "no mix" (0:0: every access the op).
+ */
+static void fmt_mix(char *buf, size_t len, const char *v)
+{
+	unsigned long r, w;
+	double pct;
+	char end;
+
+	if (sscanf(v, "%lu:%lu%c", &r, &w, &end) != 2) {
+		snprintf(buf, len, "mix %s", v);
+		return;
+	}
+	if (!r && !w) {
+		snprintf(buf, len, "no mix");
+		return;
+	}
+	pct = 100.0 * (double)r / ((double)r + (double)w);
+	snprintf(buf, len, fabs(pct - round(pct)) < 1e-9 ? "%.0f%% reads" :
+		 "%.1f%% reads", pct);
+}
+
 /* "64 B", "cpu 1", "stride 4 KiB": one value of a dimension for a title. */
 static void fmt_dim(char *buf, size_t len, size_t d, const char *v)
 {
@@ -1328,6 +1398,8 @@ static void fmt_dim(char *buf, size_t len, size_t d, const char *v)
 		snprintf(buf, len, "%s thread%s", v, strcmp(v, "1") ? "s" : "");
 	} else if (!strcmp(name, "delay")) {
 		snprintf(buf, len, "delay %s cycles", v);
+	} else if (!strcmp(name, "mix")) {
+		fmt_mix(buf, len, v);
 	} else if (!strcmp(name, "engine")) {
 		snprintf(buf, len, "%s engine", v);
 	} else if (!strcmp(name, "hugepages")) {
@@ -1585,6 +1657,7 @@ static void series_free(struct series *s, size_t ns)
 }
 
 static int cmp_dim;
+static bool cmp_desc;		/* cmp_rows(): the largest first */
 
 static int cmp_rows(const void *a, const void *b)
 {
@@ -1592,7 +1665,7 @@ static int cmp_rows(const void *a, const void *b)
 	const char *sy = val(cmp_csv, *(const size_t *)b, (size_t)cmp_dim);
 	__u64 x = strtoull(sx, NULL, 10), y = strtoull(sy, NULL, 10);
 
-	return x < y ? -1 : x > y;
+	return cmp_desc ? (x > y ? -1 : x < y) : (x < y ? -1 : x > y);
 }
 
 /* Group the rows in @use by their names; titles to vars. */
@@ -1737,15 +1810,21 @@ static void fprint_bound(FILE *f, const struct sweep_csv *c, size_t row,
 		fprintf(f, " %s", cell(c, row, col));
 }
 
+/* What a kind adds after the blocks: @s[0..@ns) as written, in order */
+typedef int after_blocks_fn(struct plot *p, const struct sweep_csv *c,
+			    const struct series *s, size_t ns, FILE *f);
+
 /*
  * The data of a line plot: a block per series, two blank lines apart, its
- * rows sorted by dimension @along; a row is @along's value, then the
- * columns @cols (-1: "-"), then, where points were repeated (@c->repeats
- * > 1), the least and largest of each of @cols in turn.
+ * rows sorted by dimension @along (@desc: the largest first); a row is
+ * @along's value, then the columns @cols (-1: "-"), then, where points
+ * were repeated (@c->repeats > 1) or have intervals, the least and
+ * largest of each of @cols in turn.  Then @after's, if any.
  */
-static int write_blocks(struct plot *p, const struct sweep_csv *c,
-			const bool *use, const struct labels *l, size_t along,
-			const int *cols, size_t ncols)
+static int write_blocks_of(struct plot *p, const struct sweep_csv *c,
+			   const bool *use, const struct labels *l,
+			   size_t along, const int *cols, size_t ncols,
+			   bool desc, after_blocks_fn *after)
 {
 	static struct series s[MAX_SERIES];
 	size_t i, j, k, m, ns = 0;
@@ -1756,6 +1835,7 @@ static int write_blocks(struct plot *p, const struct sweep_csv *c,
 		goto out;
 	cmp_csv = c;
 	cmp_dim = (int)along;
+	cmp_desc = desc;
 	for (k = 0; k < ns; k++) {
 		qsort(s[k].rows, s[k].n, sizeof(s[k].rows[0]), cmp_rows);
 		fprintf(f, "# %s\n", s[k].key);
@@ -1773,10 +1853,22 @@ static int write_blocks(struct plot *p, const struct sweep_csv *c,
 		}
 		fputs("\n\n", f);
 	}
+	cmp_desc = false;
+	if (after && after(p, c, s, ns, f)) {
+		fclose(f);
+		goto out;
+	}
 	rc = close_data(p, f);
 out:
 	series_free(s, ns);
 	return rc;
+}
+
+static int write_blocks(struct plot *p, const struct sweep_csv *c,
+			const bool *use, const struct labels *l, size_t along,
+			const int *cols, size_t ncols)
+{
+	return write_blocks_of(p, c, use, l, along, cols, ncols, false, NULL);
 }
 
 /* How many values other than 0 dimension @d takes over the rows in @use. */
@@ -2274,6 +2366,270 @@ static int prepare_loaded(struct plot *p, const struct sweep_csv *c,
 	return rc;
 }
 
+/* ---- curves: sweep --curves' family, the idle p50 and the knees ---- */
+
+#define MAX_IDLE_LINES	8	/* dotted idle lines, at most */
+#define NOTE_NAMES	400	/* characters of curves' names in a note */
+
+/* prepare_curves()'s names of the curves, for curve_knees() */
+static const struct labels *curves_labels;
+
+/* A cell as a number, NAN if empty (a figure the point can't support) */
+static double cell_num(const struct sweep_csv *c, size_t row, int col)
+{
+	const char *v = col >= 0 ? c->fields[row][col] : "";
+	char *end;
+	double x;
+
+	if (!*v || !strcmp(v, "-"))
+		return NAN;
+	x = strtod(v, &end);
+	return *end ? NAN : x;
+}
+
+/* The median of the idle p50 over the rows of @s (NAN: none has one) */
+static double series_idle(const struct sweep_csv *c, const struct series *s)
+{
+	struct latt_spread sp;
+	double *v, x;
+	size_t j, m = 0;
+
+	if (c->idle_col < 0 || !(v = calloc(s->n, sizeof(*v))))
+		return NAN;
+	for (j = 0; j < s->n; j++) {
+		x = cell_num(c, s->rows[j], c->idle_col);
+		if (isfinite(x) && x > 0)
+			v[m++] = x;
+	}
+	x = m && !latt_spread_of(&sp, v, m) ? sp.median : NAN;
+	free(v);
+	return x;
+}
+
+/* @name added to the list @buf ("a, b"), or "..." once it is full */
+static void note_name(char *buf, size_t len, const char *name)
+{
+	size_t n = strlen(buf);
+
+	if (n && !strcmp(buf + n - 3, "..."))
+		return;
+	if (n + strlen(name) + 2 >= NOTE_NAMES || n + strlen(name) + 6 >= len) {
+		snprintf(buf + n, len - n, "%s...", n ? ", " : "");
+		return;
+	}
+	snprintf(buf + n, len - n, "%s%s", n ? ", " : "", name[0] ? name :
+		 "the curve");
+}
+
+/* "21.5", "0.18", "105": a bandwidth for a knee's label */
+static void fmt_gbps(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
+}
+
+/*
+ * The drawn statistic a knee sits on: p50 if --stat has it, else the
+ * first of --stat (where the point has it; else p50).
+ */
+static int knee_col(const struct plot *p, const struct sweep_csv *c,
+		    size_t row)
+{
+	char first[16];
+	int i;
+
+	if (stat_drawn(p, "p50"))
+		return c->stat_col[STAT_P50];
+	snprintf(first, sizeof(first), "%.*s", (int)strcspn(p->stats, " "),
+		 p->stats);
+	for (i = 0; i < NR_STATS; i++)
+		if (!strcmp(latt_stats[i].name, first) &&
+		    isfinite(cell_num(c, row, c->stat_col[i])))
+			return c->stat_col[i];
+	return c->stat_col[STAT_P50];
+}
+
+/*
+ * After the curves' blocks: each curve's knee (curve_knee(), on its rows
+ * in the blocks' order, the least traffic first), a block of "gbps ns
+ * series label" rows that curves.gp marks; the idle lines (idle_K,
+ * idle_K_label); and the notes: what a knee is, the curves without one
+ * and why, the curves without an idle p50.
+ */
+static int curve_knees(struct plot *p, const struct sweep_csv *c,
+		       const struct series *s, size_t ns, FILE *f)
+{
+	char never[NOTE_NAMES + 8] = "", above[NOTE_NAMES + 8] = "";
+	char unknown[NOTE_NAMES + 8] = "", no_idle[NOTE_NAMES + 8] = "";
+	char name[32], text[600], group[300], gb[32];
+	double idle[MAX_SERIES], lines[MAX_IDLE_LINES], *p50;
+	size_t k, j, d, nknees = 0, nidle = 0, nlines = 0, lost = 0;
+	struct labels gl = { 0 };
+	struct curve_knee kn;
+	const char *base;
+	size_t row;
+	double gbps;
+	long at;
+
+	/* the idle p50 of each curve; one line per value */
+	for (k = 0; k < ns; k++) {
+		idle[k] = series_idle(c, &s[k]);
+		if (!isfinite(idle[k])) {
+			note_name(no_idle, sizeof(no_idle), s[k].key);
+			continue;
+		}
+		nidle++;
+		for (j = 0; j < nlines && lines[j] != idle[k]; j++)
+			;
+		if (j < nlines)
+			continue;
+		if (nlines == MAX_IDLE_LINES) {
+			lost++;
+			continue;
+		}
+		lines[nlines++] = idle[k];
+	}
+	/* a line per group of curves (what tells them apart but their
+	 * traffic: target, cpu, op, ...), named so where there are more */
+	for (d = 0; d < NR_DIMS; d++)
+		gl.mask[d] = curves_labels->mask[d] &&
+			     strcmp(dims[d].name, "mix") &&
+			     strcmp(dims[d].name, "threads");
+	for (j = 0; j < nlines; j++) {
+		for (k = 0; k < ns && idle[k] != lines[j]; k++)
+			;
+		make_label(group, sizeof(group), c, s[k].rows[0], &gl);
+		if (nlines == 1)
+			snprintf(text, sizeof(text), "idle p50");
+		else if (group[0])
+			snprintf(text, sizeof(text), "idle p50, %s", group);
+		else
+			snprintf(text, sizeof(text), "idle p50 of %s", s[k].key);
+		snprintf(name, sizeof(name), "idle_%zu", j + 1);
+		var_num(p, name, lines[j]);
+		snprintf(name, sizeof(name), "idle_%zu_label", j + 1);
+		var_str(p, name, text);
+	}
+	fprintf(p->vars, "nidle = %zu\n", nlines);
+	if (lost)
+		log_warn("%s: %zu more idle latencies not drawn: %d lines at most",
+			 p->in, lost, MAX_IDLE_LINES);
+
+	/* the knees, each against its curve's idle p50, or least p50 */
+	base = !nidle ? "its curve's least p50" : nidle == ns ? "the idle p50" :
+	       "the idle p50 (or, without one, its curve's least p50)";
+	fputs("# knees: gbps ns series label\n", f);
+	for (k = 0; k < ns; k++) {
+		p50 = calloc(s[k].n ? s[k].n : 1, sizeof(*p50));
+		if (!p50) {
+			log_err("out of memory");
+			return 1;
+		}
+		for (j = 0; j < s[k].n; j++)
+			p50[j] = cell_num(c, s[k].rows[j], c->stat_col[STAT_P50]);
+		at = curve_knee(p50, s[k].n, idle[k], &kn);
+		free(p50);
+		snprintf(text, sizeof(text), "%s%s", s[k].key,
+			 s[k].key[0] ? ": " : "");
+		switch (kn.kind) {
+		case CURVE_KNEE:
+			break;
+		case CURVE_NO_SATURATION:
+			note_name(never, sizeof(never), s[k].key);
+			log_info("%s: %sno knee: every p50 within %gx %s (%.1f ns)",
+				 p->in, text, CURVE_KNEE_FACTOR, kn.from_idle ?
+				 "the idle p50" : "the curve's least p50",
+				 kn.base);
+			continue;
+		case CURVE_SATURATED:
+			note_name(above, sizeof(above), s[k].key);
+			log_info("%s: %sno knee: every p50 above %gx the idle p50 (%.1f ns)",
+				 p->in, text, CURVE_KNEE_FACTOR, kn.base);
+			continue;
+		case CURVE_UNKNOWN:
+			note_name(unknown, sizeof(unknown), s[k].key);
+			log_info("%s: %sno knee: no p50 to judge by", p->in,
+				 text);
+			continue;
+		}
+		row = s[k].rows[at];
+		gbps = cell_num(c, row, c->gbps_col[0]);
+		if (!isfinite(gbps)) {
+			note_name(unknown, sizeof(unknown), s[k].key);
+			continue;
+		}
+		fmt_gbps(gb, sizeof(gb), gbps);
+		log_info("%s: %sknee at %s GB/s, delay %s cycles: p50 %.1f ns, within %gx %s (%.1f ns); every point of more traffic above",
+			 p->in, text, gb, val(c, row, (size_t)dim_index("delay")),
+			 cell_num(c, row, c->stat_col[STAT_P50]),
+			 CURVE_KNEE_FACTOR, kn.from_idle ? "the idle p50" :
+			 "the curve's least p50", kn.base);
+		fprintf(f, "%s %s %zu \"knee %s GB/s\"\n",
+			cell(c, row, c->gbps_col[0]),
+			cell(c, row, knee_col(p, c, row)), k + 1, gb);
+		nknees++;
+	}
+	fprintf(p->vars, "nknees = %zu\n", nknees);
+	if (nknees) {
+		snprintf(text, sizeof(text), "knee (circled): the last point, from the least traffic on, whose p50 is within %gx %s; every point after it is above (saturated)",
+			 CURVE_KNEE_FACTOR, base);
+		var_str(p, "knee_note", text);
+	}
+	if (never[0]) {
+		snprintf(text, sizeof(text), "no knee, every p50 within %gx %s (not saturated at these delays): %s",
+			 CURVE_KNEE_FACTOR, base, never);
+		var_str(p, "never_note", text);
+	}
+	if (above[0]) {
+		snprintf(text, sizeof(text), "no knee, every p50 above %gx the idle p50 (saturated from the least traffic on): %s",
+			 CURVE_KNEE_FACTOR, above);
+		var_str(p, "above_note", text);
+	}
+	if (unknown[0]) {
+		snprintf(text, sizeof(text), "no knee, no p50 (or bandwidth) to judge by: %s",
+			 unknown);
+		var_str(p, "unknown_note", text);
+	}
+	if (!nidle)
+		var_str(p, "idle_note", c->idle_col < 0 ?
+			"no idle line: the file has no idle_ns_p50 (layout 7 or older)" :
+			"no idle line: no row has an idle_ns_p50 (a sweep without --curves)");
+	if (nidle && no_idle[0]) {
+		snprintf(text, sizeof(text), "no idle p50 (no idle line) for: %s",
+			 no_idle);
+		var_str(p, "idle_note", text);
+	}
+	return 0;
+}
+
+/*
+ * curves: blocks of the delay, total_gbps and the ns_* columns, a curve
+ * per mix (and whatever else varies but the delay), the largest delay
+ * first; then the knees (curve_knees()).
+ */
+static int prepare_curves(struct plot *p, const struct sweep_csv *c,
+			  bool *use)
+{
+	size_t along = (size_t)dim_index(p->kind->along), ny;
+	int cols[1 + NR_STATS], ycols[NR_STATS];
+	struct labels l = { 0 };
+	int rc;
+
+	cols[0] = c->gbps_col[0];	/* total_gbps */
+	memcpy(cols + 1, c->stat_col, sizeof(c->stat_col));
+	var_str(p, "stats", p->stats);
+	per_vars(p, c, use);
+	ny = stat_cols(p, c, ycols);
+	log_range(p, "y", c, use, ycols, ny);
+	rc = series_labels(p, c, use, (int)along, &l);
+	curves_labels = &l;
+	if (!rc)
+		rc = write_blocks_of(p, c, use, &l, along, cols, 1 + NR_STATS,
+				     true, curve_knees);
+	curves_labels = NULL;
+	labels_free(&l, c->n);
+	return rc;
+}
+
 /* Has @c the columns the modes brought (mode, threads, ..., total_gbps)? */
 static bool has_mode_columns(const struct sweep_csv *c)
 {
@@ -2294,15 +2650,18 @@ static bool has_mode_columns(const struct sweep_csv *c)
  */
 static int select_rows(struct plot *p, const struct sweep_csv *c, bool *use)
 {
-	const char *mode = p->kind->mode;
+	const char *mode = p->kind->mode, *how = NULL;
 	bool other = mode[0] == '!';
 	int md = dim_index("mode");
 	size_t i, n = 0;
 
 	mode += other;
+	/* curves: the loaded rows sweep --curves writes */
+	if (p->kind->prepare == prepare_curves)
+		how = "--curves (or --mode loaded)";
 	if (!other && !has_mode_columns(c)) {
-		log_err("no %s rows in %s (it lacks the columns of the modes: mode, threads, ..., total_gbps): sweep with --mode %s",
-			mode, p->in, mode);
+		log_err("no %s rows in %s (it lacks the columns of the modes: mode, threads, ..., total_gbps): sweep with %s%s",
+			mode, p->in, how ? how : "--mode ", how ? "" : mode);
 		return 1;
 	}
 	for (i = 0; i < c->n; i++) {
@@ -2316,8 +2675,8 @@ static int select_rows(struct plot *p, const struct sweep_csv *c, bool *use)
 	if (other)
 		log_err("no latency rows in %s (only %s rows): plot them with bw-threads or bw-size", p->in, mode);
 	else
-		log_err("no %s rows in %s: sweep with --mode %s", mode, p->in,
-			mode);
+		log_err("no %s rows in %s: sweep with %s%s", mode, p->in,
+			how ? how : "--mode ", how ? "" : mode);
 	return 1;
 }
 

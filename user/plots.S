@@ -22,5 +22,6 @@ SCRIPT(bw, "bw.gp")
 SCRIPT(loaded, "loaded.gp")
 SCRIPT(working_set, "working-set.gp")
 SCRIPT(matrix, "matrix.gp")
+SCRIPT(curves, "curves.gp")
 
 	.section .note.GNU-stack, "", @progbits

@@ -3,8 +3,9 @@
  * test-cli.c - host unit test of lattester-ctl's option parsers (parse.c),
  * latency math (stats.c), outlier statistics (outstats.c), sweep grid
  * (grid.c), CSV (csv.c), --resume's reading of sweep files
- * (sweep-file.c) and a streaming run's duty cycle and disturbance
- * (duty.c): no module, no root.  TAP-like output, a
+ * (sweep-file.c), a streaming run's duty cycle and disturbance
+ * (duty.c) and a latency-bandwidth curve's knee (curve.c): no module, no
+ * root.  TAP-like output, a
  * closing "cli: N passed, N failed" line, non-zero exit on a failure.
  *
  *   make -C user test-cli && ./user/test-cli
@@ -21,6 +22,7 @@
 #include <lattester/core.h>
 #include <lattester/prng.h>
 #include "csv.h"
+#include "curve.h"
 #include "duty.h"
 #include "grid.h"
 #include "outstats.h"
@@ -1816,6 +1818,82 @@ static void test_layouts(void)
 	rmdir(dir);
 }
 
+/* curve_knee() of @n p50s (from the least traffic on), idle @idle */
+static void t_knee(const char *what, const double *p50, size_t n,
+		   double idle, long want, enum curve_knee_kind kind,
+		   double limit)
+{
+	struct curve_knee k;
+	long at = curve_knee(p50, n, idle, &k);
+
+	check(at == want && k.at == want && k.kind == kind &&
+	      fabs(k.limit - limit) < 1e-9,
+	      "knee: %s: at %ld (want %ld), kind %d (want %d), limit %.1f ns (want %.1f)",
+	      what, at, want, (int)k.kind, (int)kind, k.limit, limit);
+}
+
+/*
+ * The saturation knee that plot curves marks: the last point, from the
+ * least traffic on, whose p50 is within 2x the idle p50 (or the curve's
+ * least p50), every later point above it.
+ */
+static void test_knee(void)
+{
+	static const double reads[] = { 92, 110, 160, 320 };
+	static const double mixed[] = { 95, 105, 130, 170 };
+	static const double spike[] = { 100, 250, 120, 130, 400 };
+	static const double spike_only[] = { 100, 250, 120, 130 };
+	static const double above[] = { 250, 300, 400 };
+	static const double gaps[] = { 100, NAN, 150, 300, NAN };
+	static const double gap_end[] = { 100, 150, NAN };
+	static const double edge[] = { 100, 200, 201 };
+	static const double none[] = { NAN, NAN };
+	static const double zero[] = { 0, 120, 400 };
+	static const double one[] = { 300 };
+	struct curve_knee k;
+
+	/* tests/plots/fixtures/curves.csv's two curves, idle 90 ns */
+	t_knee("100% reads, idle 90", reads, 4, 90, 2, CURVE_KNEE, 180);
+	curve_knee(reads, 4, 90, &k);
+	check(k.from_idle && k.base == 90 && k.points == 4,
+	      "knee: the idle p50 is the baseline (%.1f ns, from idle %d, %zu points)",
+	      k.base, k.from_idle, k.points);
+	t_knee("50% reads, idle 90: within at every point", mixed, 4, 90, -1,
+	       CURVE_NO_SATURATION, 180);
+	/* a lower idle moves the knee to less traffic */
+	t_knee("100% reads, idle 70", reads, 4, 70, 1, CURVE_KNEE, 140);
+	t_knee("50% reads, idle 70", mixed, 4, 70, 2, CURVE_KNEE, 140);
+	/* no idle (layout 7 and older, a sweep without --curves): the
+	 * curve's least p50 */
+	t_knee("100% reads, no idle", reads, 4, 0, 2, CURVE_KNEE, 184);
+	t_knee("100% reads, idle NAN", reads, 4, NAN, 2, CURVE_KNEE, 184);
+	curve_knee(reads, 4, 0, &k);
+	check(!k.from_idle && k.base == 92,
+	      "knee: no idle: the least p50 is the baseline (%.1f ns)", k.base);
+	t_knee("50% reads, no idle", mixed, 4, 0, -1, CURVE_NO_SATURATION,
+	       190);
+	/* a disturbed point of light traffic is no knee: the last within */
+	t_knee("a spike at light traffic, then saturated", spike, 5, 100, 3,
+	       CURVE_KNEE, 200);
+	t_knee("a spike at light traffic, never saturated", spike_only, 4,
+	       100, -1, CURVE_NO_SATURATION, 200);
+	t_knee("every point above 2x idle", above, 3, 100, -1,
+	       CURVE_SATURATED, 200);
+	/* points without a p50 (too few samples) take no part */
+	t_knee("points without a p50 between and after", gaps, 5, 100, 2,
+	       CURVE_KNEE, 200);
+	t_knee("the last point without a p50", gap_end, 3, 100, -1,
+	       CURVE_NO_SATURATION, 200);
+	/* exactly 2x is within */
+	t_knee("a p50 of exactly 2x idle", edge, 3, 100, 1, CURVE_KNEE, 200);
+	t_knee("one point", one, 1, 100, -1, CURVE_SATURATED, 200);
+	t_knee("one point, no idle", one, 1, 0, -1, CURVE_NO_SATURATION, 600);
+	t_knee("no p50 at all", none, 2, 0, -1, CURVE_UNKNOWN, 0);
+	t_knee("no point", NULL, 0, 100, -1, CURVE_UNKNOWN, 200);
+	t_knee("a least p50 of 0, no idle", zero, 3, 0, -1, CURVE_UNKNOWN, 0);
+	t_knee("a p50 of 0 with an idle", zero, 3, 100, 1, CURVE_KNEE, 200);
+}
+
 int main(void)
 {
 	test_numbers();
@@ -1841,5 +1919,6 @@ int main(void)
 	test_csv();
 	test_resume();
 	test_layouts();
+	test_knee();
 	return tap_done("cli");
 }

@@ -215,7 +215,7 @@ same "run --target DIR/<TAB>: files (a DAX file, for --engine user)" \
 	"$(comp "lattester-ctl run --target $tmp/files/out")"
 [ -z "$(comp 'lattester-ctl run --cpu ')" ]
 report $? "run --cpu <TAB>: nothing to guess, no options offered"
-same "plot <TAB>: the kinds" "hist tail outliers sweep bars bw-threads bw-size loaded working-set matrix" \
+same "plot <TAB>: the kinds" "hist tail outliers sweep bars bw-threads bw-size loaded curves working-set matrix" \
 	"$(comp 'lattester-ctl plot ')"
 same "compare <TAB>: files" "$tmp/files/out.csv $tmp/files/out.json" \
 	"$(comp "lattester-ctl compare $tmp/files/out")"
