@@ -14,8 +14,8 @@
 #   -c CPU      the measuring CPU (default 0)
 #   --no-plot   only the data
 #   -h          this help
-# The scripts of many threads (repro-bandwidth-*, repro-loaded-latency) also
-# take
+# The scripts of many threads (repro-bandwidth-*, repro-loaded-latency,
+# repro-curves) also take
 #   -t THREADS  thread counts, a sweep list (1..8, 1,2,4): each script says
 #               its default, from the online CPUs (or those of -C)
 #   -C CPUS     the threads' CPUs, thread 0 first, as `run --cpus` (0-7,16);
@@ -30,6 +30,8 @@
 #               what the target's node can hold)
 #   -E ENGINE   user (default: no module needed, and --hugepages) or
 #               kernel
+# and repro-curves -M MIXES, -D DELAYS (sweep --curves' lists) and
+# -E ENGINE (default kernel)
 # The sweep resumes: run the script again to finish an interrupted one;
 # remove DIR for a fresh start.  $LATTESTER_CTL picks the binary (default:
 # lattester-ctl on $PATH, else the one built in this repository).

@@ -7,10 +7,11 @@
 # as some hypervisors do): every point is measured, timed with
 # "lfence; rdtsc", and the store ops (default fence, mfence) cost at
 # least an eighth of a flushed load of the same size and pattern.  Tiny sample counts, a 16 MiB region, no plots.  Then
-# three scripts of many threads (repro-bandwidth-threads, -mix,
-# repro-loaded-latency) with the user engine's pinned threads: every point
-# done, bytes moved, a mix's bytes in its ratio, less traffic with a longer
-# delay.  With the module: tests/vm/cases-threads.
+# four scripts of many threads (repro-bandwidth-threads, -mix,
+# repro-loaded-latency, repro-curves) with the user engine's pinned
+# threads: every point done, bytes moved, a mix's bytes in its ratio, less
+# traffic with a longer delay, the curves' idle latency and table.  With
+# the module: tests/vm/cases-threads.
 #
 #   make -C user && bash tests/unit/test-repro-user.sh
 #
@@ -224,6 +225,50 @@ print("# %r" % {k: (rate(r), r["ns_p50"]) for k, r in rows.items()})
 sys.exit(0 if ok else 1)
 PY
 	report $? "repro-loaded-latency: traffic falls as the delay grows; the chase times real loads"
+	# a family of 2 ratios x 2 delays, short: its idle run and 4 points
+	"$top/tools/repro-curves" -n 1000 -t 2 -M 1:0,1:1 -D 0,12800 \
+		-o "$tmp/rc" --no-plot -- --engine user --region 16M \
+		>"$tmp/out" 2>"$tmp/err"
+	report $? "repro-curves -t 2 -M 1:0,1:1 -D 0,12800 --engine user: exit 0"
+	python3 - "$tmp/rc/curves.csv" "$tmp/out" <<'PY'
+import csv, re, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["state"] == "done"]
+out = open(sys.argv[2]).read()
+why = []
+pts = {(r["mix_read"] + ":" + r["mix_write"], r["delay"]): r for r in rows}
+if len(rows) != 4 or set(pts) != {("1:0", "0"), ("1:0", "12800"),
+                                  ("1:1", "0"), ("1:1", "12800")}:
+    why.append("points %r" % sorted(pts))
+# one idle run for the group: the same idle p50 in every row
+idle = {r["idle_ns_p50"] for r in rows}
+if len(idle) != 1 or not all(float(v) > 5 for v in idle):
+    why.append("idle p50 %r" % idle)
+# Mess's columns: the configured load share and the delay
+for (mix, delay), r in pts.items():
+    if r["rd_percentage"] != {"1:0": "100", "1:1": "50"}[mix] or \
+            r["pause"] != delay or r["mode"] != "loaded":
+        why.append("%s %s: rd_percentage %s, pause %s" %
+                   (mix, delay, r["rd_percentage"], r["pause"]))
+# less traffic after a delay of 12800 cycles: bytes over the run's time
+rate = lambda r: (int(r["bytes_read"]) + int(r["bytes_written"])) / \
+    max(int(r["duration_ns"]), 1)
+for mix in ("1:0", "1:1"):
+    if not rate(pts[(mix, "0")]) > rate(pts[(mix, "12800")]):
+        why.append("%s: no less traffic at delay 12800" % mix)
+# the table: a line per point, its ratio, delay, p50 and idle p50
+for (mix, delay), r in pts.items():
+    ratio = {"1:0": "100% reads", "1:1": "50% reads"}[mix]
+    want = r"^dram +%s +2 +%s +[0-9.]+ GB/s +%.1f ns +\S+ ns +%.1f ns$" % (
+        re.escape(ratio), delay, float(r["ns_p50"]), float(r["idle_ns_p50"]))
+    if not re.search(want, out, re.M):
+        why.append("no table line %r" % want)
+if "curves: not plotting (--no-plot): " not in out:
+    why.append("no --no-plot line")
+if why:
+    print("#  " + "\n#  ".join(why[:6]))
+    sys.exit(1)
+PY
+	report $? "repro-curves: 2 ratios x 2 delays done, one idle p50 in every row, Mess's columns, less traffic at 12800, the table"
 fi
 
 # the user engine's JSON names the timer it used
