@@ -1283,19 +1283,36 @@ static __always_inline void latt_stream_batch(struct latt_stream *s,
 	const __u32 na = s->na, cyc = s->na + s->nb;
 	const int seq = pat->kind == LATT_PAT_SEQ, one = !na || !s->nb;
 	const __u32 cap = seq ? s->run : s->batch;
-	__u32 k = s->k, done = 0, n, i = 0, j;
-	__u64 r, bytes, o;
+	__u32 k = s->k, done = 0, n, i, j;
+	__u64 r, o = 0, state = 0, pi = 0, pos = 0;
 	int w;
 
 	if (size > s->piece_max) {
 		latt_stream_piece(s, pat, addr);
 		return;
 	}
+	if (!seq) {
+		/*
+		 * The batch's addresses, all at once; only they are kept (a
+		 * batch of offsets too would be twice the stack): a poisoned
+		 * access's offset is drawn again from the generator as it
+		 * was.  What a draw changes is kept field by field: a copy
+		 * of the whole struct reads the state just stored in wider
+		 * loads, which the store queue can't forward, and waits for
+		 * the misses before.
+		 */
+		state = pat->prng.state;
+		pi = pat->i;
+		pos = pat->pos;
+		latt_pattern_fill_at(pat, (__u64 *)0, a, cap, addr, s->ctx,
+				     part);
+	}
 	do {
-		if (one) {	/* one kind only */
+		/* a stretch of one kind: a --mix's cycle splits the batch */
+		if (one) {
 			w = !na;
 			n = cap;
-		} else {	/* what is left of this kind, this batch */
+		} else {
 			w = k >= na;
 			n = (w ? cyc : na) - k;
 			if (n > cap - done)
@@ -1310,41 +1327,35 @@ static __always_inline void latt_stream_batch(struct latt_stream *s,
 			n = latt_pattern_run(pat, n, &o);
 			a[0] = addr(s->ctx, part + o);
 			r = (w ? s->fw : s->fa)(a, 1, (__u64)n * size);
-			if (__builtin_expect(latt_mc(r), 0)) {
-				s->mc_off = part + o + latt_mc_byte(r);
-				i = (__u32)(latt_mc_byte(r) / size);
-			}
 		} else {
-			/*
-			 * the addresses alone: a poisoned access's offset is
-			 * drawn again from a copy of the generator (a batch
-			 * of offsets too would be twice the stack)
-			 */
-			before = *pat;
-			latt_pattern_fill_at(pat, (__u64 *)0, a, n, addr,
-					     s->ctx, part);
-			r = (w ? s->fw : s->fa)(a, n, size);
-			if (__builtin_expect(latt_mc(r), 0)) {
-				i = latt_mc_access(r);
-				for (j = 0, o = 0; j <= i; j++)
-					o = latt_pattern_next(&before);
-				s->mc_off = part + o + latt_mc_byte(r);
-			}
+			r = (w ? s->fw : s->fa)(a + done, n, size);
 		}
 		if (__builtin_expect(latt_mc(r), 0)) {
+			if (seq) {
+				i = (__u32)(latt_mc_byte(r) / size);
+				o += (__u64)i * size;
+			} else {
+				i = latt_mc_access(r);
+				before = *pat;
+				before.prng.state = state;
+				before.i = pi;
+				before.pos = pos;
+				for (j = 0; j <= done + i; j++)
+					o = latt_pattern_next(&before);
+			}
 			s->mc = 1;
+			s->mc_off = part + o + latt_mc_byte(r) % size;
 			n = i;		/* the ones before it were made */
 		} else if (!one) {
 			k += n;
 			if (k == cyc)
 				k = 0;
 		}
-		bytes = (__u64)n * size;
 		s->accesses += n;
 		if (w || s->a_writes)
-			s->wr += bytes;
+			s->wr += (__u64)n * size;
 		else
-			s->rd += bytes;
+			s->rd += (__u64)n * size;
 		done += n;
 	} while (!one && done < cap && !s->mc);
 	s->k = k;
