@@ -119,7 +119,7 @@ static const struct cmd_opt sweep_options[] = {
 	OPT_ROW("no-reuse", OPT_NO_REUSE, NULL,
 	  "every point on a region of its own, allocated (or mapped), locked and faulted in afresh, as run does: no region kept between points"),
 	OPT_ROW("curves", OPT_CURVES, NULL,
-	  "latency-bandwidth curves (Mess's design): --mode loaded, thread 0 the probe timing accesses, the others traffic at each --mix and --delay; defaults --mix " CURVES_MIXES ", --delay " CURVES_DELAYS ", --pattern " CURVES_PATTERN " (probe and traffic; a chase probe takes traffic without writes, streaming seq), --cpus every CPU this process may use (up to 32); each group's idle latency measured first (idle_ns_p50); the CSV carries Mess's rd_percentage, pause, bandwidth and latency (plot curves)"),
+	  "latency-bandwidth curves (Mess's design): --mode loaded, thread 0 the probe timing accesses, the others traffic at each --mix and --delay; defaults --mix " CURVES_MIXES ", --delay " CURVES_DELAYS ", --pattern " CURVES_PATTERN " (probe and traffic; a chase probe takes traffic without writes, streaming seq), --cpus every CPU this process may use (up to 32; with --cpu, as many --threads from it); each group's idle latency measured first (idle_ns_p50); the CSV carries Mess's rd_percentage, pause, bandwidth and latency (plot curves)"),
 	OPT_ROW("quiet", OPT_QUIET, NULL, "no progress bar"),
 	OPT_END
 };
@@ -451,8 +451,14 @@ static int curves_defaults(struct sweep *s)
 		n += (size_t)snprintf(cpus + n, sizeof(cpus) - n, "%s%d",
 				      k++ ? "," : "", cpu);
 	}
-	/* one CPU: loaded mode's rule refuses it, with its reason */
-	return k > 1 && run_set_option(&s->base, OPT_CPUS, cpus) ? 1 : 0;
+	if (k < 2)	/* loaded mode's rule refuses it, with its reason */
+		return 0;
+	if (g->cpus.n) {
+		/* a --cpu list: as many threads, from each point's CPU up */
+		snprintf(cpus, sizeof(cpus), "%d", k);
+		return add_list(s, OPT_THREADS, cpus);
+	}
+	return run_set_option(&s->base, OPT_CPUS, cpus) ? 1 : 0;
 }
 
 static int defaults(struct sweep *s)

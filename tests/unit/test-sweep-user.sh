@@ -880,6 +880,15 @@ b = [int(rows[0]["bytes_read"]), int(rows[0]["bytes_written"])]
 assert b[1] > 0 and abs(b[0] - 2 * b[1]) <= 64 * 64 * 2, b
 PY
 report $? "sweep --mix 2:1,0:1 in bandwidth mode: a point each, its reads twice its writes (within a batch), no idle latency without --curves"
+ncpu=$(python3 -c 'import os; print(min(len(os.sched_getaffinity(0)), 32))')
+if [ "$ncpu" -lt 2 ]; then
+	skip "--curves --cpu 0: one CPU here, no thread count to set"
+else
+	"$ctl" sweep --dry-run --engine user --curves --cpu 0 >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 0 ] && [ "$(grep -c ";threads=$ncpu;" "$tmp/out")" -eq 55 ]
+	report $? "--curves --cpu 0: as many threads as CPUs ($ncpu) from CPU 0, not --cpus (rc $rc)"
+fi
 "$ctl" sweep --curves --mode bandwidth --dry-run >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q -- "--curves is --mode loaded" "$tmp/err"
 report $? "--curves --mode bandwidth: a usage error"
