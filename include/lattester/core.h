@@ -32,6 +32,9 @@
 #ifndef __always_inline		/* the kernel has it */
 #define __always_inline inline __attribute__((__always_inline__))
 #endif
+#ifndef __uninitialized		/* the kernel's; userspace zeroes nothing */
+#define __uninitialized
+#endif
 
 #define LATT_DEFAULT_WINDOW_US	500	/* a window, when the run says 0 */
 #define LATT_CALIB_SAMPLES	1024	/* empty samples of a calibration */
@@ -1277,8 +1280,10 @@ static __always_inline void latt_stream_batch(struct latt_stream *s,
 					      char *(*addr)(void *ctx,
 							    __u64 off))
 {
-	char *a[LATT_STREAM_BATCH];
-	struct latt_pattern before;
+	/* filled before it is read: not zeroed each batch by a kernel with
+	 * CONFIG_INIT_STACK_ALL_ZERO (1 KiB a batch) */
+	char *a[LATT_STREAM_BATCH] __uninitialized;
+	struct latt_pattern before __uninitialized;	/* poison's replay */
 	const __u64 part = s->part, size = s->size;
 	const __u32 na = s->na, cyc = s->na + s->nb;
 	const int seq = pat->kind == LATT_PAT_SEQ, one = !na || !s->nb;
@@ -1357,7 +1362,8 @@ static __always_inline void latt_stream_batch(struct latt_stream *s,
 		else
 			s->rd += (__u64)n * size;
 		done += n;
-	} while (!one && done < cap && !s->mc);
+		/* no stretch is empty; one would spin here, interrupts off */
+	} while (n && !one && done < cap && !s->mc);
 	s->k = k;
 }
 

@@ -430,8 +430,8 @@ struct stream_rec {
 
 /* @batches of latt_stream_batch() in layout @l, as a thread of @c would */
 static void run_stream(struct layout *l, const struct latt_config *c,
-		       __u64 part, __u64 start, unsigned int batches,
-		       struct stream_rec *rec)
+		       __u64 part, __u64 region, __u64 start,
+		       unsigned int batches, struct stream_rec *rec)
 {
 	struct latt_pattern pat;
 	struct latt_stream s;
@@ -439,9 +439,9 @@ static void run_stream(struct layout *l, const struct latt_config *c,
 
 	nslog = 0;
 	nscall = 0;
-	latt_pattern_init(&pat, c->pattern, c->size, c->stride,
-			  part ? REGION / 2 : REGION, c->seed);
-	pat.i = start;		/* a thread's spread start (latt_thread_seed()) */
+	latt_pattern_init(&pat, c->pattern, c->size, c->stride, region,
+			  c->seed);
+	pat.i = start;		/* a thread's spread start (latt_thread_pattern()) */
 	latt_stream_init(&s, c, latt_rule_is_store(c->op) ? fake_swrite :
 			 fake_sread, fake_sread, fake_swrite, l, part);
 	for (b = 0; b < batches; b++)
@@ -467,8 +467,8 @@ static void run_stream(struct layout *l, const struct latt_config *c,
  * least every 64 KiB: an access larger goes in pieces).
  */
 static int stream_agrees(const struct stream_rec *r,
-			 const struct latt_config *c, __u64 part, __u64 start,
-			 char *why, size_t len)
+			 const struct latt_config *c, __u64 part,
+			 __u64 region, __u64 start, char *why, size_t len)
 {
 	const int mix = c->mix_read || c->mix_write;
 	const __u32 na = mix ? c->mix_read : 1, nb = mix ? c->mix_write : 0;
@@ -479,8 +479,8 @@ static int stream_agrees(const struct stream_rec *r,
 	unsigned int i;
 	int w = 0;
 
-	latt_pattern_init(&pat, c->pattern, c->size, c->stride,
-			  part ? REGION / 2 : REGION, c->seed);
+	latt_pattern_init(&pat, c->pattern, c->size, c->stride, region,
+			  c->seed);
 	pat.i = start;
 	for (i = 0; i < r->n; i++) {
 		if (!at) {
@@ -530,26 +530,35 @@ static void test_streams(struct layout *lf, struct layout *lc)
 		__u64 delay, part;
 		const char *name;
 		__u64 start;	/* the pattern's first seq slot */
+		__u64 region;	/* the pattern's; 0: the part's (REGION, or
+				 * REGION / 2 from the upper half) */
 	} cases[] = {
 		{ LATT_MODE_BANDWIDTH, LATT_OP_LOAD, LATT_PAT_SEQ, 4096, 0, 0,
-		  0, 0, "bandwidth, seq loads of 4 KiB", 0 },
+		  0, 0, "bandwidth, seq loads of 4 KiB", 0, 0 },
 		{ LATT_MODE_BANDWIDTH, LATT_OP_NT_STORE, LATT_PAT_RAND, 64, 0,
-		  0, 0, REGION / 2, "bandwidth, rand nt-stores in the upper half", 0 },
+		  0, 0, REGION / 2, "bandwidth, rand nt-stores in the upper half", 0, 0 },
 		{ LATT_MODE_BANDWIDTH, LATT_OP_LOAD, LATT_PAT_RAND, 256, 3, 2,
-		  0, 0, "bandwidth, --mix 3:2", 0 },
+		  0, 0, "bandwidth, --mix 3:2", 0, 0 },
 		{ LATT_MODE_LOADED, LATT_OP_STORE, LATT_PAT_SEQ, 64, 0, 0, 0,
-		  0, "loaded traffic of a store run: loads", 0 },
+		  0, "loaded traffic of a store run: loads", 0, 0 },
 		{ LATT_MODE_BANDWIDTH, LATT_OP_LOAD, LATT_PAT_SEQ, 256 << 10,
-		  1, 1, 0, 0, "256 KiB accesses, --mix 1:1: 64 KiB pieces", 0 },
+		  1, 1, 0, 0, "256 KiB accesses, --mix 1:1: 64 KiB pieces", 0, 0 },
 		{ LATT_MODE_BANDWIDTH, LATT_OP_LOAD, LATT_PAT_RAND, 64, 0, 3,
-		  100, 0, "--mix 0:3 with a delay: one access a batch", 0 },
+		  100, 0, "--mix 0:3 with a delay: one access a batch", 0, 0 },
 		{ LATT_MODE_BANDWIDTH, LATT_OP_STORE, LATT_PAT_SEQ, 192, 0, 0,
-		  0, REGION / 2, "seq 192 B in the upper half, past a chunk's end", 0 },
+		  0, REGION / 2, "seq 192 B in the upper half, past a chunk's end", 0, 0 },
 		{ LATT_MODE_BANDWIDTH, LATT_OP_LOAD, LATT_PAT_SEQ, 64, 0, 0, 0,
 		  0, "seq 64 B from 5 lines before a chunk's end: a batch across it",
-		  (CHUNK >> 6) - 5 },
+		  (CHUNK >> 6) - 5, 0 },
+		{ LATT_MODE_BANDWIDTH, LATT_OP_LOAD, LATT_PAT_SEQ, 192, 3, 2, 0,
+		  0, "seq 192 B, --mix 3:2, across a chunk's end",
+		  (CHUNK / 192) - 7, 0 },
+		{ LATT_MODE_BANDWIDTH, LATT_OP_LOAD, LATT_PAT_SEQ, 64, 0, 0, 0,
+		  0, "seq 64 B in a 1 MiB part (a split's), from 5 lines before its end: wraps",
+		  (1 << 14) - 5, 1 << 20 },
 	};
 	unsigned int batches;
+	__u64 region;
 	__u32 per;
 	struct latt_config c;
 	struct latt_stream s;
@@ -570,8 +579,12 @@ static void test_streams(struct layout *lf, struct layout *lc)
 		c.seed = 0x5eed + i;
 		/* 192 B: 4 MiB and more, across the first chunk's 64 B tail */
 		batches = c.size == 192 ? 100 : 200;
-		run_stream(lf, &c, cases[i].part, cases[i].start, batches, &rf);
-		run_stream(lc, &c, cases[i].part, cases[i].start, batches, &rc);
+		region = cases[i].region ? cases[i].region :
+			 cases[i].part ? REGION / 2 : REGION;
+		run_stream(lf, &c, cases[i].part, region, cases[i].start,
+			   batches, &rf);
+		run_stream(lc, &c, cases[i].part, region, cases[i].start,
+			   batches, &rc);
 		check(rf.n == rc.n && rf.n &&
 		      !memcmp(rf.lines, rc.lines, rf.n * sizeof(*rf.lines)) &&
 		      rf.rd == rc.rd && rf.wr == rc.wr &&
@@ -582,8 +595,8 @@ static void test_streams(struct layout *lf, struct layout *lc)
 		      rf.n >= batches * (c.size < 64 << 10 ? c.size : 64 << 10) / 64,
 		      "stream, %s: each of %u batches moves at least an access or a piece (%u calls, %u lines)",
 		      cases[i].name, batches, rf.calls, rf.n);
-		check(stream_agrees(&rf, &c, cases[i].part, cases[i].start, why,
-				    sizeof(why)),
+		check(stream_agrees(&rf, &c, cases[i].part, region,
+				    cases[i].start, why, sizeof(why)),
 		      "stream, %s: the calls are what the configuration asks (%s)",
 		      cases[i].name, why);
 		latt_stream_init(&s, &c, fake_sread, fake_sread, fake_swrite,
@@ -904,6 +917,21 @@ static void test_poison(struct layout *l)
 	      "bandwidth, seq: a poisoned line inside a run of accesses made in one call: its line named, the accesses before it counted (offset %llu of %llu, %llu accesses, %llu bytes)",
 	      (unsigned long long)ss.mc_off, (unsigned long long)mc_line,
 	      (unsigned long long)ss.accesses, (unsigned long long)ss.rd);
+
+	/* --mix 3:2: the poisoned access in a later stretch of its batch */
+	c.mix_read = 3;
+	c.mix_write = 2;
+	latt_pattern_init(&pat, LATT_PAT_RAND, 256, 0, REGION, 7);
+	latt_stream_init(&ss, &c, mc_sread, mc_sread, mc_sread, l, 0);
+	mc_calls = 0;
+	for (windows = 0; !ss.mc && windows < 1000; windows++)
+		latt_stream_window(&ss, &pat, calib_tsc(), 100, ~0ULL, 0,
+				   flat_addr, calib_tsc);
+	check(ss.mc && ss.mc_off == mc_line && ss.accesses == MC_AT &&
+	      ss.rd + ss.wr == MC_AT * 256,
+	      "bandwidth, --mix 3:2: a poisoned load in a later stretch of its batch: its line named, the accesses before it counted (offset %llu of %llu, %llu accesses)",
+	      (unsigned long long)ss.mc_off, (unsigned long long)mc_line,
+	      (unsigned long long)ss.accesses);
 }
 
 /* ---- what several threads share ---- */
