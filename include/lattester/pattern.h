@@ -290,7 +290,8 @@ static __always_inline void latt_pattern_draw(struct latt_pattern *p,
  * latt_pattern_fill_at() - where the next @n accesses go, as offsets and
  *	as addresses
  * @p: the pattern, set up by latt_pattern_init_in()
- * @off: out: @n byte offsets in the region (if not NULL: a constant here)
+ * @off: out: @n byte offsets in the region, or NULL for none (a constant
+ *	where this is inlined)
  * @a: out: their addresses, @addr of @base + each offset (if @addr)
  * @n: how many
  * @addr: the address of an offset, called with @ctx; NULL: offsets only
