@@ -2344,26 +2344,14 @@ static int prepare_bw(struct plot *p, const struct sweep_csv *c, bool *use)
 	return rc;
 }
 
+static int prepare_latency_bw(struct plot *p, const struct sweep_csv *c,
+			      bool *use, bool desc, after_blocks_fn *after);
+
 /* loaded: blocks of the delay, total_gbps and the ns_* columns */
 static int prepare_loaded(struct plot *p, const struct sweep_csv *c,
 			  bool *use)
 {
-	size_t along = (size_t)dim_index(p->kind->along), ny;
-	int cols[1 + NR_STATS], ycols[NR_STATS];
-	struct labels l = { 0 };
-	int rc;
-
-	cols[0] = c->gbps_col[0];	/* total_gbps */
-	memcpy(cols + 1, c->stat_col, sizeof(c->stat_col));
-	var_str(p, "stats", p->stats);
-	per_vars(p, c, use);
-	ny = stat_cols(p, c, ycols);
-	log_range(p, "y", c, use, ycols, ny);
-	rc = series_labels(p, c, use, (int)along, &l);
-	if (!rc)
-		rc = write_blocks(p, c, use, &l, along, cols, 1 + NR_STATS);
-	labels_free(&l, c->n);
-	return rc;
+	return prepare_latency_bw(p, c, use, false, NULL);
 }
 
 /* ---- curves: sweep --curves' family, the idle p50 and the knees ---- */
@@ -2371,7 +2359,7 @@ static int prepare_loaded(struct plot *p, const struct sweep_csv *c,
 #define MAX_IDLE_LINES	8	/* dotted idle lines, at most */
 #define NOTE_NAMES	400	/* characters of curves' names in a note */
 
-/* prepare_curves()'s names of the curves, for curve_knees() */
+/* prepare_latency_bw()'s names of the series, for curve_knees() */
 static const struct labels *curves_labels;
 
 /* A cell as a number, NAN if empty (a figure the point can't support) */
@@ -2602,12 +2590,13 @@ static int curve_knees(struct plot *p, const struct sweep_csv *c,
 }
 
 /*
- * curves: blocks of the delay, total_gbps and the ns_* columns, a curve
- * per mix (and whatever else varies but the delay), the largest delay
- * first; then the knees (curve_knees()).
+ * Latency against bandwidth (loaded, curves): blocks of the delay,
+ * total_gbps and the ns_* columns, a line per series, the smallest delay
+ * first (@desc: the largest); then @after's, if any, which may look at
+ * the series' names in curves_labels meanwhile.
  */
-static int prepare_curves(struct plot *p, const struct sweep_csv *c,
-			  bool *use)
+static int prepare_latency_bw(struct plot *p, const struct sweep_csv *c,
+			      bool *use, bool desc, after_blocks_fn *after)
 {
 	size_t along = (size_t)dim_index(p->kind->along), ny;
 	int cols[1 + NR_STATS], ycols[NR_STATS];
@@ -2624,10 +2613,20 @@ static int prepare_curves(struct plot *p, const struct sweep_csv *c,
 	curves_labels = &l;
 	if (!rc)
 		rc = write_blocks_of(p, c, use, &l, along, cols, 1 + NR_STATS,
-				     true, curve_knees);
+				     desc, after);
 	curves_labels = NULL;
 	labels_free(&l, c->n);
 	return rc;
+}
+
+/*
+ * curves: as loaded, a curve per mix (and whatever else varies but the
+ * delay), the largest delay first; then the knees (curve_knees()).
+ */
+static int prepare_curves(struct plot *p, const struct sweep_csv *c,
+			  bool *use)
+{
+	return prepare_latency_bw(p, c, use, true, curve_knees);
 }
 
 /* Has @c the columns the modes brought (mode, threads, ..., total_gbps)? */
