@@ -842,6 +842,29 @@ static __u64 mc_sread(char *const *addr, __u32 n, __u64 len)
 }
 
 /*
+ * Stream @c's 256 B accesses of pattern @kind through mc_sread, window by
+ * window, until one answers "poison" (at most 1000 windows): @ss as it
+ * stopped.  Return: the bytes read before the last window.
+ */
+static __u64 stream_to_poison(struct layout *l, const struct latt_config *c,
+			      __u32 kind, struct latt_stream *ss)
+{
+	struct latt_pattern pat;
+	__u64 rd_before = 0;
+	int windows;
+
+	latt_pattern_init(&pat, kind, 256, 0, REGION, 7);
+	latt_stream_init(ss, c, mc_sread, mc_sread, mc_sread, l, 0);
+	mc_calls = 0;
+	for (windows = 0; !ss->mc && windows < 1000; windows++) {
+		rd_before = ss->rd;
+		latt_stream_window(ss, &pat, calib_tsc(), 100, ~0ULL, 0,
+				   flat_addr, calib_tsc);
+	}
+	return rd_before;
+}
+
+/*
  * What a user relies on when a line is poisoned: the run stops at that
  * sample, with the line's offset, and nothing after it (nor the poisoned
  * sample itself) is counted as a time.  A "poison" answer is never a
@@ -888,17 +911,9 @@ static void test_poison(struct layout *l)
 	      (unsigned long long)mc_line, (unsigned long long)done,
 	      (unsigned long long)total);
 
-	latt_pattern_init(&pat, LATT_PAT_RAND, 256, 0, REGION, 7);
-	latt_stream_init(&ss, &c, mc_sread, mc_sread, mc_sread, l, 0);
-	mc_calls = 0;
 	calib_clock = 0;
 	calib_step = 1;
-	rd_before = 0;
-	for (windows = 0; !ss.mc && windows < 1000; windows++) {
-		rd_before = ss.rd;
-		latt_stream_window(&ss, &pat, calib_tsc(), 100, ~0ULL, 0,
-				   flat_addr, calib_tsc);
-	}
+	rd_before = stream_to_poison(l, &c, LATT_PAT_RAND, &ss);
 	check(ss.mc && ss.mc_off == mc_line && ss.accesses == MC_AT &&
 	      ss.rd == MC_AT * 256 && ss.rd >= rd_before,
 	      "bandwidth: a poisoned load stops the stream, its line named, its bytes not counted (offset %llu of %llu, %llu accesses, %llu bytes)",
@@ -906,12 +921,7 @@ static void test_poison(struct layout *l)
 	      (unsigned long long)ss.accesses, (unsigned long long)ss.rd);
 
 	/* seq: a batch of accesses that follow one another is one call */
-	latt_pattern_init(&pat, LATT_PAT_SEQ, 256, 0, REGION, 7);
-	latt_stream_init(&ss, &c, mc_sread, mc_sread, mc_sread, l, 0);
-	mc_calls = 0;
-	for (windows = 0; !ss.mc && windows < 1000; windows++)
-		latt_stream_window(&ss, &pat, calib_tsc(), 100, ~0ULL, 0,
-				   flat_addr, calib_tsc);
+	stream_to_poison(l, &c, LATT_PAT_SEQ, &ss);
 	check(ss.mc && ss.mc_off == mc_line && ss.mc_off == MC_AT * 256 + MC_BYTE &&
 	      ss.accesses == MC_AT && ss.rd == MC_AT * 256,
 	      "bandwidth, seq: a poisoned line inside a run of accesses made in one call: its line named, the accesses before it counted (offset %llu of %llu, %llu accesses, %llu bytes)",
@@ -921,12 +931,7 @@ static void test_poison(struct layout *l)
 	/* --mix 3:2: the poisoned access in a later stretch of its batch */
 	c.mix_read = 3;
 	c.mix_write = 2;
-	latt_pattern_init(&pat, LATT_PAT_RAND, 256, 0, REGION, 7);
-	latt_stream_init(&ss, &c, mc_sread, mc_sread, mc_sread, l, 0);
-	mc_calls = 0;
-	for (windows = 0; !ss.mc && windows < 1000; windows++)
-		latt_stream_window(&ss, &pat, calib_tsc(), 100, ~0ULL, 0,
-				   flat_addr, calib_tsc);
+	stream_to_poison(l, &c, LATT_PAT_RAND, &ss);
 	check(ss.mc && ss.mc_off == mc_line && ss.accesses == MC_AT &&
 	      ss.rd + ss.wr == MC_AT * 256,
 	      "bandwidth, --mix 3:2: a poisoned load in a later stretch of its batch: its line named, the accesses before it counted (offset %llu of %llu, %llu accesses)",
