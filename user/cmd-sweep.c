@@ -1519,6 +1519,27 @@ static void print_point(const struct sweep *s, const struct grid_point *p,
 }
 
 /*
+ * One run of the sweep's, @desc on the progress bar meanwhile: the
+ * region, device and claim kept from point to point (unless --no-reuse).
+ */
+static int sweep_measure(struct sweep *s, struct run_opts *o,
+			 struct run_report *r, const char *desc)
+{
+	struct run_hooks h = { .abort_at = 2, .progress = on_progress,
+			       .arg = s, .engine_hint = true,
+			       .keep = s->no_reuse ? NULL : &s->keep };
+	int rc;
+
+	s->point_frac = 0;
+	s->point_desc = desc;
+	if (s->bar)
+		draw_bar(s);
+	rc = run_measure(o, r, &h);
+	clear_bar(s);
+	return rc;
+}
+
+/*
  * --curves: the idle latency of @p's group, the points that differ in
  * their traffic alone: measured now, before the group's first point, as a
  * latency run of one thread on the probe's CPU (on the kept region), or
@@ -1531,9 +1552,6 @@ static const struct sweep_idle *idle_of(struct sweep *s,
 					const char *desc)
 {
 	struct run_report r = { .ctx = s->ctx };
-	struct run_hooks h = { .abort_at = 2, .progress = on_progress,
-			       .arg = s, .engine_hint = true,
-			       .keep = s->no_reuse ? NULL : &s->keep };
 	struct grid_point q = *p;
 	struct sweep_idle *id;
 	struct run_opts o;
@@ -1569,12 +1587,7 @@ static const struct sweep_idle *idle_of(struct sweep *s,
 			 p->index + 1, desc);
 		return id;
 	}
-	s->point_frac = 0;
-	s->point_desc = "idle: the probe alone";
-	if (s->bar)
-		draw_bar(s);
-	rc = run_measure(&o, &r, &h);
-	clear_bar(s);
+	rc = sweep_measure(s, &o, &r, "idle: the probe alone");
 	if (!rc && !r.interrupted && r.res.state == LATT_STATE_DONE) {
 		id->sum = r.sum;
 		id->ok = true;
@@ -1600,20 +1613,12 @@ static int run_point(struct sweep *s, const struct grid_point *p,
 		     struct run_opts *o, const char *key, const char *desc)
 {
 	struct run_report r = { .ctx = s->ctx };
-	struct run_hooks h = { .abort_at = 2, .progress = on_progress,
-			       .arg = s, .engine_hint = true,
-			       .keep = s->no_reuse ? NULL : &s->keep };
 	const struct sweep_idle *idle = idle_of(s, p, desc);
 	int rc;
 
 	if (run_stops)
 		return EXIT_INTERRUPTED;
-	s->point_frac = 0;
-	s->point_desc = desc;
-	if (s->bar)
-		draw_bar(s);
-	rc = run_measure(o, &r, &h);
-	clear_bar(s);
+	rc = sweep_measure(s, o, &r, desc);
 	if (!rc && r.interrupted) {
 		log_warn("point %zu (%s): aborted, not written", p->index + 1,
 			 desc);
