@@ -154,6 +154,10 @@ struct latt_thread {
  * struct latt_run - one run: what was asked, where it stands, what it found
  * @cfg: the configuration, checked, its defaults resolved
  * @region: the target's memory
+ * @tcfg: ABI 2.9, LATT_IOC_START_TRAFFIC: the traffic's target, checked
+ *	(its node resolved); @tcfg.region 0 without one
+ * @traffic: its memory, where the streaming threads go: the run's own,
+ *	freed with it, never kept
  * @fn: the sample function (NULL for chase)
  * @batch_fn: the batch of the same access (ABI 2.7, latt_config.batch;
  *	NULL for chase, whose batches are longer chains)
@@ -222,6 +226,8 @@ struct latt_thread {
 struct latt_run {
 	struct latt_config cfg;
 	struct latt_region region;
+	struct latt_traffic tcfg;
+	struct latt_region traffic;
 	latt_sample_fn fn;
 	latt_batch_fn batch_fn;
 	latt_chase_fn chase;

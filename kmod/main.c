@@ -50,6 +50,7 @@ static_assert(sizeof(struct latt_batch_pair) == LATT_BATCH_PAIR_SIZE);
 static_assert(sizeof(struct latt_batch) == LATT_BATCH_SIZE);
 static_assert(sizeof(struct latt_wev) == LATT_WEV_SIZE);
 static_assert(sizeof(struct latt_windows) == LATT_WINDOWS_SIZE);
+static_assert(sizeof(struct latt_traffic) == LATT_TRAFFIC_SIZE);
 
 static DEFINE_MUTEX(latt_lock);		/* guards everything below */
 static struct latt_run *latt_cur;	/* the last run, if any */
@@ -105,7 +106,8 @@ static int latt_threads_check(struct latt_run *run)
 	if (n > LATT_MAX_THREADS || n > nr_cpu_ids ||
 	    (n > 1 && !c->cpus_ptr) || (c->cpus_ptr && !c->nr_threads))
 		return -EINVAL;
-	if (c->flags & LATT_CFG_SPLIT) {
+	/* a traffic target's parts: latt_traffic_check() */
+	if (c->flags & LATT_CFG_SPLIT && !run->tcfg.region) {
 		struct latt_pattern pat;
 
 		/* each thread's generator runs on its part: check it there */
@@ -190,6 +192,56 @@ static int latt_config_check(struct latt_run *run)
 	return latt_pick(run);
 }
 
+/**
+ * latt_traffic_check() - check a run's traffic target (ABI 2.9)
+ * @run: a run whose configuration and threads passed their checks, with
+ *	@run->tcfg as userspace gave it
+ *
+ * rules.h's latt_traffic_rules(), then what only the module knows: the
+ * node of DRAM ("local": thread 1's CPU's), online and with memory.
+ *
+ * Return: 0; -EINVAL, -EPERM as the rules say; -ENODEV for a node that is
+ * not online or has no memory.
+ */
+static int latt_traffic_check(struct latt_run *run)
+{
+	struct latt_traffic *t = &run->tcfg;
+	const char *why = NULL;
+	int ret = latt_traffic_rules(&run->cfg, t, &why);
+
+	if (ret) {
+		pr_debug("START_TRAFFIC refused: %s\n", why);
+		return ret;
+	}
+	if (t->target == LATT_TARGET_PMEM)
+		return t->node != LATT_NODE_LOCAL && t->node >= nr_node_ids ?
+		       -EINVAL : 0;
+	if (t->node == LATT_NODE_LOCAL)
+		t->node = cpu_to_node(run->cpus[1]);
+	if (t->node >= nr_node_ids)
+		return -EINVAL;
+	if (!node_online(t->node) || !node_state(t->node, N_MEMORY))
+		return -ENODEV;
+	return 0;
+}
+
+/*
+ * The traffic's memory (ABI 2.9): DRAM on its node, or the PMEM range its
+ * claim owns, mapped and held as a run's region is; never kept.
+ */
+static int latt_traffic_map(struct latt_run *run)
+{
+	const struct latt_traffic *t = &run->tcfg;
+	int ret;
+
+	if (t->target != LATT_TARGET_PMEM)
+		return latt_region_alloc(&run->traffic, t->region, t->node,
+					 run->cfg.size);
+	ret = latt_pmem_map(&run->traffic, t->phys_addr, t->region, t->fd,
+			    t->map_addr, run->cfg.mix_write, false);
+	return ret ? ret : latt_pmem_hold(&run->traffic);
+}
+
 /*
  * The region the last run kept (LATT_CFG_REUSE), moved out of it into
  * @out: the caller owns it then.  Only from a run that has ended, and with
@@ -269,7 +321,12 @@ static void latt_free_kept(struct file *starter)
 		latt_region_free(&kept);
 }
 
-static long latt_ioctl_start(struct file *file, void __user *arg)
+/*
+ * START, and ABI 2.9's START_TRAFFIC: @arg the configuration, @tr the
+ * traffic's target (NULL: none, the traffic streams on the run's region).
+ */
+static long latt_ioctl_start(struct file *file, void __user *arg,
+			     const struct latt_traffic *tr)
 {
 	struct latt_run *run, *old;
 	struct latt_region kept;
@@ -286,12 +343,16 @@ static long latt_ioctl_start(struct file *file, void __user *arg)
 		kfree(run);
 		return -EFAULT;
 	}
+	if (tr)
+		run->tcfg = *tr;
 	ret = latt_config_check(run);
 	/* the run overwrites its target: stores, chase's pointers, mixes */
 	writes = latt_op_is_store(run->cfg.op) ||
 		 run->cfg.pattern == LATT_PAT_CHASE || run->cfg.mix_write;
 	if (!ret)
 		ret = latt_threads_check(run);
+	if (!ret && tr)
+		ret = latt_traffic_check(run);
 	if (!ret)
 		ret = latt_pick_streams(run);
 	if (ret) {
@@ -353,6 +414,8 @@ static long latt_ioctl_start(struct file *file, void __user *arg)
 	/* the device can't let go of a PMEM range while the run has it */
 	if (!ret)
 		ret = latt_pmem_hold(&run->region);
+	if (!ret && tr)
+		ret = latt_traffic_map(run);
 	/* per-thread buffers and up to LATT_MAX_THREADS kthreads: unlocked */
 	if (!ret)
 		ret = latt_run_start(run);
@@ -680,7 +743,15 @@ static long latt_ioctl(struct file *file, unsigned int cmd, unsigned long a)
 		mutex_unlock(&latt_lock);
 		return copy_to_user(arg, &info, sizeof(info)) ? -EFAULT : 0;
 	case LATT_IOC_START:
-		return latt_ioctl_start(file, arg);
+		return latt_ioctl_start(file, arg, NULL);
+	case LATT_IOC_START_TRAFFIC: {
+		struct latt_traffic tr;
+
+		if (copy_from_user(&tr, arg, sizeof(tr)))
+			return -EFAULT;
+		return latt_ioctl_start(file, u64_to_user_ptr(tr.config_ptr),
+					&tr);
+	}
 	case LATT_IOC_STATUS:
 		mutex_lock(&latt_lock);
 		st.state = latt_run_state(latt_cur);

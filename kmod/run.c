@@ -297,12 +297,30 @@ static int latt_calibrate(struct latt_thread *t, u64 *med, u64 *lo, u64 *hi)
  * exception-table entry (access.h, LATT_MC_AT()) and resumed at its fixup.
  * The thread's record keeps the place, the run fails with -EHWPOISON.
  */
+/* The memory thread @t accesses: the run's region, or the traffic's. */
+static struct latt_region *latt_thread_region(struct latt_thread *t)
+{
+	struct latt_run *run = t->run;
+
+	return run->tcfg.region && t->rec.role == LATT_ROLE_STREAM ?
+	       &run->traffic : &run->region;
+}
+
 static int latt_poisoned(struct latt_thread *t, u64 off)
 {
 	struct latt_run *run = t->run;
 	const struct latt_region *r = &run->region;
 	u64 phys = 0;
 
+	/* an offset is the run's target's (struct latt_traffic) */
+	if (r != latt_thread_region(t)) {
+		t->rec.acct.mc = 1;
+		t->rec.acct.mc_off = LATT_MC_UNKNOWN;
+		pr_err_ratelimited("CPU %u: a load at byte %lld of the traffic's memory consumed poison (a machine check, recovered): the run stops\n",
+				   t->rec.cpu, off == LATT_MC_UNKNOWN ? -1LL :
+				   (long long)off);
+		return -EHWPOISON;
+	}
 	t->rec.acct.mc = 1;
 	t->rec.acct.mc_off = off;
 	if (off == LATT_MC_UNKNOWN) {
@@ -552,7 +570,7 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 	int ret;
 
 	latt_stream_init(&s, c, run->stream_fn, run->read_fn, run->write_fn,
-			 &run->region, t->rec.part_offset);
+			 latt_thread_region(t), t->rec.part_offset);
 	for (;;) {
 		if (latt_window_open(t, &fl, &ev0, false))
 			return -ENODEV;
@@ -587,7 +605,7 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 			return 0;
 		if (latt_should_stop(run))
 			return -EINTR;
-		if (latt_region_gone(&run->region))
+		if (latt_region_gone(latt_thread_region(t)))
 			return -ENODEV;
 	}
 }
@@ -644,7 +662,7 @@ static int latt_thread_pattern_of(struct latt_thread *t,
 {
 	return latt_thread_pattern(pat, &t->run->cfg, t->idx,
 				   t->run->nr_threads, t->rec.part_bytes,
-				   t->run->region.chunk_shift);
+				   latt_thread_region(t)->chunk_shift);
 }
 
 /*
@@ -658,6 +676,7 @@ static void latt_region_let_go(struct latt_run *run)
 		latt_region_free(&run->region);
 	else
 		latt_pmem_release(&run->region);
+	latt_region_free(&run->traffic);	/* never kept */
 }
 
 /**
@@ -852,7 +871,6 @@ static int latt_thread_init(struct latt_run *run, u32 i, u32 nlat)
 	struct latt_thread *t = &run->threads[i];
 	const struct latt_config *c = &run->cfg;
 	int node = cpu_to_node(run->cpus[i]);
-	u64 part;
 
 	t->run = run;
 	t->idx = i;
@@ -861,13 +879,9 @@ static int latt_thread_init(struct latt_run *run, u32 i, u32 nlat)
 	t->rec.acct.cpu = t->rec.cpu;
 	t->rec.acct.threshold = c->threshold;
 	t->rec.role = latt_thread_role(c, i);
-	t->rec.part_bytes = c->region;
-	if (c->flags & LATT_CFG_SPLIT) {
-		if (latt_split_part(c->region, run->nr_threads, c->size, &part))
-			return -EINVAL;
-		t->rec.part_bytes = part;
-		t->rec.part_offset = part * i;
-	}
+	if (latt_thread_part(c, run->tcfg.region, i, run->nr_threads,
+			     &t->rec.part_offset, &t->rec.part_bytes))
+		return -EINVAL;
 	if (t->rec.role == LATT_ROLE_STREAM) {
 		if (c->mode != LATT_MODE_BANDWIDTH)
 			return 0;
@@ -1135,6 +1149,7 @@ void latt_run_put(struct latt_run *run)
 		return;
 	latt_run_stop(run);
 	latt_region_free(&run->region);		/* kept, and never taken */
+	latt_region_free(&run->traffic);
 	for (i = 0; run->threads && i < run->nr_threads; i++) {
 		kvfree(run->threads[i].rec.acct.hist);
 		kvfree(run->threads[i].rec.acct.outliers);

@@ -977,35 +977,6 @@ static inline void latt_thread_stats_of(const struct latt_thread_rec *t,
 }
 
 /**
- * latt_split_part() - the bytes of each thread's part of a split region
- * @region: the region's bytes
- * @n: threads
- * @size: bytes per access
- * @part: out
- *
- * region / n rounded down to a multiple of LATT_CHUNK, or below one chunk
- * to a power of two, so that no part straddles a chunk (the address
- * generator keeps accesses inside chunks of a region that starts at one).
- *
- * Return: 0, or -EINVAL (-22) when a part can't hold one access.
- */
-static inline int latt_split_part(__u64 region, __u32 n, __u64 size,
-				  __u64 *part)
-{
-	__u64 p = region / (n ? n : 1);
-
-	if (p >= LATT_CHUNK)
-		p &= ~(LATT_CHUNK - 1);
-	else
-		while (p & (p - 1))
-			p &= p - 1;
-	if (p < size || p < LATT_MIN_SIZE)
-		return -LATT_EINVAL;
-	*part = p;
-	return 0;
-}
-
-/**
  * latt_thread_role() - what thread @i of a run of @c does
  * @c: the configuration
  * @i: the thread's index, 0 for the one on .cpu

@@ -67,6 +67,77 @@ static inline __u32 latt_op_width(__u32 op)
 	return op == LATT_OP_MOVDIR64B ? 64 : 0;
 }
 
+/**
+ * latt_split_part() - the bytes of each thread's part of a split region
+ * @region: the region's bytes
+ * @n: threads
+ * @size: bytes per access
+ * @part: out
+ *
+ * region / n rounded down to a multiple of LATT_CHUNK, or below one chunk
+ * to a power of two, so that no part straddles a chunk (the address
+ * generator keeps accesses inside chunks of a region that starts at one).
+ *
+ * Return: 0, or -EINVAL (-22) when a part can't hold one access.
+ */
+static inline int latt_split_part(__u64 region, __u32 n, __u64 size,
+				  __u64 *part)
+{
+	__u64 p = region / (n ? n : 1);
+
+	if (p >= LATT_CHUNK)
+		p &= ~(LATT_CHUNK - 1);
+	else
+		while (p & (p - 1))
+			p &= p - 1;
+	if (p < size || p < LATT_MIN_SIZE)
+		return -LATT_EINVAL;
+	*part = p;
+	return 0;
+}
+
+/**
+ * latt_thread_part() - where thread @i of a run makes its accesses
+ * @c: the run's configuration
+ * @traffic: the bytes of its traffic target (ABI 2.9), 0 without one
+ * @i: the thread's index
+ * @n: the run's threads
+ * @off: out: where its part starts in its memory
+ * @bytes: out: its part's bytes
+ *
+ * Without a traffic target every thread spans the region, or with
+ * LATT_CFG_SPLIT its own part i of n (latt_split_part()).  With one,
+ * thread 0, the probe, spans its region, and the traffic (threads 1 to
+ * n - 1) spans the traffic target, or with LATT_CFG_SPLIT each its own
+ * part i - 1 of n - 1 of it.
+ *
+ * Return: 0, or -EINVAL (-22) as latt_split_part().
+ */
+static inline int latt_thread_part(const struct latt_config *c,
+				   __u64 traffic, __u32 i, __u32 n,
+				   __u64 *off, __u64 *bytes)
+{
+	__u64 region = c->region, part;
+
+	*off = 0;
+	*bytes = region;
+	if (traffic) {
+		if (!i)
+			return 0;
+		region = traffic;
+		*bytes = region;
+		i--;
+		n--;
+	}
+	if (!(c->flags & LATT_CFG_SPLIT))
+		return 0;
+	if (latt_split_part(region, n, c->size, &part))
+		return -LATT_EINVAL;
+	*off = part * i;
+	*bytes = part;
+	return 0;
+}
+
 /*
  * The fields of ABI 1.2's modes, and how they combine with the rest.
  * (the module's former latt_mode_check(), in its order)
@@ -291,6 +362,59 @@ static inline int latt_config_rules(struct latt_config *c, const char **why)
 		return ret;
 	if (latt_pattern_init(&pat, c->pattern, c->size, c->stride,
 			      c->region, c->seed))
+		return latt_rule(why, latt_pattern_problem(c->pattern,
+							   c->stride),
+				 LATT_EINVAL);
+	return 0;
+}
+
+/**
+ * latt_traffic_rules() - what a loaded run's traffic target allows (ABI 2.9,
+ *	LATT_IOC_START_TRAFFIC; lattester-ctl's --traffic-target)
+ * @c: the run's configuration, which latt_config_rules() passed
+ * @t: its traffic target
+ * @why: out: the reason of a refusal
+ *
+ * The traffic streams the run's pattern (seq for a chase, as any loaded
+ * run's traffic does) over the traffic target, or each thread over its
+ * part of it with LATT_CFG_SPLIT: the pattern must fit there.
+ *
+ * Return: 0; -EINVAL, -EPERM, with *@why set.
+ */
+static inline int latt_traffic_rules(const struct latt_config *c,
+				     const struct latt_traffic *t,
+				     const char **why)
+{
+	const __u32 n = c->nr_threads > 1 ? c->nr_threads : 1;
+	struct latt_pattern pat;
+	__u64 off, part;
+
+	if (c->mode != LATT_MODE_LOADED)
+		return latt_rule(why, "--traffic-target is for --mode loaded: thread 0 measures --target while the others stream on the traffic target", LATT_EINVAL);
+	if (t->reserved0 || t->reserved[0] || t->reserved[1])
+		return latt_rule(why, "reserved fields of the traffic target must be zero", LATT_EINVAL);
+	switch (t->target) {
+	case LATT_TARGET_DRAM:
+		if (t->fd || t->phys_addr || t->map_addr)
+			return latt_rule(why, "a dram traffic target has no device or physical address", LATT_EINVAL);
+		break;
+	case LATT_TARGET_PMEM:
+		if (c->mix_write && !(c->flags & LATT_CFG_FORCE))
+			return latt_rule(why, "--mix writes would overwrite persistent memory: they need --force", LATT_EPERM);
+		break;
+	default:
+		return latt_rule(why, "unknown traffic target", LATT_EINVAL);
+	}
+	if (!t->region || t->region > LATT_MAX_REGION)
+		return latt_rule(why, "the traffic target's region must be 1 byte to 1 TiB", LATT_EINVAL);
+	if (c->size > t->region)
+		return latt_rule(why, "--size is larger than the traffic target's region", LATT_EINVAL);
+	if (latt_thread_part(c, t->region, 1, n, &off, &part))
+		return latt_rule(why, "--split: the traffic target's region over the traffic threads leaves parts smaller than --size", LATT_EINVAL);
+	if (latt_pattern_init(&pat, c->pattern == LATT_PAT_CHASE ?
+			      LATT_PAT_SEQ : c->pattern, c->size,
+			      c->pattern == LATT_PAT_CHASE ? 0 : c->stride,
+			      part, c->seed))
 		return latt_rule(why, latt_pattern_problem(c->pattern,
 							   c->stride),
 				 LATT_EINVAL);

@@ -19,7 +19,7 @@
 #include <linux/ioctl.h>
 
 #define LATT_ABI_MAJOR		2
-#define LATT_ABI_MINOR		8
+#define LATT_ABI_MINOR		9
 #define LATT_ABI_VERSION	((LATT_ABI_MAJOR << 16) | LATT_ABI_MINOR)
 
 #define LATT_DEVICE_NAME	"lattester"
@@ -144,6 +144,10 @@
 #define LATT_FEAT_WINDOWS	(1ULL << 23)	/* each outlier window's
 						 * evidence, LATT_IOC_WINDOWS
 						 * (2.8) */
+#define LATT_FEAT_TRAFFIC	(1ULL << 24)	/* a loaded run's traffic on
+						 * memory of its own,
+						 * LATT_IOC_START_TRAFFIC
+						 * (2.9) */
 
 /* Limits */
 #define LATT_LINE		64ULL		/* bytes; sizes are multiples */
@@ -749,6 +753,45 @@ struct latt_windows {
 	__u64 reserved[2];
 };
 
+/**
+ * struct latt_traffic - LATT_IOC_START_TRAFFIC (ABI 2.9): a loaded run
+ *	whose traffic streams on memory other than the probe's
+ * @config_ptr: the run's struct latt_config, as LATT_IOC_START takes it:
+ *	LATT_MODE_LOADED.  Its target, node, region, phys_addr, fd and
+ *	map_addr are the probe's (thread 0's); its pattern, size, seed, mix,
+ *	write_op and delay the traffic's, as in any loaded run.
+ * @target: LATT_TARGET_* of the traffic's memory
+ * @node: LATT_TARGET_DRAM: its NUMA node, or LATT_NODE_LOCAL (thread 1's
+ *	CPU's node); LATT_TARGET_PMEM: for the record, as latt_config.node
+ * @region: the traffic's bytes, 1 to LATT_MAX_REGION
+ * @phys_addr: LATT_TARGET_PMEM: as latt_config.phys_addr; 0 for DRAM
+ * @fd: LATT_TARGET_PMEM: its claim, as latt_config.fd; 0 for DRAM
+ * @map_addr: LATT_TARGET_PMEM on device-DAX: as latt_config.map_addr
+ * @reserved0: zero
+ * @reserved: zero
+ *
+ * Thread 0 times its accesses on the configuration's target; threads 1 to
+ * nr_threads - 1 stream on this one: each over all of @region, or with
+ * LATT_CFG_SPLIT each over its own part of it (@region / (nr_threads - 1),
+ * rounded as latt_config's parts are).  The traffic's memory is the run's
+ * own, never kept (LATT_CFG_REUSE keeps the probe's region only).  Its
+ * writes (a --mix) on PMEM need LATT_CFG_FORCE and a claim open for
+ * writing.  A load of the traffic that consumes poison fails the run with
+ * -EHWPOISON and latt_status.poison_offset LATT_POISON_UNKNOWN: the offset
+ * is of the probe's target only.  Needs LATT_FEAT_TRAFFIC.
+ */
+struct latt_traffic {
+	__u64 config_ptr;
+	__u32 target;
+	__u32 node;
+	__u64 region;
+	__u64 phys_addr;
+	__s32 fd;
+	__u32 reserved0;
+	__u64 map_addr;
+	__u64 reserved[2];
+};
+
 /*
  * ABI 2.0 took a magic of its own: 0xB7, ABI 1.x's, is nsfs's (its
  * NS_GET_NSTYPE is bit for bit 1.x's ABORT).  0xBC is free in the 6.12
@@ -769,6 +812,7 @@ struct latt_windows {
 #define LATT_IOC_THREADS	_IOWR(LATT_IOC_MAGIC, 0x05, struct latt_threads)
 #define LATT_IOC_BATCH		_IOWR(LATT_IOC_MAGIC, 0x06, struct latt_batch)
 #define LATT_IOC_WINDOWS	_IOWR(LATT_IOC_MAGIC, 0x07, struct latt_windows)
+#define LATT_IOC_START_TRAFFIC	_IOW(LATT_IOC_MAGIC, 0x08, struct latt_traffic)
 
 /* Sizes are ABI: checked on both sides. */
 #define LATT_INFO_SIZE		112
@@ -782,5 +826,6 @@ struct latt_windows {
 #define LATT_BATCH_SIZE		64
 #define LATT_WEV_SIZE		(32 + 12 + 4 * LATT_EV_KINDS + 4 * LATT_SOFTIRQS + 4)
 #define LATT_WINDOWS_SIZE	(32 + 8 * LATT_EV_KINDS + 16)
+#define LATT_TRAFFIC_SIZE	64
 
 #endif /* _UAPI_LATTESTER_H */

@@ -84,8 +84,7 @@ static void test_abi(void)
 	      _IOC_DIR(LATT_IOC_BATCH) == (_IOC_READ | _IOC_WRITE),
 	      "ABI 2.7: latt_config.batch and batch_pairs where pad and pad2 were, LATT_FEAT_BATCH bit 22, LATT_IOC_BATCH 0x06 of 64 bytes, in and out");
 	/* ABI 2.8: the outlier windows' evidence, a command of its own */
-	check(LATT_ABI_VERSION == 0x20008 &&
-	      LATT_FEAT_WINDOWS == 1ULL << 23 &&
+	check(LATT_FEAT_WINDOWS == 1ULL << 23 &&
 	      sizeof(struct latt_wev) == LATT_WEV_SIZE &&
 	      sizeof(struct latt_wev) % 8 == 0 &&
 	      offsetof(struct latt_wev, cpu) == 32 &&
@@ -98,6 +97,17 @@ static void test_abi(void)
 	      LATT_CAUSE_GAP == LATT_EV_GAP && LATT_CAUSE_SMI == 0,
 	      "ABI 2.8: LATT_FEAT_WINDOWS bit 23, struct latt_wev of %zu bytes, LATT_IOC_WINDOWS 0x07 of %zu, in and out; the causes' order is the events'",
 	      sizeof(struct latt_wev), sizeof(struct latt_windows));
+	/* ABI 2.9: a loaded run's traffic on a target of its own */
+	check(LATT_ABI_VERSION == 0x20009 &&
+	      LATT_FEAT_TRAFFIC == 1ULL << 24 &&
+	      sizeof(struct latt_traffic) == LATT_TRAFFIC_SIZE &&
+	      offsetof(struct latt_traffic, fd) == 32 &&
+	      offsetof(struct latt_traffic, map_addr) == 40 &&
+	      _IOC_NR(LATT_IOC_START_TRAFFIC) == 8 &&
+	      _IOC_SIZE(LATT_IOC_START_TRAFFIC) == LATT_TRAFFIC_SIZE &&
+	      _IOC_DIR(LATT_IOC_START_TRAFFIC) == _IOC_WRITE,
+	      "ABI 2.9: LATT_FEAT_TRAFFIC bit 24, struct latt_traffic of %zu bytes, LATT_IOC_START_TRAFFIC 0x08, in only",
+	      sizeof(struct latt_traffic));
 }
 
 static void test_hist_buckets(void)

@@ -105,7 +105,7 @@
 #define SAFE_BATCH_BYTES (256ULL << 20)	/* ... and their bytes */
 
 /* ABI 1.3: what the module may say */
-#define FEAT_KNOWN	((LATT_FEAT_WINDOWS << 1) - 1)	/* ABI 2.8 */
+#define FEAT_KNOWN	((LATT_FEAT_TRAFFIC << 1) - 1)	/* ABI 2.9 */
 #define RES_KNOWN	(LATT_RES_VECTOR | LATT_RES_DAX | \
 			 LATT_RES_TIMER_RDTSC | LATT_RES_TSC_UNSTABLE | \
 			 LATT_RES_REUSED | LATT_RES_CHAIN_REUSED)

@@ -1757,7 +1757,7 @@ static int vfs_magic(unsigned int cmd)
 static const unsigned int real[] = {
 	LATT_IOC_GET_INFO, LATT_IOC_START, LATT_IOC_STATUS,
 	LATT_IOC_ABORT, LATT_IOC_RESULT, LATT_IOC_THREADS, LATT_IOC_BATCH,
-	LATT_IOC_WINDOWS,
+	LATT_IOC_WINDOWS, LATT_IOC_START_TRAFFIC,
 };
 
 static int real_cmd(unsigned int cmd)
