@@ -32,6 +32,7 @@ static const struct cmd_opt run_options[] = {
 	RUN_OPTS_THREADS,
 	RUN_OPT_MIX,
 	RUN_OPT_WRITE_OP,
+	RUN_OPT_TRAFFIC_TARGET,
 	OPT_ROW("delay", OPT_DELAY, "CYCLES",
 	  "streaming threads wait CYCLES TSC cycles (up to 1048576) after each access: the injection delay that steps the load of --mode loaded (default: 0)"),
 	OPT_ROW_NAMES("op", OPT_OP, "OP", "access (default: load; movdir64b: one 64-byte direct store a line, where CPUID has MOVDIR64B; durable, on persistent memory: the shortest store sequence durable in the target's persistence domain, store + sfence on eADR, store-clwb + sfence on ADR, refused where the domain is none or unknown)", NAMES_OP),

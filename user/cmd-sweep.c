@@ -89,6 +89,7 @@ static const struct cmd_opt sweep_options[] = {
 	OPT_ROW("mix", OPT_MIX, "LIST",
 	  "streaming threads' loads and writes, R:W each, e.g. 1:0,3:1,1:1: R loads then W accesses of --write-op, again and again, a point each (default: every access is --op; loaded: loads)"),
 	RUN_OPT_WRITE_OP,
+	RUN_OPT_TRAFFIC_TARGET,
 	OPT_ROW("delay", OPT_DELAY, "LIST",
 	  "injection delays in cycles, e.g. 0,50,100..1000+100: the load steps of --mode loaded (default: 0)"),
 	OPT_ROW_NAMES("op", OPT_OP, "LIST", "accesses (default: load; durable, as run: the shortest durable store of the target)", NAMES_OP),
@@ -544,6 +545,8 @@ static void fixed_key(const struct sweep *s, const struct grid_point *p,
 	key_put(t, len, &n, KEY_WRITE_OP, "%s",
 		latt_name(NAMES_OP, c->write_op ? c->write_op : LATT_OP_STORE));
 	key_put(t, len, &n, KEY_SPLIT, "%d", !!(c->flags & LATT_CFG_SPLIT));
+	if (o->traffic)
+		key_put(t, len, &n, KEY_TRAFFIC_TARGET, "%s", o->traffic);
 }
 
 /* The key of point @p: its grid values, then the options all share. */
@@ -955,6 +958,9 @@ static const char *row_value(const struct sweep_row *w, enum sweep_col col,
 	case SWEEP_COL_WRITE_OP:
 		return c->mix_write ? latt_name(NAMES_OP, c->write_op ?
 				c->write_op : LATT_OP_STORE) : "";
+	case SWEEP_COL_TRAFFIC_TARGET:
+		/* --traffic-target as resolved; blank: the run's target */
+		return r->traffic.name;
 	case SWEEP_COL_BYTES_READ:
 		return fmt_u64(buf, len, w->bw.bytes_read);
 	case SWEEP_COL_BYTES_WRITTEN:
@@ -1582,6 +1588,7 @@ static const struct sweep_idle *idle_of(struct sweep *s,
 	o.cfg.delay = 0;
 	o.cfg.mix_read = 0;
 	o.cfg.mix_write = 0;
+	o.traffic = NULL;	/* no traffic: none on its target either */
 	if (run_set_option(&o, OPT_CPU, cpu) || run_args_problem(&o)) {
 		log_warn("point %zu (%s): no idle run can be made of it: its rows carry no idle latency",
 			 p->index + 1, desc);

@@ -82,6 +82,22 @@ int latt_dev_start(struct latt_dev *d, const struct latt_config *cfg)
 	return rc < 0 ? -errno : 0;
 }
 
+/**
+ * latt_dev_start_traffic() - START a loaded run whose traffic streams on
+ * @t's memory (ABI 2.9, LATT_FEAT_TRAFFIC)
+ */
+int latt_dev_start_traffic(struct latt_dev *d, const struct latt_config *cfg,
+			   const struct latt_traffic *t)
+{
+	struct latt_config c = *cfg;
+	struct latt_traffic tr = *t;
+	int rc;
+
+	tr.config_ptr = (__u64)(uintptr_t)&c;
+	rc = ioctl(d->fd, LATT_IOC_START_TRAFFIC, &tr);
+	return rc < 0 ? -errno : 0;
+}
+
 int latt_dev_status(struct latt_dev *d, struct latt_status *st)
 {
 	memset(st, 0, sizeof(*st));

@@ -20,6 +20,8 @@ const char *latt_dev_path(void);
 int latt_dev_open(struct latt_dev *d);
 void latt_dev_close(struct latt_dev *d);
 int latt_dev_start(struct latt_dev *d, const struct latt_config *cfg);
+int latt_dev_start_traffic(struct latt_dev *d, const struct latt_config *cfg,
+			   const struct latt_traffic *t);
 int latt_dev_status(struct latt_dev *d, struct latt_status *st);
 int latt_dev_abort(struct latt_dev *d);
 int latt_dev_result(struct latt_dev *d, struct latt_result *res,

@@ -313,6 +313,8 @@ int user_engine_info(struct latt_info *in)
 	in->features |= LATT_FEAT_BATCH;
 	/* each outlier window's evidence (evidence.c) */
 	in->features |= LATT_FEAT_WINDOWS;
+	/* a loaded run's traffic on a target of its own (--traffic-target) */
+	in->features |= LATT_FEAT_TRAFFIC;
 	/* the kernel keeps time with the TSC only while it trusts it */
 	if (!strcmp(user_clocksource(), "tsc"))
 		in->features |= LATT_FEAT_TSC_STABLE;
@@ -422,6 +424,9 @@ struct user_run {
 	struct latt_pick pick;	/* functions, width, timer */
 	struct latt_stream_pick streams;	/* the untimed ones */
 	char *base;		/* the region */
+	const char *tspec;	/* --traffic-target, resolved, or NULL */
+	char *tbase;		/* its region: the traffic streams there */
+	__u64 traffic;		/* its bytes; 0: the traffic is on @base */
 	bool chase_off;		/* persistent memory: chase by offsets */
 	bool chase_built;	/* the region holds this run's chase cycle */
 	int clflushopt;
@@ -672,7 +677,8 @@ static int stream(struct user_thr *t, struct latt_pattern *pat)
 	__u64 w0, now, rd, wr, bin;
 
 	latt_stream_init(&s, c, u->streams.op_fn, u->streams.read_fn,
-			 u->streams.write_fn, u->base, t->rec.part_offset);
+			 u->streams.write_fn, u->traffic ? u->tbase : u->base,
+			 t->rec.part_offset);
 	for (;;) {
 		w0 = latt_rdtsc();
 		rd = s.rd;
@@ -753,15 +759,23 @@ static int wait_go(struct user_thr *t)
 static int bus_error(struct user_thr *t, const struct map_fault *f)
 {
 	const struct user_run *u = t->u;
-	unsigned long long at = (unsigned long long)(f->addr - u->base);
+	/* the traffic's, on a --traffic-target */
+	const bool tr = u->traffic && t->rec.role == LATT_ROLE_STREAM;
+	unsigned long long at =
+		(unsigned long long)(f->addr - (tr ? u->tbase : u->base));
 
 	if (f->code == BUS_MCEERR_AR || f->code == BUS_MCEERR_AO) {
+		/* an offset is the probe's target's (struct latt_traffic) */
 		t->rec.acct.mc = 1;
-		t->rec.acct.mc_off = at & ~(LATT_LINE - 1);
+		t->rec.acct.mc_off = tr ? LATT_MC_UNKNOWN :
+				     at & ~(LATT_LINE - 1);
+		if (tr)
+			log_err("%s: --traffic-target: a load at byte %llu consumed poison: the run stops",
+				u->tspec, at);
 		return -EHWPOISON;
 	}
 	log_err("%s: SIGBUS at byte %llu of the region: the memory is gone (the file truncated, or the device disabled): the run stops",
-		u->spec, at);
+		tr ? u->tspec : u->spec, at);
 	return -ENODEV;
 }
 
@@ -1190,19 +1204,20 @@ static int threads_init(struct user_run *u, const struct latt_config *c,
 			struct latt_outlier *outliers, __u32 nout)
 {
 	const __u32 *cpus = (const __u32 *)(uintptr_t)c->cpus_ptr;
-	__u64 part = c->region;
+	__u64 off, part;
 	__u32 i, at = 0;
 	int node;
 
 	u->nr_threads = c->nr_threads > 1 ? c->nr_threads : 1;
 	u->nlat = c->mode == LATT_MODE_BANDWIDTH ? 0 :
 		  c->mode == LATT_MODE_LOADED ? 1 : u->nr_threads;
-	if (c->flags & LATT_CFG_SPLIT &&
-	    latt_split_part(c->region, u->nr_threads, c->size, &part)) {
-		log_err("%s: --split: the region's parts can't hold an access",
-			u->spec);
-		return 1;
-	}
+	for (i = 0; i < u->nr_threads; i++)
+		if (latt_thread_part(c, u->traffic, i, u->nr_threads, &off,
+				     &part)) {
+			log_err("%s: --split: the region's parts can't hold an access",
+				u->spec);
+			return 1;
+		}
 	u->thr = aligned_alloc(64, u->nr_threads * sizeof(*u->thr));
 	if (!u->thr) {
 		log_err("out of memory");
@@ -1218,8 +1233,8 @@ static int threads_init(struct user_run *u, const struct latt_config *c,
 		node = numa_available() < 0 ? 0 : numa_node_of_cpu((int)t->rec.cpu);
 		t->node = node < 0 ? 0 : (__u32)node;
 		t->rec.role = latt_thread_role(c, i);
-		t->rec.part_bytes = part;
-		t->rec.part_offset = c->flags & LATT_CFG_SPLIT ? part * i : 0;
+		latt_thread_part(c, u->traffic, i, u->nr_threads,
+				 &t->rec.part_offset, &t->rec.part_bytes);
 		latt_acct_init(&t->rec.acct);
 		t->rec.acct.cpu = t->rec.cpu;
 		t->rec.acct.threshold = c->threshold;
@@ -1407,18 +1422,43 @@ static void threads_release(struct user_run *u)
 	u->thr = NULL;
 }
 
+/*
+ * A region for @c of @o: the one *@keep holds if it fits (*@reused), else
+ * one made afresh (what *@keep held freed first).  NULL after a message.
+ */
+static struct user_keep *keep_take(const struct run_opts *o,
+				   const struct latt_config *c,
+				   struct user_keep **keep, bool *reused)
+{
+	struct user_keep *k;
+
+	*reused = false;
+	if (keep && *keep && !keep_fits(*keep, o, c))
+		user_keep_free(keep);	/* another region: this one goes first */
+	if (!keep || !*keep)
+		return keep_new(o, c);
+	k = *keep;
+	*keep = NULL;
+	*reused = true;
+	return k;
+}
+
 int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 			struct run_report *r, const struct run_hooks *h,
-			struct user_keep **keep)
+			struct user_keep **keep, struct user_keep **tkeep)
 {
-	struct user_keep *k = NULL;
+	const struct run_opts *t = o->traffic_run;
+	struct user_keep *k = NULL, *tk = NULL;
+	bool treused = false;
 	struct user_run *u;
 	bool reused = false;
 	__u32 nout = r->outliers && c->threshold ? c->max_outliers : 0;
 	__u32 i;
 	int rc = 1, ret;
 
-	if (c->target == LATT_TARGET_DRAM && numa_available() < 0) {
+	if ((c->target == LATT_TARGET_DRAM ||
+	     (t && t->cfg.target == LATT_TARGET_DRAM)) &&
+	    numa_available() < 0) {
 		log_err("%s: --engine user: libnuma: NUMA is not available",
 			o->target);
 		return 1;
@@ -1431,6 +1471,10 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 	sem_init(&u->done_sem, 0, 0);
 	u->spec = o->target;
 	u->cfg = *c;
+	if (t) {
+		u->tspec = t->target;
+		u->traffic = t->cfg.region;
+	}
 	if (pick(&u->cfg, r->info, &u->pick))
 		goto out;
 	u->batch = (struct latt_batch_rec){ .pairs = r->batch_pairs,
@@ -1462,25 +1506,31 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 	/* the run starts before its memory is mapped and faulted in, as
 	 * the module's START allocates it: wall_ns counts both */
 	clock_gettime(CLOCK_REALTIME, &r->start);
-	if (keep && *keep && !keep_fits(*keep, o, &u->cfg))
-		user_keep_free(keep);	/* another region: this one goes first */
-	if (keep && *keep) {
-		k = *keep;
-		*keep = NULL;
-		reused = true;
+	k = keep_take(o, &u->cfg, keep, &reused);
+	if (!k)
+		goto out;
+	if (reused) {
 		u->chase_built = chase_fits(k, &u->cfg);
 		log_info("%s: the region of the previous run, as it is%s",
 			 o->target, u->chase_built ? ", its chase cycle too" :
 			 "");
-	} else {
-		k = keep_new(o, &u->cfg);
-		if (!k)
-			goto out;
 	}
 	u->base = k->base;
+	if (t) {	/* the traffic's memory: a region of its own */
+		tk = keep_take(t, &t->cfg, tkeep, &treused);
+		if (!tk) {
+			user_keep_free(&k);
+			goto out;
+		}
+		if (treused)
+			log_info("%s: --traffic-target: the region of the previous run, as it is",
+				 t->target);
+		u->tbase = tk->base;
+	}
 
 	if (threads_start(u)) {
 		user_keep_free(&k);
+		user_keep_free(&tk);
 		goto out;
 	}
 	log_info("%s: started (user engine, %u thread%s), seed 0x%llx, threshold %llu cycles", o->target, u->nr_threads, u->nr_threads > 1 ? "s" : "",
@@ -1500,6 +1550,7 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 	}
 	if (threads_merge(u, r)) {
 		user_keep_free(&k);
+		user_keep_free(&tk);
 		goto out;
 	}
 	r->res.page_size = k->page_size;
@@ -1511,6 +1562,10 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 	} else {
 		user_keep_free(&k);	/* as the module frees it before RESULT */
 	}
+	if (tkeep && r->res.state == LATT_STATE_DONE && !r->interrupted)
+		*tkeep = tk;
+	else
+		user_keep_free(&tk);
 	clock_gettime(CLOCK_REALTIME, &r->end);
 
 	r->res.hist_ptr = 0;

@@ -33,11 +33,13 @@ const char *user_clocksource(void);
  * if it was made for the same target, node, region, pages, offset and
  * access (r->res.flags then has LATT_RES_REUSED, as the module's result
  * would), freed first if not; and the run's region is left in *@keep when
- * the run ends done, freed when it does not.
+ * the run ends done, freed when it does not.  A loaded run with
+ * @o->traffic_run streams its traffic on that target's region, made or
+ * taken from *@tkeep (NULL: not kept) likewise.
  */
 int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 			struct run_report *r, const struct run_hooks *h,
-			struct user_keep **keep);
+			struct user_keep **keep, struct user_keep **tkeep);
 
 /* Free a region user_engine_measure() kept (*@keep NULL: nothing). */
 void user_keep_free(struct user_keep **keep);

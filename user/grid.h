@@ -134,6 +134,7 @@ enum key_id {
 	KEY_MIX,
 	KEY_WRITE_OP,
 	KEY_SPLIT,
+	KEY_TRAFFIC_TARGET,	/* only when given */
 	KEY_NR
 };
 

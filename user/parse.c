@@ -88,6 +88,7 @@ static const struct latt_name feature_names[] = {
 	{ "lfence_serial", 21,	0 },
 	{ "batch",	22,	0 },
 	{ "windows",	23,	0 },
+	{ "traffic",	24,	0 },
 	END
 };
 

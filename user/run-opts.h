@@ -28,6 +28,11 @@
 	OPT_ROW("split", OPT_SPLIT, NULL, \
 	  "each thread on its own part of --region (region / threads, in whole 4 MiB chunks) instead of all sharing it")
 
+/* where a loaded run's traffic streams */
+#define RUN_OPT_TRAFFIC_TARGET \
+	OPT_ROW("traffic-target", OPT_TRAFFIC_TARGET, "TARGET", \
+	  "--mode loaded: the memory the traffic streams on, any --target (dram:1, /dev/dax1.0, cxl:region0, ...; dram: the node of the second thread's CPU), while thread 0 measures --target: one memory's latency under another's traffic; its region is --region, or the default (default: the traffic shares --target's region)")
+
 /* run's --mix (sweep's is a list) and the write op of either */
 #define RUN_OPT_MIX \
 	OPT_ROW("mix", OPT_MIX, "R:W", \

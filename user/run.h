@@ -81,6 +81,7 @@ enum run_opt_id {
 	OPT_REPEAT,
 	OPT_BATCH,
 	OPT_BATCH_PAIRS,
+	OPT_TRAFFIC_TARGET,
 	OPT_RUN_LAST,		/* sweep's own options follow */
 };
 
@@ -151,6 +152,26 @@ struct run_opts {
 	struct target_spec spec;
 	struct run_target tgt;	/* resolved */
 	char target[PATH_MAX];
+	const char *traffic;	/* --traffic-target as given, or NULL */
+	const struct run_opts *traffic_run;	/* while a run is measured:
+						 * the traffic's target,
+						 * resolved (runner.c) */
+};
+
+/**
+ * struct run_traffic - a loaded run's --traffic-target as resolved, for
+ *	the reports
+ * @name: what the traffic streamed on, as a --target names it once
+ *	resolved ("dram:1", "/dev/dax1.0", "cxl:region0"); "" without one
+ * @kind: as struct run_target's
+ * @node: its NUMA node (DRAM), or -1
+ * @region: its bytes
+ */
+struct run_traffic {
+	char name[PATH_MAX];
+	char kind[16];
+	int node;
+	__u64 region;
 };
 
 /**
@@ -218,6 +239,7 @@ struct run_report {
 	struct thread_report trep;	/* threads or a mode (ABI 1.2) */
 	struct run_duty duty;		/* a streaming run's duty cycle, and
 					 * whether it was disturbed (duty.h) */
+	struct run_traffic traffic;	/* --traffic-target (name "": none) */
 	char page_note[64];		/* how res.page_size was found */
 	char clocksource[32];		/* the kernel's, at the run's end */
 	struct run_quantum q;		/* the timer's quantum */
@@ -256,6 +278,9 @@ struct user_keep;
  * @held_node, @held_bytes: DRAM the kept region holds on a node (-1: none),
  *	which the node's free memory no longer shows: the clamp of the next
  *	point's region counts it as free
+ * @traffic: the same for a --traffic-target's claim, mapping and user
+ *	engine region (its own @dev is never opened), or NULL before the
+ *	first point with one
  */
 struct run_keep {
 	struct latt_dev dev;
@@ -268,6 +293,7 @@ struct run_keep {
 	struct user_keep *user;
 	int held_node;
 	__u64 held_bytes;
+	struct run_keep *traffic;
 };
 
 void run_keep_init(struct run_keep *k);

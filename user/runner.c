@@ -145,6 +145,22 @@ static int set_target(struct run_opts *o, const char *v)
 	return 0;
 }
 
+/* --traffic-target: a --target as set_target() takes it, resolved later */
+static int set_traffic(struct run_opts *o, const char *v)
+{
+	struct target_spec spec;
+	int rc = parse_target(v, &spec);
+	struct stat st;
+
+	if (rc == -EINVAL && strncmp(v, "cxl:", 4) && !stat(v, &st))
+		rc = 0;
+	if (!rc && strlen(v) >= sizeof(o->target))
+		rc = -ERANGE;
+	if (!rc)
+		o->traffic = v;
+	return rc;
+}
+
 /**
  * run_set_option() - one option of run's table into @o
  *
@@ -158,6 +174,7 @@ int run_set_option(struct run_opts *o, int id, const char *v)
 
 	switch (id) {
 	case OPT_TARGET:	return set_target(o, v);
+	case OPT_TRAFFIC_TARGET: return set_traffic(o, v);
 	case OPT_CPU:		o->th.cpu_set = true;
 				return parse_u32(v, &c->cpu);
 	case OPT_OP:
@@ -347,6 +364,12 @@ const char *run_args_problem(const struct run_opts *o)
 	}
 	if (o->batch_pairs && !c->batch)
 		return "--batch-pairs needs --batch";
+	if (o->traffic && c->mode != LATT_MODE_LOADED) {
+		struct latt_traffic t = { .target = LATT_TARGET_DRAM };
+
+		latt_traffic_rules(c, &t, &why);
+		return why;	/* the rule book's words */
+	}
 	why = threads_args_problem(o);
 	if (why)
 		return why;
@@ -1086,6 +1109,11 @@ static int check_module(const struct run_opts *o, const struct latt_info *in)
 			in->abi_version >> 16, in->abi_version & 0xffff);
 		return 1;
 	}
+	if (o->traffic && !(in->features & LATT_FEAT_TRAFFIC)) {
+		log_err("this lattester module (ABI %u.%u) lacks the 'traffic' feature: --traffic-target needs the module's LATT_IOC_START_TRAFFIC (ABI 2.9): load the module of this release, or --engine user",
+			in->abi_version >> 16, in->abi_version & 0xffff);
+		return 1;
+	}
 	if (c->batch && !(in->features & LATT_FEAT_BATCH)) {
 		log_err("this lattester module (ABI %u.%u) lacks the 'batch' feature: --batch needs the module's LATT_IOC_BATCH (ABI 2.7): load the module of this release, or --engine user",
 			in->abi_version >> 16, in->abi_version & 0xffff);
@@ -1135,14 +1163,40 @@ static int check_module(const struct run_opts *o, const struct latt_info *in)
 	return 0;
 }
 
+/* What START_TRAFFIC (or the user engine) gets of a resolved traffic @t */
+static void traffic_of(const struct run_opts *t, struct latt_traffic *tr)
+{
+	const struct latt_config *c = &t->cfg;
+
+	*tr = (struct latt_traffic){
+		.target = c->target,
+		.node = c->node,
+		.region = c->region,
+		.phys_addr = c->phys_addr,
+		.fd = c->fd,
+		.map_addr = c->map_addr,
+	};
+}
+
 /*
  * rules.h's checks, the same for both engines and in the same words (the
- * module makes them again at START, and answers with an errno).
+ * module makes them again at START, and answers with an errno); with a
+ * --traffic-target @t, its own too.
  */
-static int check_rules(const struct run_opts *o, const struct latt_info *in)
+static int check_rules(const struct run_opts *o, const struct run_opts *t,
+		       const struct latt_info *in)
 {
 	const char *lacks, *why = engine_rules(&o->cfg, in, &lacks);
+	struct latt_traffic tr;
 
+	if (!why && t) {
+		traffic_of(t, &tr);
+		if (latt_traffic_rules(&o->cfg, &tr, &why)) {
+			log_err("%s: --traffic-target %s: %s", o->target,
+				t->target, why);
+			return 1;
+		}
+	}
 	if (!why)
 		return 0;
 	if (lacks)
@@ -1358,6 +1412,11 @@ void run_keep_release(struct run_keep *k)
 	user_keep_free(&k->user);
 	k->held_node = -1;
 	k->held_bytes = 0;
+	if (k->traffic) {
+		run_keep_release(k->traffic);
+		free(k->traffic);
+		k->traffic = NULL;
+	}
 }
 
 /*
@@ -1440,14 +1499,23 @@ static int measure(struct latt_dev *d, const struct run_opts *o,
 
 	if (!d)
 		return user_engine_measure(o, c, r, h,
-					   h->keep ? &h->keep->user : NULL);
+					   h->keep ? &h->keep->user : NULL,
+					   h->keep && h->keep->traffic ?
+					   &h->keep->traffic->user : NULL);
 	/* in a sweep the module keeps the region on the open device, and
 	 * the next START takes it if it asks for the same; an older module
 	 * knows no such flag */
 	if (h->keep && (d->info.features & LATT_FEAT_REUSE))
 		run.flags |= LATT_CFG_REUSE;
 	clock_gettime(CLOCK_REALTIME, &r->start);
-	rc = latt_dev_start(d, &run);
+	if (o->traffic_run) {
+		struct latt_traffic tr;
+
+		traffic_of(o->traffic_run, &tr);
+		rc = latt_dev_start_traffic(d, &run, &tr);
+	} else {
+		rc = latt_dev_start(d, &run);
+	}
 	if (rc)
 		return report_start_error(o, c, rc);
 	log_info("%s: started, seed 0x%llx, threshold %llu cycles", o->target,
@@ -1749,19 +1817,123 @@ static void keep_held(struct run_keep *k, const struct run_opts *o,
 	k->held_bytes = k->held_node >= 0 ? o->cfg.region : 0;
 }
 
+/*
+ * --traffic-target: the traffic's memory, resolved as a --target is
+ * (check_host(): a node, a pmem or device-DAX device, a file, a CXL
+ * region) into @t, a copy of @o whose target is the traffic's.  Its op is
+ * a load and its pattern the traffic's (seq for a chase), so that its
+ * checks (--force, the claim's and the mapping's access) see the
+ * traffic's writes only, a --mix's; "dram" is the node of thread 1's CPU.
+ * --offset, --skip-badblocks and --op durable are the probe's.  0, or 1
+ * after a message.
+ */
+static int traffic_resolve(const struct run_opts *o, struct run_opts *t,
+			   const struct run_keep *k)
+{
+	struct latt_config *c = &t->cfg;
+
+	*t = *o;
+	t->traffic = NULL;
+	memset(&t->tgt, 0, sizeof(t->tgt));
+	t->offset_set = t->skip_badblocks = t->durable = false;
+	t->fence_set = false;
+	t->tlb_locality = 0;
+	t->batch_pairs = 0;
+	c->op = LATT_OP_LOAD;
+	c->fence = LATT_FENCE_DEFAULT;
+	c->chain = 1;
+	c->batch = 0;
+	if (c->pattern == LATT_PAT_CHASE) {
+		c->pattern = LATT_PAT_SEQ;
+		c->stride = 0;
+	}
+	c->target = LATT_TARGET_DRAM;
+	c->fd = 0;
+	c->phys_addr = 0;
+	c->map_addr = 0;
+	if (!o->region_set)
+		c->region = RUN_DEFAULT_REGION;
+	c->cpu = c->nr_threads > 1 ? o->th.list[1] : c->cpu;
+	t->th.cpu_set = false;	/* --cpu is the probe's, not this @c->cpu */
+	if (set_target(t, o->traffic)) {	/* parsed before: never */
+		log_err("--traffic-target %s: not a target", o->traffic);
+		return 1;
+	}
+	return check_host(t, k);
+}
+
+/* What the report says of the traffic @t streamed on. */
+static void traffic_report(struct run_report *r, const struct run_opts *t)
+{
+	snprintf(r->traffic.name, sizeof(r->traffic.name), "%s", t->target);
+	snprintf(r->traffic.kind, sizeof(r->traffic.kind), "%s", t->tgt.kind);
+	r->traffic.node = dram_node(t);
+	r->traffic.region = t->cfg.region;
+}
+
+/*
+ * A --traffic-target's claim (pmem) and mapping (device-DAX, the module),
+ * as the probe's: kept in @k->traffic in a sweep, else in @own and @dax,
+ * released after the run.  0, or 1 after a message.
+ */
+static int traffic_claim(struct run_opts *t, struct run_keep *k,
+			 const struct latt_dev *d, const struct latt_info *in,
+			 struct map_region *dax)
+{
+	struct run_keep *tk = k ? k->traffic : NULL;
+
+	if (refuse_unchecked(t, in))
+		return 1;
+	if (t->cfg.target == LATT_TARGET_PMEM) {
+		t->cfg.fd = claim(t, tk);
+		if (t->cfg.fd < 0) {
+			t->cfg.fd = 0;
+			return 1;
+		}
+	} else if (tk) {
+		claim_release(tk);
+	}
+	if (d && !strcmp(t->tgt.kind, "devdax") &&
+	    (in->features & LATT_FEAT_DAX_MAP))
+		return dax_map(t, tk, dax);
+	return 0;
+}
+
 static int measure_point(struct run_opts *o, struct run_report *r,
 			 const struct run_hooks *h)
 {
 	struct latt_dev dev = { .fd = -1 }, *d = &dev;
 	struct run_keep *k = h->keep;
-	struct map_region dax = { 0 };
+	struct map_region dax = { 0 }, tdax = { 0 };
+	struct run_opts *t = NULL;
 	int rc;
 
 	rc = threads_resolve(o);
+	if (!rc && o->traffic) {
+		if (k && !k->traffic) {
+			k->traffic = malloc(sizeof(*k->traffic));
+			if (k->traffic)
+				run_keep_init(k->traffic);
+		}
+		t = malloc(sizeof(*t));
+		if (!t || (k && !k->traffic)) {
+			log_err("out of memory");
+			free(t);
+			return 1;
+		}
+		rc = traffic_resolve(o, t, k ? k->traffic : NULL);
+	}
 	if (!rc)
 		rc = check_host(o, k);
-	if (rc)
+	if (rc) {
+		free(t);
 		return rc;
+	}
+	if (t) {
+		traffic_report(r, t);
+		/* the traffic's writes on pmem: --force is the run's */
+		o->cfg.flags |= t->cfg.flags & LATT_CFG_FORCE;
+	}
 	o->cfg.batch_pairs = run_batch_pairs(o);
 	if (o->user_engine) {
 		d = NULL;
@@ -1786,7 +1958,7 @@ static int measure_point(struct run_opts *o, struct run_report *r,
 	durable_flush(o, r->info);
 	rc = check_module(o, r->info);
 	if (!rc)
-		rc = check_rules(o, r->info);
+		rc = check_rules(o, t, r->info);
 	if (!rc)
 		rc = run_alloc(o, r);
 	if (!rc && o->cfg.target == LATT_TARGET_PMEM) {
@@ -1801,6 +1973,11 @@ static int measure_point(struct run_opts *o, struct run_report *r,
 	if (!rc && d && !strcmp(o->tgt.kind, "devdax") &&
 	    (r->info->features & LATT_FEAT_DAX_MAP))
 		rc = dax_map(o, k, &dax);
+	if (!rc && t)
+		rc = traffic_claim(t, k, d, r->info, &tdax);
+	else if (!rc && k && k->traffic)	/* no traffic target any more */
+		run_keep_release(k->traffic);
+	o->traffic_run = t;
 	if (!rc)
 		rc = resolve_threshold(d, o, r, h);
 	if (!rc && o->cfg.threshold)
@@ -1821,11 +1998,19 @@ static int measure_point(struct run_opts *o, struct run_report *r,
 		map_release(&dax);
 		if (o->cfg.fd > 0)
 			close(o->cfg.fd);
+		map_release(&tdax);
+		if (t && t->cfg.fd > 0)
+			close(t->cfg.fd);
 	} else if (!rc) {
 		keep_held(k, o, r->info);
+		/* the module never keeps a traffic region */
+		if (t && o->user_engine)
+			keep_held(k->traffic, t, r->info);
 	}
 	o->cfg.fd = 0;
 	o->cfg.map_addr = 0;
+	o->traffic_run = NULL;
+	free(t);
 	if (rc)
 		return rc;
 	r->samples_asked = o->cfg.samples;

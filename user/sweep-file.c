@@ -77,6 +77,7 @@ static const struct column {
 	[SWEEP_COL_MIX_READ]		= { SWEEP_CSV_V2, "mix_read" },
 	[SWEEP_COL_MIX_WRITE]		= { SWEEP_CSV_V2, "mix_write" },
 	[SWEEP_COL_WRITE_OP]		= { SWEEP_CSV_V2, "write_op" },
+	[SWEEP_COL_TRAFFIC_TARGET]	= { SWEEP_CSV_V9, "traffic_target" },
 	[SWEEP_COL_BYTES_READ]		= { SWEEP_CSV_V2, "bytes_read" },
 	[SWEEP_COL_BYTES_WRITTEN]	= { SWEEP_CSV_V2, "bytes_written" },
 	[SWEEP_COL_READ_GBPS]		= { SWEEP_CSV_V2, "read_gbps" },

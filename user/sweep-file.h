@@ -46,8 +46,9 @@ enum sweep_csv_layout {
 	SWEEP_CSV_V6,	/* outliers_explained ... clean_ns_mean: causes */
 	SWEEP_CSV_V7,	/* duty_cycle: the streams' (duty.h) */
 	SWEEP_CSV_V8,	/* idle_ns_p50; rd_percentage ... latency: Mess's */
+	SWEEP_CSV_V9,	/* traffic_target: a loaded run's traffic's memory */
 };
-#define SWEEP_CSV_LAYOUT	SWEEP_CSV_V8	/* what a new file gets */
+#define SWEEP_CSV_LAYOUT	SWEEP_CSV_V9	/* what a new file gets */
 
 /* "point" in the rows of a new file: the grid's points count from 1 */
 #define SWEEP_POINT_BASE	1
@@ -117,6 +118,7 @@ enum sweep_col {
 	SWEEP_COL_MIX_READ,
 	SWEEP_COL_MIX_WRITE,
 	SWEEP_COL_WRITE_OP,
+	SWEEP_COL_TRAFFIC_TARGET,
 	SWEEP_COL_BYTES_READ,
 	SWEEP_COL_BYTES_WRITTEN,
 	SWEEP_COL_READ_GBPS,

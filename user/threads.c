@@ -134,7 +134,8 @@ const char *threads_args_problem(const struct run_opts *o)
 			}
 	if (t->ncpus && t->cpu_set && t->cpus[0] != o->cfg.cpu)
 		return "--cpu and --cpus disagree: the first of --cpus is the CPU that takes the samples";
-	if (o->cfg.flags & LATT_CFG_SPLIT &&
+	/* a traffic target's parts are checked once it is resolved */
+	if (o->cfg.flags & LATT_CFG_SPLIT && !o->traffic &&
 	    (o->region_set || o->spec.kind == TARGET_DRAM) &&
 	    latt_split_part(o->cfg.region, n, o->cfg.size, &part)) {
 		snprintf(buf, sizeof(buf), "--split: --region %llu over %u threads leaves parts smaller than --size %llu",
@@ -387,8 +388,14 @@ void threads_print(FILE *f, const struct run_report *r)
 
 	if (!r->trep.n)
 		return;
-	fprintf(f, "\nthreads: %u, mode %s%s", r->trep.n, mode_name(c->mode),
-		c->flags & LATT_CFG_SPLIT ? ", split region" : ", shared region");
+	fprintf(f, "\nthreads: %u, mode %s", r->trep.n, mode_name(c->mode));
+	if (r->traffic.name[0])
+		fprintf(f, ", traffic on %s (%llu MiB, %s)", r->traffic.name,
+			(unsigned long long)(r->traffic.region >> 20),
+			c->flags & LATT_CFG_SPLIT ? "split" : "shared");
+	else
+		fputs(c->flags & LATT_CFG_SPLIT ? ", split region" :
+		      ", shared region", f);
 	if (c->mix_read || c->mix_write)
 		fprintf(f, ", mix %u:%u (writes: %s)", c->mix_read,
 			c->mix_write, latt_name(NAMES_OP, c->write_op ?
@@ -429,8 +436,9 @@ void threads_print(FILE *f, const struct run_report *r)
 		if (d->streams)
 			fprintf(f, " %6s", fmt_duty(duty, sizeof(duty),
 						    d->known ? d->share : -1));
-		fprintf(f, "  (%.2f GB/s in all, over %.3f s)\n",
+		fprintf(f, "  (%.2f GB/s in all%s%s, over %.3f s)\n",
 			b.read_gbps + b.write_gbps,
+			r->traffic.name[0] ? " on " : "", r->traffic.name,
 			latt_ns((double)b.cycles, khz) / 1e9);
 	}
 	if (d->streams)
@@ -450,6 +458,31 @@ static void add_duty(struct json_object *o, double share)
 			       json_new_fixed(share, 3));
 }
 
+/* What thread @s accessed, as the reports name it */
+static const char *thread_target(const struct run_report *r,
+				 const struct latt_thread_stats *s)
+{
+	if (r->traffic.name[0] && s->role == LATT_ROLE_STREAM)
+		return r->traffic.name;
+	return r->target ? r->target->spec : "";
+}
+
+/* --traffic-target: where the traffic streamed; null without one */
+static struct json_object *traffic_json(const struct run_report *r)
+{
+	const struct run_traffic *t = &r->traffic;
+	struct json_object *o;
+
+	if (!t->name[0])
+		return NULL;
+	o = json_object_new_object();
+	latt_json_str(o, "spec", t->name);
+	latt_json_str(o, "kind", t->kind);
+	latt_json_int(o, "node", t->node);
+	latt_json_u64(o, "region", t->region);
+	return o;
+}
+
 static struct json_object *thread_json(const struct run_report *r, __u32 i)
 {
 	const struct latt_thread_stats *s = &r->trep.st[i];
@@ -467,6 +500,8 @@ static struct json_object *thread_json(const struct run_report *r, __u32 i)
 	latt_json_u64(o, "cpu", s->cpu);
 	latt_json_u64(o, "node", s->node);
 	latt_json_str(o, "role", role_name(s->role));
+	/* the memory it accessed: the run's target, or the traffic's */
+	latt_json_str(o, "target", thread_target(r, s));
 	latt_json_int(o, "error", s->error);
 	latt_json_u64(o, "part_offset", s->part_offset);
 	latt_json_u64(o, "part_bytes", s->part_bytes);
@@ -551,11 +586,15 @@ struct json_object *json_run_threads(const struct run_report *r)
 	latt_json_u64(o, "mix_write", c->mix_write);
 	latt_json_str(o, "write_op", latt_name(NAMES_OP, c->write_op ?
 						 c->write_op : LATT_OP_STORE));
+	json_object_object_add(o, "traffic_target", traffic_json(r));
 	for (i = 0; i < r->trep.n; i++)
 		json_object_array_add(a, thread_json(r, i));
 	json_object_object_add(o, "threads", a);
 	run_bandwidth(r, &b);
 	bw = json_object_new_object();
+	/* the memory the bytes moved on */
+	latt_json_str(bw, "target", r->traffic.name[0] ? r->traffic.name :
+		      r->target ? r->target->spec : "");
 	latt_json_u64(bw, "bytes_read", b.bytes_read);
 	latt_json_u64(bw, "bytes_written", b.bytes_written);
 	latt_json_u64(bw, "duration_ns",

@@ -1707,13 +1707,37 @@ static void test_layout8(void)
 	      !strcmp(f8[n8 - 4], "pause") &&
 	      !strcmp(f8[n8 - 3], "bandwidth") &&
 	      !strcmp(f8[n8 - 2], "latency") && !strcmp(f8[n8 - 1], "key") &&
-	      n8 == (int)sweep_csv_columns() &&
+	      n8 == (int)sweep_csv_columns_of(SWEEP_CSV_V8) &&
 	      sweep_csv_columns_of(SWEEP_CSV_V8) ==
 	      sweep_csv_columns_of(SWEEP_CSV_V7) + 5 &&
 	      !sweep_csv_has(SWEEP_CSV_V7, SWEEP_COL_RD_PERCENTAGE),
 	      "layout 8: Mess's rd_percentage, pause, bandwidth, latency before the key, 5 columns more than layout 7 (%d)",
 	      n8);
 	free(h8);
+}
+
+/* Layout 9: a loaded run's --traffic-target, right after write_op. */
+static void test_layout9(void)
+{
+	char *h9 = header_of(SWEEP_CSV_V9), *f9[CSV_MAX_FIELDS];
+	int n9, at;
+
+	if (!h9) {
+		check(0, "the header of layout 9");
+		return;
+	}
+	n9 = csv_split(h9, f9, CSV_MAX_FIELDS);
+	at = csv_column(f9, n9, "write_op");
+	check(at >= 0 && at + 2 < n9 &&
+	      !strcmp(f9[at + 1], "traffic_target") &&
+	      !strcmp(f9[at + 2], "bytes_read") &&
+	      n9 == (int)sweep_csv_columns() &&
+	      sweep_csv_columns_of(SWEEP_CSV_V9) ==
+	      sweep_csv_columns_of(SWEEP_CSV_V8) + 1 &&
+	      !sweep_csv_has(SWEEP_CSV_V8, SWEEP_COL_TRAFFIC_TARGET),
+	      "layout 9: traffic_target right after write_op, one column more than layout 8 (%d)",
+	      n9);
+	free(h9);
 }
 
 /*
@@ -1739,8 +1763,9 @@ static void test_layouts(void)
 		free(h5);
 		return;
 	}
-	check(SWEEP_CSV_LAYOUT == SWEEP_CSV_V8, "a new file is of layout 8");
+	check(SWEEP_CSV_LAYOUT == SWEEP_CSV_V9, "a new file is of layout 9");
 	test_layout8();
+	test_layout9();
 	n7 = csv_split(h7, f7, CSV_MAX_FIELDS);
 	at = csv_column(f7, n7, "total_gbps");
 	check(at >= 0 && at + 2 < n7 && !strcmp(f7[at + 1], "duty_cycle") &&
@@ -1794,7 +1819,7 @@ static void test_layouts(void)
 	sweep_file_rows_free(&r);
 	/* a header cut short (a sweep stopped mid-write): no row, started
 	 * anew, whichever layout it began */
-	for (k = SWEEP_CSV_V5; k <= SWEEP_CSV_V8; k++) {
+	for (k = SWEEP_CSV_V5; k <= SWEEP_CSV_V9; k++) {
 		char *h = header_of((enum sweep_csv_layout)k);
 
 		cut = h ? strstr(h, ",mode,") : NULL;

@@ -64,7 +64,7 @@ static __u32 measure(const struct run_opts *o, struct user_keep **keep,
 	struct run_report r = { .info = &info, .hist = hist };
 	struct run_hooks h = { .abort_at = abort_at };
 
-	if (user_engine_measure(o, &o->cfg, &r, &h, keep))
+	if (user_engine_measure(o, &o->cfg, &r, &h, keep, NULL))
 		return ~0U;
 	if (r.res.state != LATT_STATE_DONE)
 		return ~1U;

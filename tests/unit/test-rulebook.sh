@@ -57,8 +57,11 @@ calls latt_thread_pattern kmod/run.c user/engine-user.c
 report $? "both engines give each thread its addresses with latt_thread_pattern()"
 calls latt_acct_merge kmod/run.c user/engine-user.c
 report $? "both engines merge their threads' records with latt_acct_merge()"
-calls latt_split_part kmod/main.c user/threads.c user/engine-user.c
-report $? "the split is latt_split_part()'s, for both engines and the CLI's check"
+calls latt_split_part kmod/main.c user/threads.c &&
+	calls latt_thread_part kmod/run.c user/engine-user.c
+report $? "the split is latt_split_part()'s, for both engines and the CLI's check; each thread's part latt_thread_part()'s"
+calls latt_traffic_rules kmod/main.c user/runner.c
+report $? "both engines check a --traffic-target with latt_traffic_rules()"
 calls latt_thread_role kmod/run.c user/engine-user.c
 report $? "both engines give their threads roles with latt_thread_role()"
 only 'latt_prng_derive' include/lattester/core.h include/lattester/prng.h

@@ -82,6 +82,8 @@ export V7=duty_cycle
 # and layout 8's: sweep --curves' idle latency after duty_cycle, Mess's
 # names of a curve's point before the key
 export V8=idle_ns_p50,rd_percentage,pause,bandwidth,latency
+# and layout 9's: a loaded run's --traffic-target, after write_op
+export V9=traffic_target
 
 # ---- a small grid ----
 sweep g --engine user $grid
@@ -366,7 +368,8 @@ report $? "--resume with --hugepages (a column of its own): its points added"
 python3 - "$tmp/ws.csv" "$tmp/old.csv" "$tmp/ws.jsonl" "$tmp/old.jsonl" <<'PY'
 import csv, json, os, sys
 later = os.environ["V6"].split(",") + os.environ["V7"].split(",") + \
-    os.environ["V8"].split(",")
+    os.environ["V8"].split(",") + \
+    os.environ["V9"].split(",")
 src, dst, jsrc, jdst = sys.argv[1:]
 rows = list(csv.reader(open(src)))
 head = rows[0]
@@ -403,7 +406,8 @@ report $? "--resume of files counted from 0, without engine, page_size: continue
 python3 - "$tmp/ws.csv" "$tmp/v3.csv" <<'PY'
 import csv, os, sys
 later = os.environ["V6"].split(",") + os.environ["V7"].split(",") + \
-    os.environ["V8"].split(",")
+    os.environ["V8"].split(",") + \
+    os.environ["V9"].split(",")
 rows = list(csv.reader(open(sys.argv[1])))
 keep = [i for i, c in enumerate(rows[0]) if c != "region_reused" and
         not c.startswith(("ns_lo_", "ns_hi_")) and c not in later]
@@ -426,7 +430,8 @@ report $? "--resume of a file without region_reused: continued in its columns"
 python3 - "$tmp/ws.csv" "$tmp/v4.csv" <<'PY'
 import csv, os, sys
 later = os.environ["V6"].split(",") + os.environ["V7"].split(",") + \
-    os.environ["V8"].split(",")
+    os.environ["V8"].split(",") + \
+    os.environ["V9"].split(",")
 rows = list(csv.reader(open(sys.argv[1])))
 keep = [i for i, c in enumerate(rows[0])
         if not c.startswith(("ns_lo_", "ns_hi_")) and c not in later]
@@ -453,7 +458,8 @@ report $? "--resume of a layout-4 file: continued without the intervals; a new f
 python3 - "$tmp/c10.csv" "$tmp/v5.csv" <<'PY'
 import csv, os, sys
 later = os.environ["V6"].split(",") + os.environ["V7"].split(",") + \
-    os.environ["V8"].split(",")
+    os.environ["V8"].split(",") + \
+    os.environ["V9"].split(",")
 rows = list(csv.reader(open(sys.argv[1])))
 keep = [i for i, c in enumerate(rows[0]) if c not in later]
 with open(sys.argv[2], "w", newline="") as f:
@@ -469,7 +475,8 @@ head -1 "$tmp/v5.csv" >"$tmp/v5.head"
 	python3 - "$tmp/v5.csv" <<'PY'
 import csv, os, sys
 later = os.environ["V6"].split(",") + os.environ["V7"].split(",") + \
-    os.environ["V8"].split(",")
+    os.environ["V8"].split(",") + \
+    os.environ["V9"].split(",")
 rows = list(csv.reader(open(sys.argv[1])))
 head = rows[0]
 assert not set(later) & set(head), head
@@ -487,7 +494,8 @@ report $? "--resume of a layout-5 file with --threshold: continued in layout 5's
 # a file of layout 6 (before the duty cycle): continued without it
 python3 - "$tmp/ws.csv" "$tmp/v6.csv" <<'PY'
 import csv, os, sys
-later = os.environ["V7"].split(",") + os.environ["V8"].split(",")
+later = os.environ["V7"].split(",") + os.environ["V8"].split(",") + \
+    os.environ["V9"].split(",")
 rows = list(csv.reader(open(sys.argv[1])))
 keep = [i for i, c in enumerate(rows[0]) if c not in later]
 with open(sys.argv[2], "w", newline="") as f:
