@@ -161,12 +161,15 @@ static int latt_threads_check(struct latt_run *run)
  */
 static int latt_config_check(struct latt_run *run)
 {
-	struct latt_config *c = &run->cfg;
+	struct latt_config *c = &run->cfg, probe;
 	int ret;
 
-	ret = latt_check_config(c);
+	/* what the probe's target sees: a traffic target takes the rest */
+	latt_probe_config(c, run->tcfg.region != 0, &probe);
+	ret = latt_check_config(&probe);
 	if (ret)
 		return ret;
+	c->chain = probe.chain;
 	if (c->cpu >= nr_cpu_ids)
 		return -EINVAL;
 	if (!cpu_online(c->cpu))
@@ -243,6 +246,18 @@ static int latt_traffic_map(struct latt_run *run)
 }
 
 /*
+ * Does @run overwrite its target?  Stores, chase's pointers, and a mix's
+ * writes unless a traffic target takes them (latt_probe_config()).
+ */
+static bool latt_run_writes(const struct latt_run *run)
+{
+	const struct latt_config *c = &run->cfg;
+
+	return latt_op_is_store(c->op) || c->pattern == LATT_PAT_CHASE ||
+	       (c->mix_write && !run->tcfg.region);
+}
+
+/*
  * The region the last run kept (LATT_CFG_REUSE), moved out of it into
  * @out: the caller owns it then.  Only from a run that has ended, and with
  * @starter, only from one that file started.  Under latt_lock.
@@ -283,8 +298,7 @@ static bool latt_kept_matches(const struct latt_run *old,
 		return true;
 	if (!claim || claim != r->claim)
 		return false;
-	if ((latt_op_is_store(b->op) || b->pattern == LATT_PAT_CHASE ||
-	     b->mix_write) && !(claim->f_mode & FMODE_WRITE))
+	if (latt_run_writes(run) && !(claim->f_mode & FMODE_WRITE))
 		return false;
 	return b->pattern != LATT_PAT_CHASE || is_power_of_2(b->region);
 }
@@ -346,9 +360,7 @@ static long latt_ioctl_start(struct file *file, void __user *arg,
 	if (tr)
 		run->tcfg = *tr;
 	ret = latt_config_check(run);
-	/* the run overwrites its target: stores, chase's pointers, mixes */
-	writes = latt_op_is_store(run->cfg.op) ||
-		 run->cfg.pattern == LATT_PAT_CHASE || run->cfg.mix_write;
+	writes = latt_run_writes(run);
 	if (!ret)
 		ret = latt_threads_check(run);
 	if (!ret && tr)

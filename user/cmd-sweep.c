@@ -547,6 +547,9 @@ static void fixed_key(const struct sweep *s, const struct grid_point *p,
 	key_put(t, len, &n, KEY_SPLIT, "%d", !!(c->flags & LATT_CFG_SPLIT));
 	if (o->traffic)
 		key_put(t, len, &n, KEY_TRAFFIC_TARGET, "%s", o->traffic);
+	if (o->traffic_region)
+		key_put(t, len, &n, KEY_TRAFFIC_REGION, "%llu",
+			(unsigned long long)o->traffic_region);
 }
 
 /* The key of point @p: its grid values, then the options all share. */
@@ -1589,6 +1592,7 @@ static const struct sweep_idle *idle_of(struct sweep *s,
 	o.cfg.mix_read = 0;
 	o.cfg.mix_write = 0;
 	o.traffic = NULL;	/* no traffic: none on its target either */
+	o.traffic_region = 0;
 	if (run_set_option(&o, OPT_CPU, cpu) || run_args_problem(&o)) {
 		log_warn("point %zu (%s): no idle run can be made of it: its rows carry no idle latency",
 			 p->index + 1, desc);

@@ -363,14 +363,16 @@ const char *engine_rules(const struct latt_config *c,
 /*
  * The module's latt_config_check() less what is checked before (the
  * runner's engine_rules()): resolve node (DRAM: the CPU's, for "local"),
- * window, fence and width in @c, choose the functions and the timer.  Says
- * what is wrong and returns 1, or 0.
+ * window, fence and width in @c, choose the functions and the timer; with
+ * @traffic, a --traffic-target's, check what the probe's target sees.
+ * Says what is wrong and returns 1, or 0.
  */
 static int pick(struct latt_config *c, const struct latt_info *in,
-		struct latt_pick *p)
+		bool traffic, struct latt_pick *p)
 {
+	struct latt_config probe;
 	const char *why = NULL;
-	int node;
+	int node, rc;
 
 	if (c->node == LATT_NODE_LOCAL && c->target == LATT_TARGET_DRAM) {
 		node = numa_node_of_cpu((int)c->cpu);
@@ -378,8 +380,11 @@ static int pick(struct latt_config *c, const struct latt_info *in,
 	}
 	if (!c->window_us)
 		c->window_us = in->window_us;
-	if (latt_config_rules(c, &why) ||
-	    latt_pick_sample(c, in->features, in->widths, p, &why)) {
+	/* what the probe's target sees: a traffic target takes the rest */
+	latt_probe_config(c, traffic, &probe);
+	rc = latt_config_rules(&probe, &why);
+	c->chain = probe.chain;
+	if (rc || latt_pick_sample(c, in->features, in->widths, p, &why)) {
 		if (p->lacks)
 			log_err("%s: this CPU lacks %s", why, p->lacks);
 		else
@@ -1008,7 +1013,7 @@ static char *mem_get(const struct run_opts *o, const struct latt_config *c,
 	if (c->target == LATT_TARGET_DRAM)
 		return region_alloc(o, c, &m->numa, &m->numa_len);
 	if (map_target(o->target, &o->tgt.pm, c->fd, o->tgt.offset, c->region,
-		       run_writes(c), &m->map))
+		       run_writes(o), &m->map))
 		return NULL;
 	return m->map.base;
 }
@@ -1067,7 +1072,7 @@ static struct user_keep *keep_new(const struct run_opts *o,
 	k->node = c->node;
 	k->region = c->region;
 	k->hugepages = o->hugepages;
-	k->writes = run_writes(c);
+	k->writes = run_writes(o);
 	k->offset = o->tgt.offset;
 	/*
 	 * DRAM that transparent huge pages can't reach (THP "never", or
@@ -1116,7 +1121,7 @@ static bool keep_fits(const struct user_keep *k, const struct run_opts *o,
 		return k->node == c->node && k->hugepages == o->hugepages;
 	return k->file_known && !fstat(c->fd, &st) && st.st_dev == k->dev &&
 	       st.st_ino == k->ino && st.st_rdev == k->rdev &&
-	       k->offset == o->tgt.offset && k->writes == run_writes(c);
+	       k->offset == o->tgt.offset && k->writes == run_writes(o);
 }
 
 /* Does @k hold the chase cycle a run of @c would build? */
@@ -1128,14 +1133,15 @@ static bool chase_fits(const struct user_keep *k, const struct latt_config *c)
 }
 
 /* After a run of @c that ended done on @k: is its chase cycle still there? */
-static void keep_after(struct user_keep *k, const struct latt_config *c)
+static void keep_after(struct user_keep *k, const struct run_opts *o,
+		       const struct latt_config *c)
 {
 	if (c->pattern == LATT_PAT_CHASE && c->target == LATT_TARGET_DRAM) {
 		k->chase = true;
 		k->chase_size = c->size;
 		k->chase_stride = c->stride;
 		k->chase_seed = c->seed;
-	} else if (run_writes(c) || c->target != LATT_TARGET_DRAM) {
+	} else if (run_writes(o) || c->target != LATT_TARGET_DRAM) {
 		k->chase = false;
 	}
 }
@@ -1475,7 +1481,7 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 		u->tspec = t->target;
 		u->traffic = t->cfg.region;
 	}
-	if (pick(&u->cfg, r->info, &u->pick))
+	if (pick(&u->cfg, r->info, t != NULL, &u->pick))
 		goto out;
 	u->batch = (struct latt_batch_rec){ .pairs = r->batch_pairs,
 					    .k = u->cfg.batch };
@@ -1557,7 +1563,7 @@ int user_engine_measure(const struct run_opts *o, const struct latt_config *c,
 	/* kept for the next run only if this one ended as it should: a
 	 * failed or aborted run may have left its chase half built */
 	if (keep && r->res.state == LATT_STATE_DONE && !r->interrupted) {
-		keep_after(k, &u->cfg);
+		keep_after(k, o, &u->cfg);
 		*keep = k;
 	} else {
 		user_keep_free(&k);	/* as the module frees it before RESULT */

@@ -332,6 +332,8 @@ const struct key_def key_defs[KEY_NR] = {
 	[KEY_SPLIT]		= { "split", KEY_FLAG, "0", "--split" },
 	[KEY_TRAFFIC_TARGET]	= { "traffic_target", KEY_FREE, "",
 				    "--traffic-target" },
+	[KEY_TRAFFIC_REGION]	= { "traffic_region", 0, "default",
+				    "--traffic-region" },
 };
 
 const struct key_def *key_def_of(const char *name)

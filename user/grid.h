@@ -135,6 +135,7 @@ enum key_id {
 	KEY_WRITE_OP,
 	KEY_SPLIT,
 	KEY_TRAFFIC_TARGET,	/* only when given */
+	KEY_TRAFFIC_REGION,	/* only when given */
 	KEY_NR
 };
 

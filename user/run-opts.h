@@ -31,7 +31,9 @@
 /* where a loaded run's traffic streams */
 #define RUN_OPT_TRAFFIC_TARGET \
 	OPT_ROW("traffic-target", OPT_TRAFFIC_TARGET, "TARGET", \
-	  "--mode loaded: the memory the traffic streams on, any --target (dram:1, /dev/dax1.0, cxl:region0, ...; dram: the node of the second thread's CPU), while thread 0 measures --target: one memory's latency under another's traffic; its region is --region, or the default (default: the traffic shares --target's region)")
+	  "--mode loaded: the memory the traffic streams on, any --target (dram:1, /dev/dax1.0, cxl:region0, ...; dram: the node of the second thread's CPU), while thread 0 measures --target: one memory's latency under another's traffic (default: the traffic shares --target's region)"), \
+	OPT_ROW("traffic-region", OPT_TRAFFIC_REGION, "BYTES", \
+	  "--traffic-target's region, as --region is --target's (default: --region, or the traffic target's default)")
 
 /* run's --mix (sweep's is a list) and the write op of either */
 #define RUN_OPT_MIX \

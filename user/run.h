@@ -82,6 +82,7 @@ enum run_opt_id {
 	OPT_BATCH,
 	OPT_BATCH_PAIRS,
 	OPT_TRAFFIC_TARGET,
+	OPT_TRAFFIC_REGION,
 	OPT_RUN_LAST,		/* sweep's own options follow */
 };
 
@@ -153,6 +154,7 @@ struct run_opts {
 	struct run_target tgt;	/* resolved */
 	char target[PATH_MAX];
 	const char *traffic;	/* --traffic-target as given, or NULL */
+	__u64 traffic_region;	/* --traffic-region, 0: --region's rule */
 	const struct run_opts *traffic_run;	/* while a run is measured:
 						 * the traffic's target,
 						 * resolved (runner.c) */
@@ -317,11 +319,16 @@ struct run_hooks {
 	struct run_keep *keep;
 };
 
-/* The run writes to its target: a store op, or chase (its links). */
-static inline bool run_writes(const struct latt_config *c)
+/*
+ * The run writes to its target: a store op, chase (its links), or a
+ * --mix's writes, unless they go to a --traffic-target.
+ */
+static inline bool run_writes(const struct run_opts *o)
 {
+	const struct latt_config *c = &o->cfg;
+
 	return op_is_store(c->op) || c->pattern == LATT_PAT_CHASE ||
-	       c->mix_write;
+	       (c->mix_write && !o->traffic);
 }
 
 void run_defaults(struct run_opts *o);

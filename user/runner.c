@@ -175,6 +175,10 @@ int run_set_option(struct run_opts *o, int id, const char *v)
 	switch (id) {
 	case OPT_TARGET:	return set_target(o, v);
 	case OPT_TRAFFIC_TARGET: return set_traffic(o, v);
+	case OPT_TRAFFIC_REGION:
+		rc = parse_size(v, &o->traffic_region);
+		return rc ? rc : !o->traffic_region ||
+			    o->traffic_region > LATT_MAX_REGION ? -ERANGE : 0;
 	case OPT_CPU:		o->th.cpu_set = true;
 				return parse_u32(v, &c->cpu);
 	case OPT_OP:
@@ -364,6 +368,8 @@ const char *run_args_problem(const struct run_opts *o)
 	}
 	if (o->batch_pairs && !c->batch)
 		return "--batch-pairs needs --batch";
+	if (o->traffic_region && !o->traffic)
+		return "--traffic-region is the region of --traffic-target";
 	if (o->traffic && c->mode != LATT_MODE_LOADED) {
 		struct latt_traffic t = { .target = LATT_TARGET_DRAM };
 
@@ -568,12 +574,12 @@ static int refuse_writes(const struct run_opts *o, const char *what)
 	const struct latt_config *c = &o->cfg;
 	char b1[32];
 
-	if (o->force || !run_writes(c))
+	if (o->force || !run_writes(o))
 		return 0;
 	fmt_bytes(b1, sizeof(b1), c->region);
 	if (op_is_store(c->op))
 		log_err("%s: %s would overwrite %s of %s; add --force to allow it", o->target, latt_name(NAMES_OP, c->op), b1, what);
-	else if (c->mix_write)
+	else if (c->mix_write && !o->traffic)
 		log_err("%s: --mix %u:%u writes with %s: it would overwrite %s of %s; add --force to allow it", o->target,
 			c->mix_read, c->mix_write,
 			latt_name(NAMES_OP, c->write_op ? c->write_op :
@@ -1186,8 +1192,13 @@ static void traffic_of(const struct run_opts *t, struct latt_traffic *tr)
 static int check_rules(const struct run_opts *o, const struct run_opts *t,
 		       const struct latt_info *in)
 {
-	const char *lacks, *why = engine_rules(&o->cfg, in, &lacks);
+	struct latt_config probe;
 	struct latt_traffic tr;
+	const char *lacks, *why;
+
+	/* what the probe's target sees: a traffic target takes the rest */
+	latt_probe_config(&o->cfg, t != NULL, &probe);
+	why = engine_rules(&probe, in, &lacks);
 
 	if (!why && t) {
 		traffic_of(t, &tr);
@@ -1288,7 +1299,7 @@ static int claim_pmem(const struct run_opts *o)
 {
 	const struct pmem_target *t = &o->tgt.pm;
 	const char *path = t->file[0] ? t->file : t->device;
-	bool rdonly = o->user_engine && !run_writes(&o->cfg);
+	bool rdonly = o->user_engine && !run_writes(o);
 	struct pmem_target again = *t;
 	struct stat st;
 	int fd, err, fd2;
@@ -1341,7 +1352,7 @@ static int claim(const struct run_opts *o, struct run_keep *k)
 {
 	const struct pmem_target *t = &o->tgt.pm;
 	const char *path = t->file[0] ? t->file : t->device;
-	bool rdonly = o->user_engine && !run_writes(&o->cfg);
+	bool rdonly = o->user_engine && !run_writes(o);
 	int fd;
 
 	if (!k)
@@ -1372,7 +1383,7 @@ static int dax_map(struct run_opts *o, struct run_keep *k,
 		   struct map_region *own)
 {
 	struct latt_config *c = &o->cfg;
-	bool writes = run_writes(c);
+	bool writes = run_writes(o);
 	struct map_region *m = k ? &k->dax : own;
 
 	if (k && k->dax.map && k->dax_offset == o->tgt.offset &&
@@ -1851,8 +1862,12 @@ static int traffic_resolve(const struct run_opts *o, struct run_opts *t,
 	c->fd = 0;
 	c->phys_addr = 0;
 	c->map_addr = 0;
-	if (!o->region_set)
+	if (o->traffic_region) {
+		c->region = o->traffic_region;
+		t->region_set = true;
+	} else if (!o->region_set) {
 		c->region = RUN_DEFAULT_REGION;
+	}
 	c->cpu = c->nr_threads > 1 ? o->th.list[1] : c->cpu;
 	t->th.cpu_set = false;	/* --cpu is the probe's, not this @c->cpu */
 	if (set_target(t, o->traffic)) {	/* parsed before: never */

@@ -103,11 +103,12 @@ static const char *mode_problem(const struct run_opts *o, __u32 n)
 		return "--pattern chase is a latency pattern; bandwidth streams seq, rand, stride or hotspot";
 	if (bw && c->flags & LATT_CFG_WARM)
 		return "--warm is for timed accesses, not --mode bandwidth";
-	if (chase && c->flags & LATT_CFG_SPLIT)
+	/* with a --traffic-target the split and the writes are its own */
+	if (chase && c->flags & LATT_CFG_SPLIT && !o->traffic)
 		return "--pattern chase is one chain over the region: no --split";
 	if (chase && c->mode == LATT_MODE_LATENCY && n > 1)
 		return "--pattern chase is one chain: with several threads use --mode loaded (thread 0 chases, the others stream)";
-	if (chase && c->mix_write)
+	if (chase && c->mix_write && !o->traffic)
 		return "--pattern chase with writing traffic would overwrite the chain: --mix R:0";
 	return NULL;
 }

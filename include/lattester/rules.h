@@ -369,6 +369,29 @@ static inline int latt_config_rules(struct latt_config *c, const char **why)
 }
 
 /**
+ * latt_probe_config() - a run's configuration as its target sees it
+ * @c: the run's configuration
+ * @traffic: the run has a traffic target (ABI 2.9)
+ * @p: out: @c, less what goes to the traffic target
+ *
+ * With a traffic target the traffic's --mix writes and its --split are
+ * the traffic target's (latt_traffic_rules() checks them there): the
+ * probe's region is neither written by the traffic nor split, so its
+ * checks (latt_config_rules(), a claim's access) see neither.  A chase
+ * probe may then have writing traffic elsewhere, and a persistent memory
+ * probe needs no --force for writes that never reach it.
+ */
+static inline void latt_probe_config(const struct latt_config *c,
+				     int traffic, struct latt_config *p)
+{
+	*p = *c;
+	if (!traffic)
+		return;
+	p->mix_write = 0;
+	p->flags &= ~LATT_CFG_SPLIT;
+}
+
+/**
  * latt_traffic_rules() - what a loaded run's traffic target allows (ABI 2.9,
  *	LATT_IOC_START_TRAFFIC; lattester-ctl's --traffic-target)
  * @c: the run's configuration, which latt_config_rules() passed

@@ -26,6 +26,10 @@
  *			noise, a slow tail, rare outliers (more of them in
  *			small hotspots) and a periodic spike, as fixtures for
  *			the plots (tests/plots/make-fixtures)
+ *   START_TRAFFIC (ABI 2.9) with LATT_FEAT_TRAFFIC (1 << 24) in
+ *			FAKE_FEATURES: checked as the module checks its
+ *			fields (DRAM only here), the traffic's region each
+ *			stream's part in THREADS
  *   FAKE_STALL_US=N	the streaming threads (bandwidth, loaded) lose N us
  *			in one window: it lasts a window and N us, and the
  *			run ends N us late (default 0: every window a
@@ -54,6 +58,7 @@ static __u32 state = LATT_STATE_IDLE;
 static int polls;
 static __u32 run_cpus[64];	/* the threads' CPUs (ABI 1.2) */
 static __u32 run_threads;	/* 1 without threads */
+static __u64 run_traffic;	/* START_TRAFFIC's region, or 0 */
 
 static __u64 env_u64(const char *name, __u64 def)
 {
@@ -114,6 +119,7 @@ static int fake_start(const struct latt_config *c)
 	    (!c->samples && c->mode != LATT_MODE_BANDWIDTH))
 		return -EINVAL;
 	run = *c;
+	run_traffic = 0;
 	run_threads = c->nr_threads > 1 ? c->nr_threads : 1;
 	if (run_threads > sizeof(run_cpus) / sizeof(run_cpus[0]))
 		return -EINVAL;
@@ -136,6 +142,24 @@ static int fake_start(const struct latt_config *c)
 	state = LATT_STATE_RUNNING;
 	polls = 0;
 	return 0;
+}
+
+/* ABI 2.9: START of a loaded run whose traffic has a DRAM region of its own */
+static int fake_start_traffic(const struct latt_traffic *t)
+{
+	const struct latt_config *c = (const void *)(uintptr_t)t->config_ptr;
+	int rc;
+
+	if (!(env_u64("FAKE_FEATURES", 0) & LATT_FEAT_TRAFFIC))
+		return -ENOTTY;
+	if (!c || t->reserved0 || !all_zero(t->reserved, sizeof(t->reserved)) ||
+	    t->target != LATT_TARGET_DRAM || t->fd || t->phys_addr ||
+	    t->map_addr || !t->region || c->mode != LATT_MODE_LOADED)
+		return -EINVAL;
+	rc = fake_start(c);
+	if (!rc)
+		run_traffic = t->region;
+	return rc;
 }
 
 static int fake_status(struct latt_status *st)
@@ -365,6 +389,8 @@ static int fake_threads(struct latt_threads *a)
 			st[i].cpu = run_cpus[i];
 			st[i].role = times ? LATT_ROLE_LATENCY :
 				     LATT_ROLE_STREAM;
+			st[i].part_bytes = !times && run_traffic ?
+					   run_traffic : run.region;
 			st[i].overhead = FAKE_OVERHEAD;
 			if (times)
 				st[i].overhead_idle = run.mode == LATT_MODE_LOADED ?
@@ -472,6 +498,8 @@ static int fake_ioctl(unsigned long req, void *arg)
 		return fake_info(arg);
 	case LATT_IOC_START:
 		return fake_start(arg);
+	case LATT_IOC_START_TRAFFIC:
+		return fake_start_traffic(arg);
 	case LATT_IOC_STATUS:
 		return fake_status(arg);
 	case LATT_IOC_ABORT:

@@ -316,6 +316,95 @@ else
 	report 1 "test-cli-fake.so builds"
 fi
 
+# --traffic-target: the probe on one region of node 0, the traffic on a
+# second one (this host has one node), in both engines (the kernel's
+# against the stand-in, with LATT_FEAT_TRAFFIC): the traffic's target
+# named, its part the traffic's region (16 MiB where the probe's is 4),
+# its bytes its accesses' at 2:1, a probe's median an access's
+traffic_check()
+{
+	python3 - "$@" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+eng = sys.argv[2]
+th = d["threads"]
+tt = th.get("traffic_target") or {}
+why = []
+if d["result"]["state"] != "done":
+    why.append("state %r" % d["result"]["state"])
+if (tt.get("spec"), tt.get("kind"), tt.get("node"), tt.get("region")) != \
+        ("dram:0", "dram", 0, 16 << 20):
+    why.append("traffic_target %r" % tt)
+p, s = th["threads"]
+if (p["role"], p["target"], p["part_bytes"], p["bytes_read"]) != \
+        ("latency", "dram:0", 4 << 20, 0):
+    why.append("probe %r" % {k: p[k] for k in ("role", "target", "part_bytes", "bytes_read")})
+if (s["role"], s["target"], s["part_bytes"]) != ("stream", "dram:0", 16 << 20):
+    why.append("traffic %r" % {k: s[k] for k in ("role", "target", "part_bytes")})
+if th["bandwidth"]["target"] != "dram:0":
+    why.append("bandwidth.target %r" % th["bandwidth"]["target"])
+if eng == "user":
+    a, rd, wr = s["accesses"], s["bytes_read"], s["bytes_written"]
+    # R:W 2:1 of 64 B: two reads a write, to within a cycle
+    if a < 3 or rd + wr != 64 * a or abs(rd - 2 * wr) > 3 * 64:
+        why.append("traffic bytes %d/%d for %d accesses" % (rd, wr, a))
+    p50 = d["latency"]["ns"]["p50"]
+    if not 5 < p50 < 100000:
+        why.append("probe p50 %r ns" % p50)
+print("# " + ("; ".join(why) or "%s: %r" % (eng, tt)))
+sys.exit(1 if why else 0)
+EOF
+}
+T="--mode loaded --threads 2 --samples 3000 --target dram:0 --region 4M
+	--traffic-target dram:0 --traffic-region 16M --mix 2:1"
+# shellcheck disable=SC2086 # $T: the options
+run "$ctl" run --engine user $T --json "$tmp/traffic.json"
+report $rc "--traffic-target dram:0: exit 0"
+traffic_check "$tmp/traffic.json" user
+report $? "--traffic-target: thread 1 streams 2:1 on the traffic's own 16 MiB, thread 0 times its 4 MiB"
+if make -s -C "$top/user" test-cli-fake.so >/dev/null 2>"$tmp/err"; then
+	# shellcheck disable=SC2086
+	LATTESTER_DEV=/dev/null LD_PRELOAD=$top/user/test-cli-fake.so \
+		FAKE_FEATURES=$(((1 << 12) - 1 | 1 << 13 | 1 << 24)) "$ctl" run \
+		$T --json "$tmp/ktraffic.json" >/dev/null 2>"$tmp/err"
+	report $? "--traffic-target, the kernel engine against the stand-in: exit 0"
+	traffic_check "$tmp/ktraffic.json" kernel
+	report $? "... START_TRAFFIC took the traffic's 16 MiB, named as the user engine names it"
+	# shellcheck disable=SC2086
+	LATTESTER_DEV=/dev/null LD_PRELOAD=$top/user/test-cli-fake.so \
+		FAKE_FEATURES=$(((1 << 12) - 1 | 1 << 13)) FAKE_ABI=0x20008 \
+		"$ctl" run $T >/dev/null 2>"$tmp/err"
+	[ $? -eq 1 ] && grep -q "this lattester module (ABI 2.8) lacks the 'traffic' feature: --traffic-target needs the module's LATT_IOC_START_TRAFFIC (ABI 2.9)" "$tmp/err"
+	report $? "--traffic-target with a module of ABI 2.8: refused, saying what it lacks"
+fi
+for m in latency bandwidth; do
+	expect 2 "--traffic-target with --mode $m: refused" "$ctl" run \
+		--engine user --mode $m --threads 2 --traffic-target dram:0
+	has "$tmp/err" "^lattester-ctl run: --traffic-target is for --mode loaded: thread 0 measures --target while the others stream on the traffic target$" \
+		"... in the rule book's words"
+done
+# a chase probe under writing traffic: refused on its own region (the
+# writes would break its chain), run with the traffic on another, the
+# chain whole: every sample a load of it (the run would stop, or its
+# samples stray, on a broken chain)
+expect 2 "chase probe, writing traffic on its region: refused" "$ctl" run \
+	--engine user --mode loaded --threads 2 --pattern chase --mix 1:1
+run "$ctl" run --engine user --mode loaded --threads 2 --samples 3000 \
+	--pattern chase --target dram:0 --region 4M --traffic-target dram:0 \
+	--mix 1:1 --split --json "$tmp/tchase.json"
+report $rc "chase probe, writing traffic on a --traffic-target: runs"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); t = d["threads"]["threads"]
+sys.exit(not (d["result"]["state"] == "done" and d["result"]["samples"] == 3000
+              and t[1]["bytes_written"] > 0 and t[1]["bytes_written"] == t[1]["bytes_read"]))' \
+	"$tmp/tchase.json"
+report $? "... its 3000 samples done, the traffic 1:1"
+expect 2 "--traffic-region without --traffic-target: refused" "$ctl" run \
+	--engine user --mode loaded --threads 2 --traffic-region 16M
+expect 1 "--traffic-target dram:99: refused" "$ctl" run --engine user \
+	--mode loaded --threads 2 --traffic-target dram:99
+has "$tmp/err" "dram:99: no such NUMA node" "... naming the node"
+
 # the module's refusals, in its words, before anything is measured
 expect 1 "--engine user --threads 2 --size 512K: refused" "$ctl" run \
 	--engine user --threads 2 --size 512K --region 16M

@@ -163,7 +163,7 @@ static void test_fits(const char *dir)
 	k.region = 16 * MiB;
 	c->pattern = LATT_PAT_CHASE;
 	check(!chase_fits(&k, c), "chase: none built yet");
-	keep_after(&k, c);
+	keep_after(&k, &o, c);
 	check(chase_fits(&k, c), "chase: the one a chase left fits the same");
 	c->chain = 16;
 	c->op = LATT_OP_LOAD;
@@ -178,18 +178,18 @@ static void test_fits(const char *dir)
 	check(!chase_fits(&k, c), "chase: another --tlb-locality does not fit");
 	c->stride = 0;
 	c->pattern = LATT_PAT_RAND;
-	keep_after(&k, c);
+	keep_after(&k, &o, c);
 	c->pattern = LATT_PAT_CHASE;
 	check(chase_fits(&k, c), "chase: a load run in between leaves it");
 	c->op = LATT_OP_STORE;
 	c->pattern = LATT_PAT_RAND;
-	keep_after(&k, c);
+	keep_after(&k, &o, c);
 	c->op = LATT_OP_LOAD;
 	c->pattern = LATT_PAT_CHASE;
 	check(!chase_fits(&k, c), "chase: a store in between overwrote it");
 	k.target = LATT_TARGET_PMEM;
 	c->target = LATT_TARGET_PMEM;
-	keep_after(&k, c);
+	keep_after(&k, &o, c);
 	check(!chase_fits(&k, c), "chase: never kept on persistent memory");
 }
 

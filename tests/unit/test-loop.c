@@ -1037,6 +1037,208 @@ static void test_thread_streams(void)
 	free(all);
 }
 
+/*
+ * A loaded run with a traffic target (ABI 2.9): the probe spans its
+ * region, the traffic threads the traffic's, each its own part with
+ * --split: disjoint, in order, inside it, as latt_split_part() cuts the
+ * traffic region among the traffic threads alone.  The rules refuse what
+ * both engines refuse, in rules.h's words.
+ */
+static void test_traffic(void)
+{
+	const __u64 probe = 64ULL << 20, sizes[] = { 64, 4096 };
+	const __u64 traffics[] = { 4096, 6ULL << 20, 16ULL << 20,
+				   (1ULL << 30) + (4ULL << 20) };
+	struct latt_traffic t;
+	struct latt_config c;
+	const char *why;
+	__u64 off, bytes, part, end;
+	__u32 n, i, k, z;
+	int bad = 0, cases = 0, rc;
+
+	memset(&c, 0, sizeof(c));
+	c.mode = LATT_MODE_LOADED;
+	c.region = probe;
+	for (z = 0; z < 2; z++)
+	for (k = 0; k < sizeof(traffics) / sizeof(traffics[0]); k++)
+	for (n = 2; n <= 9; n++) {
+		c.size = sizes[z];
+		c.flags = LATT_CFG_SPLIT;
+		cases++;
+		end = 0;
+		if (latt_split_part(traffics[k], n - 1, c.size, &part)) {
+			/* refused alike: no part can hold an access */
+			bad += !latt_thread_part(&c, traffics[k], 1, n, &off,
+						 &bytes);
+			continue;
+		}
+		for (i = 0; i < n; i++) {
+			rc = latt_thread_part(&c, traffics[k], i, n, &off,
+					      &bytes);
+			if (rc) {
+				bad++;
+				break;
+			}
+			if (!i) {	/* the probe: its whole region */
+				bad += off != 0 || bytes != probe;
+				continue;
+			}
+			/* in order, disjoint, inside, big enough */
+			bad += off != end || bytes != part ||
+			       off + bytes > traffics[k] || bytes < c.size;
+			end = off + bytes;
+		}
+		/* shared: every traffic thread spans it all */
+		c.flags = 0;
+		for (i = 1; i < n; i++) {
+			latt_thread_part(&c, traffics[k], i, n, &off, &bytes);
+			bad += off != 0 || bytes != traffics[k];
+		}
+	}
+	check(!bad, "traffic target: the probe spans its region, each traffic thread its own part of the traffic's, in order, disjoint, inside it, or all of it shared (%d of %d cases wrong)",
+	      bad, cases);
+	/* no traffic target: as before, the split among all threads */
+	c.flags = LATT_CFG_SPLIT;
+	c.size = 64;
+	latt_thread_part(&c, 0, 3, 4, &off, &bytes);
+	check(off == 3 * (16ULL << 20) && bytes == 16ULL << 20,
+	      "no traffic target: thread 3 of 4 has the fourth 16 MiB of 64 (%llu, %llu)",
+	      (unsigned long long)off, (unsigned long long)bytes);
+
+	/* the rules */
+	memset(&c, 0, sizeof(c));
+	c.mode = LATT_MODE_LOADED;
+	c.nr_threads = 3;
+	c.size = 64;
+	c.region = probe;
+	c.pattern = LATT_PAT_RAND;
+	memset(&t, 0, sizeof(t));
+	t.target = LATT_TARGET_DRAM;
+	t.region = 1ULL << 30;
+	why = NULL;
+	rc = latt_traffic_rules(&c, &t, &why);
+	check(!rc, "traffic rules: a DRAM traffic target of 1 GiB runs (%s)", why ? why : "");
+	t.target = LATT_TARGET_PMEM;
+	t.fd = 3;
+	t.phys_addr = 1ULL << 32;
+	rc = latt_traffic_rules(&c, &t, &why);
+	check(!rc, "traffic rules: a PMEM one of loads runs");
+	c.mix_read = 1;
+	c.mix_write = 1;
+	rc = latt_traffic_rules(&c, &t, &why);
+	check(rc == -LATT_EPERM &&
+	      !strcmp(why, "--mix writes would overwrite persistent memory: they need --force"),
+	      "traffic rules: --mix writes on PMEM need --force, EPERM (%s)", why);
+	c.flags = LATT_CFG_FORCE;
+	rc = latt_traffic_rules(&c, &t, &why);
+	check(!rc, "traffic rules: ... and run with it");
+	c.mode = LATT_MODE_LATENCY;
+	rc = latt_traffic_rules(&c, &t, &why);
+	check(rc == -LATT_EINVAL &&
+	      !strncmp(why, "--traffic-target is for --mode loaded", 37),
+	      "traffic rules: latency mode refused (%s)", why);
+	c.mode = LATT_MODE_BANDWIDTH;
+	rc = latt_traffic_rules(&c, &t, &why);
+	check(rc == -LATT_EINVAL,
+	      "traffic rules: bandwidth mode refused");
+	c.mode = LATT_MODE_LOADED;
+	t.reserved[1] = 1;
+	rc = latt_traffic_rules(&c, &t, &why);
+	check(rc == -LATT_EINVAL,
+	      "traffic rules: a reserved field refused");
+	t.reserved[1] = 0;
+	t.target = LATT_TARGET_DRAM;
+	rc = latt_traffic_rules(&c, &t, &why);
+	check(rc == -LATT_EINVAL &&
+	      !strcmp(why, "a dram traffic target has no device or physical address"),
+	      "traffic rules: DRAM with a device's fields refused (%s)", why);
+	t.fd = 0;
+	t.phys_addr = 0;
+	t.target = 7;
+	rc = latt_traffic_rules(&c, &t, &why);
+	check(rc == -LATT_EINVAL,
+	      "traffic rules: an unknown target refused");
+	t.target = LATT_TARGET_DRAM;
+	t.region = 0;
+	rc = latt_traffic_rules(&c, &t, &why);
+	check(rc == -LATT_EINVAL,
+	      "traffic rules: no region refused");
+	t.region = 32;
+	rc = latt_traffic_rules(&c, &t, &why);
+	check(rc == -LATT_EINVAL &&
+	      !strcmp(why, "--size is larger than the traffic target's region"),
+	      "traffic rules: a region below --size refused (%s)", why);
+	/* split: 2 traffic threads of 64 B parts can't hold 4 KiB each */
+	t.region = 128;
+	c.size = 64;
+	c.flags |= LATT_CFG_SPLIT;
+	rc = latt_traffic_rules(&c, &t, &why);
+	check(!rc,
+	      "traffic rules: 128 B split between 2 traffic threads of 64 B accesses runs");
+	t.region = 64;
+	rc = latt_traffic_rules(&c, &t, &why);
+	check(rc == -LATT_EINVAL &&
+	      !strncmp(why, "--split: the traffic target's region", 36),
+	      "traffic rules: 64 B split between 2 traffic threads refused (%s)",
+	      why);
+	/* the pattern on a part: a hotspot wider than the traffic's region */
+	c.flags = 0;
+	c.pattern = LATT_PAT_HOTSPOT;
+	c.stride = 1ULL << 20;
+	t.region = 64ULL << 10;
+	rc = latt_traffic_rules(&c, &t, &why);
+	check(rc == -LATT_EINVAL,
+	      "traffic rules: a hotspot wider than the traffic's region refused (%s)",
+	      why);
+	/* the probe's view: a chase with writing, split traffic elsewhere */
+	{
+		struct latt_config r, pv;
+
+		memset(&r, 0, sizeof(r));
+		r.op = LATT_OP_LOAD;
+		r.pattern = LATT_PAT_CHASE;
+		r.mode = LATT_MODE_LOADED;
+		r.nr_threads = 3;
+		r.size = 64;
+		r.region = 1ULL << 20;
+		r.samples = 1000;
+		r.mix_read = 1;
+		r.mix_write = 1;
+		r.flags = LATT_CFG_SPLIT;
+		r.target = LATT_TARGET_PMEM;
+		r.flags |= LATT_CFG_FORCE;	/* the chase's links */
+		latt_probe_config(&r, 0, &pv);
+		rc = latt_config_rules(&pv, &why);
+		check(rc == -LATT_EINVAL,
+		      "probe view: without a traffic target a chase with split, writing traffic is refused (%s)",
+		      why);
+		latt_probe_config(&r, 1, &pv);
+		why = NULL;
+		rc = latt_config_rules(&pv, &why);
+		check(!rc && pv.mix_read == 1 && !pv.mix_write &&
+		      !(pv.flags & LATT_CFG_SPLIT) && pv.flags & LATT_CFG_FORCE,
+		      "probe view: with one, the writes and the split are the traffic's, the probe's chase runs (%s)",
+		      why ? why : "");
+		r.pattern = LATT_PAT_RAND;
+		r.flags = 0;
+		latt_probe_config(&r, 1, &pv);
+		rc = latt_config_rules(&pv, &why);
+		check(!rc, "probe view: a pmem probe under writing traffic elsewhere needs no --force");
+		latt_probe_config(&r, 0, &pv);
+		rc = latt_config_rules(&pv, &why);
+		check(rc == -LATT_EPERM, "probe view: ... as its own writing traffic does (%s)", why);
+	}
+	/* a chase probe's traffic streams seq: its TLB block is the probe's */
+	c.pattern = LATT_PAT_CHASE;
+	c.stride = 1ULL << 20;
+	c.mix_write = 0;
+	why = NULL;
+	rc = latt_traffic_rules(&c, &t, &why);
+	check(!rc,
+	      "traffic rules: a chase probe's TLB block does not bind the traffic's region (%s)",
+	      why ? why : "");
+}
+
 static void test_threads(void)
 {
 	static __u64 h_all[LATT_HIST_BUCKETS], h_a[LATT_HIST_BUCKETS],
@@ -1693,6 +1895,7 @@ int main(void)
 	test_poison(&lf);
 	test_reports();
 	test_threads();
+	test_traffic();
 	test_merge_overheads();
 	test_lcal();
 	test_thread_streams();

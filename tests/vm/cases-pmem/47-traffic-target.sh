@@ -11,8 +11,11 @@
 #     without --force in the same words by both engines, as a probe's
 #     stores on it are; with it, the
 #     device changed: the stores landed there;
-#   - the device probed (loads), writing traffic on dram: the device is
-#     unchanged: none of the traffic's stores reached the probe's target.
+#   - the device probed (loads), writing traffic on dram: no --force
+#     asked, and the device is unchanged: none of the traffic's stores
+#     reached the probe's target;
+#   - a chase probe on dram with writing traffic on the device (the
+#     traffic's writes never reach its chain).
 # 47-traffic-target.check reads the JSON: the traffic's target, kind and
 # node, the stream thread's bytes, the probe's samples.
 . /tests/lib/pmem.sh
@@ -55,14 +58,25 @@ for e in kernel user; do
 	[ "$s" != "$s0" ] && echo "ok: $e: the traffic's stores changed $dev" ||
 		fail "$e: writing traffic on $dev left it unchanged: its stores went elsewhere"
 
-	# the other way round: the device probed, the stores on dram
+	# the other way round: the device probed, the stores on dram, which
+	# need no --force: they never reach the device
 	# shellcheck disable=SC2086
 	run_json "traffic-$e-dram-writes" --engine $e $L --target "$dev" \
-		--traffic-target dram --mix 0:1 --force
+		--traffic-target dram --mix 0:1
 	s2=$(daxsum sum "$dev" $B)
 	[ "$s2" = "$s" ] && echo "ok: $e: the traffic's stores on dram left the probed $dev as it was" ||
 		fail "$e: traffic on dram changed the probed $dev: $s -> $s2"
 done
+
+# a chase probe under writing traffic elsewhere: its chain stands
+for e in kernel user; do
+	# shellcheck disable=SC2086
+	run_json "chase-$e" --engine $e --mode loaded --cpus 0,1 \
+		--samples 2000 --region 4M --pattern chase --target dram:0 \
+		--traffic-target "$dev" --mix 1:1 --force
+done
+refused 2 "--pattern chase with writing traffic would overwrite the chain" \
+	run --mode loaded --cpus 0,1 --pattern chase --target dram:0 --mix 1:1
 
 # outside --mode loaded: a usage error, before any device is opened
 refused 2 "--traffic-target is for --mode loaded" run --target dram:0 \
