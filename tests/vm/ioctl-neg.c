@@ -641,6 +641,168 @@ static void test_threads(int fd)
 	      (unsigned long long)st[0].count, (unsigned long long)r.count);
 }
 
+/* START_TRAFFIC of @c and @t: its errno (a run that started is waited for) */
+static int traffic_errno(int fd, struct latt_config c, struct latt_traffic t)
+{
+	int ret;
+
+	t.config_ptr = (__u64)(unsigned long)&c;
+	ret = xioctl(fd, LATT_IOC_START_TRAFFIC, &t);
+	if (!ret)
+		wait_done(fd);
+	return ret;
+}
+
+/*
+ * ABI 2.9, LATT_IOC_START_TRAFFIC: the traffic target's fields refused as
+ * documented, the configuration's as START refuses them; a loaded run on
+ * CPUs 0 and 1 whose traffic streams on node 1's DRAM (the probe on node
+ * 0's) ends done, with the probe over its region and the traffic over the
+ * traffic's own, as THREADS says; with --split the traffic's part is the
+ * traffic region's, not the probe's.  The probe's region is kept
+ * (LATT_CFG_REUSE) and taken by the next START_TRAFFIC; the traffic's
+ * never is.
+ */
+static void test_traffic(int fd)
+{
+	struct latt_config c = vm_base_config(), b;
+	struct latt_thread_stats st[2];
+	struct latt_threads a;
+	struct latt_traffic t, u;
+	struct latt_result r;
+	struct latt_info info;
+	__u32 cpus[2] = { 0, 1 };
+	unsigned int i;
+	int ret, s;
+
+	memset(&info, 0, sizeof(info));
+	ret = xioctl(fd, LATT_IOC_GET_INFO, &info);
+	check(!ret && (info.features & LATT_FEAT_TRAFFIC),
+	      "GET_INFO: LATT_FEAT_TRAFFIC (features %#llx)",
+	      (unsigned long long)info.features);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		skip("START_TRAFFIC: one CPU online, a loaded run needs two");
+		return;
+	}
+	c.mode = LATT_MODE_LOADED;
+	c.nr_threads = 2;
+	c.cpus_ptr = (__u64)(unsigned long)cpus;
+	c.node = 0;
+	c.region = 8 << 20;
+	memset(&t, 0, sizeof(t));
+	t.target = LATT_TARGET_DRAM;
+	t.node = 1;
+	t.region = 4 << 20;
+
+	check(xioctl(fd, LATT_IOC_START_TRAFFIC, (void *)8) == -EFAULT,
+	      "START_TRAFFIC with a bad pointer -> EFAULT");
+	u = t;
+	u.config_ptr = 8;
+	ret = xioctl(fd, LATT_IOC_START_TRAFFIC, &u);
+	check(ret == -EFAULT, "START_TRAFFIC with a bad config_ptr -> EFAULT (%s)",
+	      ret ? strerrorname_np(-ret) : "0");
+	u = t;
+	u.reserved0 = 1;
+	ret = traffic_errno(fd, c, u);
+	check(ret == -EINVAL, "reserved0 set -> EINVAL (%s)",
+	      ret ? strerrorname_np(-ret) : "0");
+	for (i = 0; i < ARRAY_SIZE(t.reserved); i++) {
+		u = t;
+		u.reserved[i] = 1;
+		ret = traffic_errno(fd, c, u);
+		check(ret == -EINVAL, "reserved[%u] set -> EINVAL (%s)", i,
+		      ret ? strerrorname_np(-ret) : "0");
+	}
+	b = c;
+	b.mode = LATT_MODE_LATENCY;
+	b.nr_threads = 0;
+	b.cpus_ptr = 0;
+	ret = traffic_errno(fd, b, t);
+	check(ret == -EINVAL, "a latency run -> EINVAL (%s)",
+	      ret ? strerrorname_np(-ret) : "0");
+	u = t;
+	u.region = 0;
+	ret = traffic_errno(fd, c, u);
+	check(ret == -EINVAL, "no region -> EINVAL (%s)",
+	      ret ? strerrorname_np(-ret) : "0");
+	u = t;
+	u.fd = 3;
+	ret = traffic_errno(fd, c, u);
+	check(ret == -EINVAL, "DRAM with an fd -> EINVAL (%s)",
+	      ret ? strerrorname_np(-ret) : "0");
+	u = t;
+	u.target = 9;
+	ret = traffic_errno(fd, c, u);
+	check(ret == -EINVAL, "an unknown target -> EINVAL (%s)",
+	      ret ? strerrorname_np(-ret) : "0");
+	u = t;
+	u.node = 4096;
+	ret = traffic_errno(fd, c, u);
+	check(ret == -EINVAL, "node 4096 -> EINVAL (%s)",
+	      ret ? strerrorname_np(-ret) : "0");
+	b = c;
+	b.mix_read = 1;
+	b.mix_write = 1;
+	u = t;
+	u.target = LATT_TARGET_PMEM;
+	u.fd = 0;
+	ret = traffic_errno(fd, b, u);
+	check(ret == -EPERM, "PMEM traffic with --mix writes, no LATT_CFG_FORCE -> EPERM (%s)",
+	      ret ? strerrorname_np(-ret) : "0");
+	b = c;
+	b.flags = LATT_CFG_SPLIT;
+	u = t;
+	u.region = 64;
+	b.size = 128;
+	ret = traffic_errno(fd, b, u);
+	check(ret == -EINVAL, "a traffic region below --size -> EINVAL (%s)",
+	      ret ? strerrorname_np(-ret) : "0");
+
+	/* a run: the probe on node 0's 8 MiB, the traffic on node 1's 4 */
+	t.config_ptr = (__u64)(unsigned long)&c;
+	c.flags = LATT_CFG_REUSE;
+	ret = xioctl(fd, LATT_IOC_START_TRAFFIC, &t);
+	s = ret ? -1 : wait_done(fd);
+	memset(&a, 0, sizeof(a));
+	memset(st, 0, sizeof(st));
+	a.stats_ptr = (__u64)(unsigned long)st;
+	a.len = 2;
+	memset(&r, 0, sizeof(r));
+	ret = ret ?: xioctl(fd, LATT_IOC_THREADS, &a) ?:
+	      xioctl(fd, LATT_IOC_RESULT, &r);
+	check(!ret && s == LATT_STATE_DONE && a.len == 2 &&
+	      st[0].role == LATT_ROLE_LATENCY && st[0].part_bytes == 8 << 20 &&
+	      st[0].count == c.samples && st[1].role == LATT_ROLE_STREAM &&
+	      st[1].part_bytes == 4 << 20 && st[1].part_offset == 0 &&
+	      st[1].accesses > 0 && st[1].bytes_read == 64 * st[1].accesses &&
+	      r.config.node == 0,
+	      "START_TRAFFIC: done (%d), the probe over its 8 MiB (%llu), the traffic over its own 4 MiB (%llu), %llu accesses of 64 B (%s)",
+	      s, (unsigned long long)st[0].part_bytes,
+	      (unsigned long long)st[1].part_bytes,
+	      (unsigned long long)st[1].accesses,
+	      ret ? strerrorname_np(-ret) : "0");
+	/* again: the probe's region kept and taken, the traffic's made anew */
+	ret = xioctl(fd, LATT_IOC_START_TRAFFIC, &t);
+	s = ret ? -1 : wait_done(fd);
+	memset(&r, 0, sizeof(r));
+	ret = ret ?: xioctl(fd, LATT_IOC_RESULT, &r);
+	check(!ret && s == LATT_STATE_DONE && (r.flags & LATT_RES_REUSED),
+	      "START_TRAFFIC again with LATT_CFG_REUSE: done, the probe's region reused (flags %#x, %s)",
+	      r.flags, ret ? strerrorname_np(-ret) : "0");
+	/* a split: the part is the traffic's, cut among the traffic alone */
+	c.flags = LATT_CFG_SPLIT;
+	ret = xioctl(fd, LATT_IOC_START_TRAFFIC, &t);
+	s = ret ? -1 : wait_done(fd);
+	memset(st, 0, sizeof(st));
+	a.len = 2;
+	ret = ret ?: xioctl(fd, LATT_IOC_THREADS, &a);
+	check(!ret && s == LATT_STATE_DONE && st[0].part_bytes == 8 << 20 &&
+	      st[1].part_bytes == 4 << 20,
+	      "START_TRAFFIC with LATT_CFG_SPLIT: the probe over 8 MiB, one traffic thread over all 4 of its own (%llu, %llu)",
+	      (unsigned long long)st[0].part_bytes,
+	      (unsigned long long)st[1].part_bytes);
+}
+
 static void test_close_aborts(void)
 {
 	struct latt_config c = vm_base_config();
@@ -1265,6 +1427,7 @@ int main(void)
 	test_threads(fd);	/* any one-thread run */
 	test_batch(fd);		/* after test_threads: a run without batches */
 	test_windows(fd);	/* after test_batch: a run without a threshold */
+	test_traffic(fd);
 	sysfs_write("window_us", "500", 0);
 	close(fd);
 	return tap_done("ioctl-neg");
