@@ -691,6 +691,8 @@ static const struct dim {
 	  DIM_DEFAULT_QUIET | DIM_NEW | DIM_KEY, NULL, "kernel" },
 	{ "hugepages", NO_COL,
 	  DIM_DEFAULT_QUIET | DIM_NEW | DIM_KEY, NULL, "0" },
+	{ "traffic_target", SWEEP_COL_TRAFFIC_TARGET,
+	  DIM_DEFAULT_QUIET | DIM_NEW, "", "" },
 };
 #define NR_DIMS	(sizeof(dims) / sizeof(dims[0]))
 
@@ -1405,6 +1407,8 @@ static void fmt_dim(char *buf, size_t len, size_t d, const char *v)
 	} else if (!strcmp(name, "hugepages")) {
 		snprintf(buf, len, "%s", strcmp(v, "0") ?
 			 "huge pages (--hugepages)" : "base pages");
+	} else if (!strcmp(name, "traffic_target")) {
+		snprintf(buf, len, "traffic on %s", *v ? v : "the target");
 	} else {
 		snprintf(buf, len, "%s", v);
 	}
