@@ -1961,6 +1961,7 @@ static int measure_point(struct run_opts *o, struct run_report *r,
 			if (rc) {
 				run_open_failed(rc, h->engine_hint &&
 						!o->engine_set);
+				free(t);
 				return 1;
 			}
 		}
