@@ -653,6 +653,17 @@ static int traffic_errno(int fd, struct latt_config c, struct latt_traffic t)
 	return ret;
 }
 
+/* START_TRAFFIC of @c and @t changed by @set (on u, a copy): -@err */
+#define EXPECT_TRAFFIC(fd, c, t, set, err, what) do {			\
+	struct latt_traffic u = (t);					\
+	int r_;								\
+									\
+	set;								\
+	r_ = traffic_errno(fd, c, u);					\
+	check(r_ == -(err), what " -> " #err " (%s)",			\
+	      r_ ? strerrorname_np(-r_) : "0");				\
+} while (0)
+
 /*
  * ABI 2.9, LATT_IOC_START_TRAFFIC: the traffic target's fields refused as
  * documented, the configuration's as START refuses them; a loaded run on
@@ -672,7 +683,6 @@ static void test_traffic(int fd)
 	struct latt_result r;
 	struct latt_info info;
 	__u32 cpus[2] = { 0, 1 };
-	unsigned int i;
 	int ret, s;
 
 	memset(&info, 0, sizeof(info));
@@ -701,62 +711,28 @@ static void test_traffic(int fd)
 	ret = xioctl(fd, LATT_IOC_START_TRAFFIC, &u);
 	check(ret == -EFAULT, "START_TRAFFIC with a bad config_ptr -> EFAULT (%s)",
 	      ret ? strerrorname_np(-ret) : "0");
-	u = t;
-	u.reserved0 = 1;
-	ret = traffic_errno(fd, c, u);
-	check(ret == -EINVAL, "reserved0 set -> EINVAL (%s)",
-	      ret ? strerrorname_np(-ret) : "0");
-	for (i = 0; i < ARRAY_SIZE(t.reserved); i++) {
-		u = t;
-		u.reserved[i] = 1;
-		ret = traffic_errno(fd, c, u);
-		check(ret == -EINVAL, "reserved[%u] set -> EINVAL (%s)", i,
-		      ret ? strerrorname_np(-ret) : "0");
-	}
+	EXPECT_TRAFFIC(fd, c, t, u.reserved0 = 1, EINVAL, "reserved0 set");
+	EXPECT_TRAFFIC(fd, c, t, u.reserved[0] = 1, EINVAL, "reserved[0] set");
+	EXPECT_TRAFFIC(fd, c, t, u.reserved[1] = 1, EINVAL, "reserved[1] set");
 	b = c;
 	b.mode = LATT_MODE_LATENCY;
 	b.nr_threads = 0;
 	b.cpus_ptr = 0;
-	ret = traffic_errno(fd, b, t);
-	check(ret == -EINVAL, "a latency run -> EINVAL (%s)",
-	      ret ? strerrorname_np(-ret) : "0");
-	u = t;
-	u.region = 0;
-	ret = traffic_errno(fd, c, u);
-	check(ret == -EINVAL, "no region -> EINVAL (%s)",
-	      ret ? strerrorname_np(-ret) : "0");
-	u = t;
-	u.fd = 3;
-	ret = traffic_errno(fd, c, u);
-	check(ret == -EINVAL, "DRAM with an fd -> EINVAL (%s)",
-	      ret ? strerrorname_np(-ret) : "0");
-	u = t;
-	u.target = 9;
-	ret = traffic_errno(fd, c, u);
-	check(ret == -EINVAL, "an unknown target -> EINVAL (%s)",
-	      ret ? strerrorname_np(-ret) : "0");
-	u = t;
-	u.node = 4096;
-	ret = traffic_errno(fd, c, u);
-	check(ret == -EINVAL, "node 4096 -> EINVAL (%s)",
-	      ret ? strerrorname_np(-ret) : "0");
+	EXPECT_TRAFFIC(fd, b, t, (void)0, EINVAL, "a latency run");
+	EXPECT_TRAFFIC(fd, c, t, u.region = 0, EINVAL, "no region");
+	EXPECT_TRAFFIC(fd, c, t, u.fd = 3, EINVAL, "DRAM with an fd");
+	EXPECT_TRAFFIC(fd, c, t, u.target = 9, EINVAL, "an unknown target");
+	EXPECT_TRAFFIC(fd, c, t, u.node = 4096, EINVAL, "node 4096");
 	b = c;
 	b.mix_read = 1;
 	b.mix_write = 1;
-	u = t;
-	u.target = LATT_TARGET_PMEM;
-	u.fd = 0;
-	ret = traffic_errno(fd, b, u);
-	check(ret == -EPERM, "PMEM traffic with --mix writes, no LATT_CFG_FORCE -> EPERM (%s)",
-	      ret ? strerrorname_np(-ret) : "0");
+	EXPECT_TRAFFIC(fd, b, t, u.target = LATT_TARGET_PMEM, EPERM,
+		       "PMEM traffic with --mix writes, no LATT_CFG_FORCE");
 	b = c;
 	b.flags = LATT_CFG_SPLIT;
-	u = t;
-	u.region = 64;
 	b.size = 128;
-	ret = traffic_errno(fd, b, u);
-	check(ret == -EINVAL, "a traffic region below --size -> EINVAL (%s)",
-	      ret ? strerrorname_np(-ret) : "0");
+	EXPECT_TRAFFIC(fd, b, t, u.region = 64, EINVAL,
+		       "a traffic region below --size");
 
 	/* a run: the probe on node 0's 8 MiB, the traffic on node 1's 4 */
 	t.config_ptr = (__u64)(unsigned long)&c;

@@ -22,32 +22,12 @@ echo "$j" | grep -q '"movable":true' || fail "$dax: not onlined movable: $j"
 grep -H . /sys/devices/system/node/node$node/meminfo | grep -E 'MemTotal|MemFree'
 echo "ok: $dax online as node $node"
 
-# held_on_node ENGINE: a run's 8 MiB region comes out of the CXL node:
-# its free memory drops by that much while the run holds it
-memfree() {
-	awk '/MemFree/ {print $4}' /sys/devices/system/node/node$node/meminfo
-}
-held_on_node() {
-	local f0 f1
-	f0=$(memfree)
-	if ! bg_run /tmp/bg.out --engine "$1" --quiet --cpu 0 --target "dram:$node" \
-		--region 8M --samples 100000000; then
-		fail "$1: the background run on dram:$node did not start"
-		cat /tmp/bg.out
-		kill "$bg_pid" 2>/dev/null
-		return
-	fi
-	f1=$(memfree)
-	kill -INT "$bg_pid"
-	wait "$bg_pid"
-	if [ $((f0 - f1)) -ge 7000 ]; then
-		echo "ok: $1 engine: node $node free memory fell by $((f0 - f1)) kB under an 8 MiB region"
-	else
-		fail "$1 engine: node $node free memory fell by $((f0 - f1)) kB under an 8 MiB region: not from the CXL node?"
-	fi
-}
-held_on_node kernel
-held_on_node user
+# a run's 8 MiB region comes out of the CXL node: its free memory drops
+# by that much while the run holds it (cxl.sh's held_on_node)
+for e in kernel user; do
+	held_on_node "$node" 7000 "$e engine, an 8 MiB region on dram:$node" \
+		--engine $e --cpu 0 --target "dram:$node" --region 8M
+done
 
 run_json "node-kernel@load@rand" --target "dram:$node" --region 4M
 run_json "node-kernel@store@seq" --target "dram:$node" --region 4M --op store --pattern seq

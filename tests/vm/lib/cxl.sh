@@ -61,6 +61,30 @@ refused_both() {
 	done
 }
 
+# held_on_node NODE KB WHAT RUN-ARGS...: a background lattester-ctl run
+# RUN-ARGS takes at least KB kB of node NODE's free memory while it runs
+# (MemFree; the user engine's 4 KiB pages come partly from the per-CPU
+# free lists, which MemFree does not count: 2 MiB of them were seen)
+held_on_node() {
+	local node=$1 want=$2 what=$3 f0 f1
+	shift 3
+	f0=$(awk '/MemFree/ {print $4}' /sys/devices/system/node/node$node/meminfo)
+	if ! BG_WAIT=600 bg_run /tmp/bg.out --quiet --samples 100000000 "$@"; then
+		fail "$what: the background run did not start: $(cat /tmp/bg.out)"
+		kill -INT "$bg_pid" 2>/dev/null
+		wait "$bg_pid"
+		return
+	fi
+	f1=$(awk '/MemFree/ {print $4}' /sys/devices/system/node/node$node/meminfo)
+	kill -INT "$bg_pid"
+	wait "$bg_pid"
+	if [ $((f0 - f1)) -ge "$want" ]; then
+		echo "ok: $what: node $node free memory fell by $((f0 - f1)) kB"
+	else
+		fail "$what: node $node free memory fell by $((f0 - f1)) kB, not $want: not from that node?"
+	fi
+}
+
 # sysval FILE: a sysfs value, or empty
 sysval() {
 	cat "$1" 2>/dev/null

@@ -142,13 +142,14 @@ ops_map() {
 
 # bg_run OUT ARGS...: lattester-ctl run ARGS in the background, its output
 # in OUT, its pid in $bg_pid; returns once it says it started (its memory
-# is mapped and faulted in), false if it doesn't within 10 s
+# is mapped and faulted in), false if it doesn't within 10 s (BG_WAIT
+# tenths of a second, where the emulator faults in more memory)
 bg_run() {
 	local out=$1 i=0
 	shift
 	LATTESTER_LOG=info lattester-ctl run "$@" >"$out" 2>&1 &
 	bg_pid=$!
-	while ! grep -q ": started" "$out" && [ $i -lt 100 ]; do
+	while ! grep -q ": started" "$out" && [ $i -lt "${BG_WAIT:-100}" ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
