@@ -291,12 +291,6 @@ static int latt_calibrate(struct latt_thread *t, u64 *med, u64 *lo, u64 *hi)
 	return 0;
 }
 
-/*
- * A load of @t consumed poison at @off of the region (LATT_MC_UNKNOWN: a
- * place that can't be told): the kernel's #MC handler found the load's
- * exception-table entry (access.h, LATT_MC_AT()) and resumed at its fixup.
- * The thread's record keeps the place, the run fails with -EHWPOISON.
- */
 /* The memory thread @t accesses: the run's region, or the traffic's. */
 static struct latt_region *latt_thread_region(struct latt_thread *t)
 {
@@ -306,6 +300,14 @@ static struct latt_region *latt_thread_region(struct latt_thread *t)
 	       &run->traffic : &run->region;
 }
 
+/*
+ * A load of @t consumed poison at @off of the region (LATT_MC_UNKNOWN: a
+ * place that can't be told): the kernel's #MC handler found the load's
+ * exception-table entry (access.h, LATT_MC_AT()) and resumed at its fixup.
+ * The thread's record keeps the place, the run fails with -EHWPOISON.  A
+ * traffic thread's place on a traffic target (ABI 2.9) is logged but kept
+ * as unknown: the record's offsets are the run's target's.
+ */
 static int latt_poisoned(struct latt_thread *t, u64 off)
 {
 	struct latt_run *run = t->run;
