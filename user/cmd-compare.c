@@ -103,7 +103,7 @@ const struct cmd_usage compare_usage = {
 
 /* The fields that say what is compared, not how: no warning. */
 static const char *const compared_fields[] = {
-	"target", "engine", "hugepages", "force", "offset",
+	"target", "engine", "hugepages", "force", "offset", "traffic_target",
 };
 
 /* The fields a run's header shows first. */
@@ -282,6 +282,11 @@ static int run_fields(struct point *p)
 	}
 	if (!rc && timer)
 		rc = add_field(p, "timer", timer);
+	/* --traffic-target, as a sweep's key names it */
+	v = get(get(p->o, "threads", NULL), "traffic_target", NULL);
+	if (!rc && v)
+		rc = add_field(p, "traffic_target",
+			       get_str(v, "spec") ? get_str(v, "spec") : "");
 	return rc;
 }
 

@@ -330,7 +330,7 @@ const struct key_def key_defs[KEY_NR] = {
 	[KEY_MIX]		= { "mix", KEY_FREE, "0:0", "--mix" },
 	[KEY_WRITE_OP]		= { "write_op", KEY_FREE, "store", "--write-op" },
 	[KEY_SPLIT]		= { "split", KEY_FLAG, "0", "--split" },
-	[KEY_TRAFFIC_TARGET]	= { "traffic_target", KEY_FREE, "",
+	[KEY_TRAFFIC_TARGET]	= { "traffic_target", KEY_FREE, "none",
 				    "--traffic-target" },
 	[KEY_TRAFFIC_REGION]	= { "traffic_region", 0, "default",
 				    "--traffic-region" },

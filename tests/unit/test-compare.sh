@@ -294,6 +294,15 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["config"]["thread
 cmp_run 0 "one thread against eight, loaded" "$tmp/t1.json" "$tmp/t8.json"
 has "$tmp/out" "differ in more than target and engine: mode \(latency, loaded\), threads \(1, 8\)" \
 	"threads and mode: warned about"
+# the same loaded run with the traffic on another memory: what the
+# results compare, as the target is, no warning; named in the header
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["threads"]={"traffic_target": {"spec": "cxl:region0", "kind": "dram", "node": 2, "region": 1<<30}}; print(json.dumps(d))' \
+	"$tmp/t8.json" >"$tmp/t8x.json"
+cmp_run 0 "loaded, traffic on the target against traffic on cxl:region0" \
+	"$tmp/t8.json" "$tmp/t8x.json"
+! grep -q "differ in more than" "$tmp/out" &&
+	grep -q "traffic_target cxl:region0" "$tmp/out"
+report $? "traffic_target: compared, as the target is, named in the header"
 : >"$tmp/zero.json"
 cmp_run 1 "an empty file" kernel.json "$tmp/zero.json"
 has "$tmp/err" "zero.json: empty" "empty file: said"
