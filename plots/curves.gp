@@ -35,6 +35,7 @@
 #   unsupported_note  the percentiles not drawn, too few samples (a note)
 #   subtitle   what every point shares (target, CPUs, ...)
 #   user_note  --note: a line of the caller's under the plot
+#   disturbed_note  the points whose traffic lost its CPUs (duty cycle)
 if (!exists("infile")) print "curves.gp: set infile"; exit status 1
 if (!exists("nseries")) nseries = 1
 if (!exists("stats")) stats = "p50 p99"
@@ -114,6 +115,7 @@ if (exists("above_note")) { notes = notes . above_note . "\n"; nnotes = nnotes +
 if (exists("unknown_note")) { notes = notes . unknown_note . "\n"; nnotes = nnotes + 1 }
 if (exists("idle_note")) { notes = notes . idle_note . "\n"; nnotes = nnotes + 1 }
 if (exists("unsupported_note")) { notes = notes . unsupported_note . "\n"; nnotes = nnotes + 1 }
+if (exists("disturbed_note")) { notes = notes . disturbed_note . "\n"; nnotes = nnotes + 1 }
 if (exists("repeat_note")) { notes = notes . repeat_note . "\n"; nnotes = nnotes + 1 }
 if (exists("user_note")) { notes = notes . user_note . "\n"; nnotes = nnotes + 1 }
 eval NOTES

@@ -22,6 +22,7 @@
 #              loads, 0 if it varies) or "mixed"
 #   subtitle   what every point shares (target, cpu, ...)
 #   user_note  --note: a line of the caller's under the plot
+#   disturbed_note  the points whose traffic lost its CPUs (duty cycle)
 if (!exists("infile")) print "loaded.gp: set infile"; exit status 1
 if (!exists("nseries")) nseries = 1
 if (!exists("stats")) stats = "p50"
@@ -87,6 +88,7 @@ if (words(stats) > 1) {
 }
 if (per ne "access") { notes = notes . "chase: a sample times a chain of dependent loads; its figure is their mean, and p90 and above are percentiles of such means, not of single loads\n"; nnotes = nnotes + 1 }
 if (exists("unsupported_note")) { notes = notes . unsupported_note . "\n"; nnotes = nnotes + 1 }
+if (exists("disturbed_note")) { notes = notes . disturbed_note . "\n"; nnotes = nnotes + 1 }
 if (exists("repeat_note")) { notes = notes . repeat_note . "\n"; nnotes = nnotes + 1 }
 if (exists("user_note")) { notes = notes . user_note . "\n"; nnotes = nnotes + 1 }
 eval NOTES

@@ -711,6 +711,7 @@ struct sweep_csv {
 	int state_col, key_col, per_col, rate_col, thr_col, samples_col;
 	int mix_write_col;	/* the mix dimension's second column */
 	int idle_col;		/* idle_ns_p50 (layout 8), or -1 */
+	int duty_col;		/* duty_cycle (layout 7), or -1 */
 	char **kv;		/* DIM_KEY values that are no constant, and
 				 * the mixes' "R:W" */
 	size_t nkv;
@@ -840,6 +841,7 @@ static void find_columns(struct sweep_csv *c, char *const *hdr, int n)
 	c->samples_col = sweep_csv_find(hdr, n, SWEEP_COL_SAMPLES, 0);
 	c->mix_write_col = sweep_csv_find(hdr, n, SWEEP_COL_MIX_WRITE, 0);
 	c->idle_col = sweep_csv_find(hdr, n, SWEEP_COL_IDLE_NS_P50, 0);
+	c->duty_col = sweep_csv_find(hdr, n, SWEEP_COL_DUTY_CYCLE, 0);
 }
 
 /* Does the plot draw statistic @name (--stat; bars: its first)? */
@@ -2599,6 +2601,37 @@ static int curve_knees(struct plot *p, const struct sweep_csv *c,
  * first (@desc: the largest); then @after's, if any, which may look at
  * the series' names in curves_labels meanwhile.
  */
+/*
+ * The points drawn whose traffic streamed less than DUTY_DISTURBED of
+ * the run's time (duty_cycle, layout 7: the run's warning said it was
+ * disturbed): their GB/s fell short of what the delay asked, and the
+ * curve lies left of where it would.  A note says how many.
+ */
+#define DUTY_DISTURBED	0.9
+static void disturbed_note(struct plot *p, const struct sweep_csv *c,
+			   const bool *use)
+{
+	size_t i, n = 0, m = 0;
+	double d, least = 1;
+	char text[320];
+
+	for (i = 0; i < c->n; i++) {
+		if (!use[i])
+			continue;
+		m++;
+		d = cell_num(c, i, c->duty_col);
+		if (isfinite(d) && d < DUTY_DISTURBED) {
+			n++;
+			least = d < least ? d : least;
+		}
+	}
+	if (!n)
+		return;
+	snprintf(text, sizeof(text), "disturbed: %zu of %zu points' traffic streamed less than %.0f%% of the run (duty cycle; the least %.0f%%): its threads lost their CPUs, and the GB/s fall short",
+		 n, m, 100 * DUTY_DISTURBED, 100 * least);
+	var_str(p, "disturbed_note", text);
+}
+
 static int prepare_latency_bw(struct plot *p, const struct sweep_csv *c,
 			      bool *use, bool desc, after_blocks_fn *after)
 {
@@ -2607,6 +2640,7 @@ static int prepare_latency_bw(struct plot *p, const struct sweep_csv *c,
 	struct labels l = { 0 };
 	int rc;
 
+	disturbed_note(p, c, use);
 	cols[0] = c->gbps_col[0];	/* total_gbps */
 	memcpy(cols + 1, c->stat_col, sizeof(c->stat_col));
 	var_str(p, "stats", p->stats);
