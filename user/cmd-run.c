@@ -81,6 +81,8 @@ static const char *const run_examples[] = {
 	"non-temporal store bandwidth of 8 threads on one shared region",
 	"lattester-ctl run --mode loaded --cpus 0-7 --pattern chase --delay 200 --json loaded.json",
 	"loaded latency: CPU 0 chases while 7 threads stream loads",
+	"lattester-ctl run --mode loaded --cpus 0-7 --target dram:0 --traffic-target cxl:region0 --mix 0:1",
+	"node 0's DRAM latency while 7 threads write to a CXL region (CXL tiering's interference)",
 	"lattester-ctl run --pattern chase --region 16K --batch 64",
 	"an L1-resident chase: the batches give its load-to-use latency below the timer's resolution",
 	"lattester-ctl run --engine user --target /dev/dax0.0 --op store-clwb --force --region 64M",
