@@ -499,6 +499,45 @@ static int load_run(struct compare *c, struct file *f, struct json_object *o)
 	return load_repeats(f, o);
 }
 
+/*
+ * A point whose traffic streamed less than DISTURBED_DUTY of its run
+ * (threads.bandwidth.duty_cycle, run's and sweep's own warning): its
+ * latency was taken under less load than its delay asked.  The point's
+ * duty cycle, or a negative number where it has none (latency mode).
+ */
+#define DISTURBED_DUTY	0.9
+static double duty_of(struct json_object *o)
+{
+	double d;
+
+	return get_num(get(get(get(o, "threads", NULL), "bandwidth", NULL),
+			   "duty_cycle", NULL), &d) ? d : -1;
+}
+
+/* A warning for the points of @f whose traffic was disturbed, if any. */
+static int warn_disturbed(struct compare *c, const struct file *f)
+{
+	size_t i, n = 0;
+	double d, least = 1;
+
+	for (i = 0; i < f->n; i++) {
+		d = duty_of(f->p[i].o);
+		if (d >= 0 && d < DISTURBED_DUTY) {
+			n++;
+			least = d < least ? d : least;
+		}
+	}
+	if (!n)
+		return 0;
+	if (!f->sweep)
+		return add_warning(c, "[%d] %s: its traffic streamed %.0f%% of the run (duty cycle; below %.0f%% the run was disturbed): its latency is under less load than asked",
+				   (int)(f - c->f) + 1, f->path, 100 * least,
+				   100 * DISTURBED_DUTY);
+	return add_warning(c, "[%d] %s: %zu of %zu points' traffic streamed less than %.0f%% of the run (duty cycle; the least %.0f%%): disturbed, their latency under less load than asked",
+			   (int)(f - c->f) + 1, f->path, n, f->n,
+			   100 * DISTURBED_DUTY, 100 * least);
+}
+
 /* A sweep .jsonl file: one row per line; a line cut short is skipped. */
 static int load_sweep(struct compare *c, struct file *f, char *buf)
 {
@@ -575,7 +614,7 @@ static int load_file(struct compare *c, struct file *f)
 		json_object_put(o);
 		rc = load_sweep(c, f, buf);
 		free(buf);
-		return rc;
+		return rc ? rc : warn_disturbed(c, f);
 	}
 	json_object_put(o);
 	o = json_tokener_parse_verbose(buf, &err);
@@ -589,7 +628,8 @@ static int load_file(struct compare *c, struct file *f)
 		return 1;
 	}
 	free(buf);
-	return load_run(c, f, o);
+	rc = load_run(c, f, o);
+	return rc ? rc : warn_disturbed(c, f);
 }
 
 /* ---- matching ---- */
