@@ -282,7 +282,7 @@ struct latt_run {
 /* ops.c */
 u64 latt_features(void);
 u32 latt_widths(void);
-int latt_check_config(struct latt_config *c);
+int latt_check_config(struct latt_config *c, bool traffic);
 int latt_pick(struct latt_run *run);
 int latt_pick_streams(struct latt_run *run);
 bool latt_op_is_store(u32 op);

@@ -161,15 +161,13 @@ static int latt_threads_check(struct latt_run *run)
  */
 static int latt_config_check(struct latt_run *run)
 {
-	struct latt_config *c = &run->cfg, probe;
+	struct latt_config *c = &run->cfg;
 	int ret;
 
 	/* what the probe's target sees: a traffic target takes the rest */
-	latt_probe_config(c, run->tcfg.region != 0, &probe);
-	ret = latt_check_config(&probe);
+	ret = latt_check_config(c, run->tcfg.region != 0);
 	if (ret)
 		return ret;
-	c->chain = probe.chain;
 	if (c->cpu >= nr_cpu_ids)
 		return -EINVAL;
 	if (!cpu_online(c->cpu))
@@ -245,16 +243,10 @@ static int latt_traffic_map(struct latt_run *run)
 	return ret ? ret : latt_pmem_hold(&run->traffic);
 }
 
-/*
- * Does @run overwrite its target?  Stores, chase's pointers, and a mix's
- * writes unless a traffic target takes them (latt_probe_config()).
- */
+/* Does @run overwrite its target?  rules.h's latt_target_writes(). */
 static bool latt_run_writes(const struct latt_run *run)
 {
-	const struct latt_config *c = &run->cfg;
-
-	return latt_op_is_store(c->op) || c->pattern == LATT_PAT_CHASE ||
-	       (c->mix_write && !run->tcfg.region);
+	return latt_target_writes(&run->cfg, run->tcfg.region != 0);
 }
 
 /*

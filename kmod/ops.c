@@ -141,16 +141,17 @@ bool latt_op_is_store(u32 op)
 }
 
 /**
- * latt_check_config() - rules.h's latt_config_rules(), the checks both
+ * latt_check_config() - rules.h's latt_run_rules(), the checks both
  *	engines make (lattester-ctl prints the reason; here it is pr_debug'd)
  * @c: the configuration; .chain 0 becomes 1
+ * @traffic: the run has a traffic target (ABI 2.9, LATT_IOC_START_TRAFFIC)
  *
  * Return: 0, -EINVAL, -EPERM.
  */
-int latt_check_config(struct latt_config *c)
+int latt_check_config(struct latt_config *c, bool traffic)
 {
 	const char *why = NULL;
-	int ret = latt_config_rules(c, &why);
+	int ret = latt_run_rules(c, traffic, &why);
 
 	if (ret)
 		pr_debug("START refused: %s\n", why);

@@ -335,12 +335,14 @@ int user_engine_info(struct latt_info *in)
  * engine_rules() - rules.h's checks of a configuration, both engines' (the
  *	module makes them again at START)
  * @c: the configuration, not changed
+ * @traffic: the run has a --traffic-target: latt_run_rules() checks what
+ *	the probe's target sees
  * @in: the engine's info (features, widths)
  * @lacks: out: the instruction the CPU lacks, or NULL
  *
  * Return: NULL, or why @c can't run.
  */
-const char *engine_rules(const struct latt_config *c,
+const char *engine_rules(const struct latt_config *c, bool traffic,
 			 const struct latt_info *in, const char **lacks)
 {
 	struct latt_config copy = *c;
@@ -352,7 +354,7 @@ const char *engine_rules(const struct latt_config *c,
 	if (in->abi_version < ((2U << 16) | 4))
 		f |= LATT_FEAT_LFENCE_SERIAL;
 	*lacks = NULL;
-	if (latt_config_rules(&copy, &why) ||
+	if (latt_run_rules(&copy, traffic, &why) ||
 	    latt_pick_sample(&copy, f, in->widths, &p, &why)) {
 		*lacks = p.lacks;
 		return why;
@@ -370,9 +372,8 @@ const char *engine_rules(const struct latt_config *c,
 static int pick(struct latt_config *c, const struct latt_info *in,
 		bool traffic, struct latt_pick *p)
 {
-	struct latt_config probe;
 	const char *why = NULL;
-	int node, rc;
+	int node;
 
 	if (c->node == LATT_NODE_LOCAL && c->target == LATT_TARGET_DRAM) {
 		node = numa_node_of_cpu((int)c->cpu);
@@ -381,10 +382,8 @@ static int pick(struct latt_config *c, const struct latt_info *in,
 	if (!c->window_us)
 		c->window_us = in->window_us;
 	/* what the probe's target sees: a traffic target takes the rest */
-	latt_probe_config(c, traffic, &probe);
-	rc = latt_config_rules(&probe, &why);
-	c->chain = probe.chain;
-	if (rc || latt_pick_sample(c, in->features, in->widths, p, &why)) {
+	if (latt_run_rules(c, traffic, &why) ||
+	    latt_pick_sample(c, in->features, in->widths, p, &why)) {
 		if (p->lacks)
 			log_err("%s: this CPU lacks %s", why, p->lacks);
 		else

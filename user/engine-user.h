@@ -14,9 +14,10 @@
 /* What the module's GET_INFO would say, for this CPU and process. */
 int user_engine_info(struct latt_info *info);
 
-/* rules.h's checks of @c on the CPU @in describes (both engines): NULL, or
- * why it can't run; *lacks names a missing instruction */
-const char *engine_rules(const struct latt_config *c,
+/* rules.h's checks of @c on the CPU @in describes (both engines; with
+ * @traffic, of what the probe's target sees): NULL, or why it can't run;
+ * *lacks names a missing instruction */
+const char *engine_rules(const struct latt_config *c, bool traffic,
 			 const struct latt_info *in, const char **lacks);
 
 /* "rdtscp", or "rdtsc" (lfence; rdtsc) where CPUID shows no rdtscp */

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include <uapi/lattester.h>
+#include <lattester/rules.h>
 #include "builtin.h"
 #include "cxl.h"
 #include "dev.h"
@@ -321,14 +322,12 @@ struct run_hooks {
 
 /*
  * The run writes to its target: a store op, chase (its links), or a
- * --mix's writes, unless they go to a --traffic-target.
+ * --mix's writes, unless they go to a --traffic-target (rules.h's
+ * latt_target_writes(), the module's rule too).
  */
 static inline bool run_writes(const struct run_opts *o)
 {
-	const struct latt_config *c = &o->cfg;
-
-	return op_is_store(c->op) || c->pattern == LATT_PAT_CHASE ||
-	       (c->mix_write && !o->traffic);
+	return latt_target_writes(&o->cfg, o->traffic != NULL);
 }
 
 void run_defaults(struct run_opts *o);

@@ -1192,13 +1192,9 @@ static void traffic_of(const struct run_opts *t, struct latt_traffic *tr)
 static int check_rules(const struct run_opts *o, const struct run_opts *t,
 		       const struct latt_info *in)
 {
-	struct latt_config probe;
-	struct latt_traffic tr;
-	const char *lacks, *why;
-
 	/* what the probe's target sees: a traffic target takes the rest */
-	latt_probe_config(&o->cfg, t != NULL, &probe);
-	why = engine_rules(&probe, in, &lacks);
+	const char *lacks, *why = engine_rules(&o->cfg, t != NULL, in, &lacks);
+	struct latt_traffic tr;
 
 	if (!why && t) {
 		traffic_of(t, &tr);

@@ -392,6 +392,47 @@ static inline void latt_probe_config(const struct latt_config *c,
 }
 
 /**
+ * latt_run_rules() - latt_config_rules() of a run, on what its target sees
+ * @c: the run's configuration; .chain 0 becomes 1
+ * @traffic: the run has a traffic target (ABI 2.9)
+ * @why: out: the reason of a refusal
+ *
+ * The checks of latt_probe_config()'s view of @c, the ones both engines
+ * and the module make of every configuration.
+ *
+ * Return: 0; -EINVAL, -EPERM, with *@why set.
+ */
+static inline int latt_run_rules(struct latt_config *c, int traffic,
+				 const char **why)
+{
+	struct latt_config p;
+	int ret;
+
+	latt_probe_config(c, traffic, &p);
+	ret = latt_config_rules(&p, why);
+	c->chain = p.chain;
+	return ret;
+}
+
+/**
+ * latt_target_writes() - does a run overwrite its target?
+ * @c: the run's configuration
+ * @traffic: the run has a traffic target (ABI 2.9)
+ *
+ * What needs --force on persistent memory, and a claim and a mapping
+ * open for writing: a store op, a chase's links, and a --mix's writes
+ * unless a traffic target takes them (latt_probe_config()).
+ *
+ * Return: non-zero if it does.
+ */
+static inline int latt_target_writes(const struct latt_config *c,
+				     int traffic)
+{
+	return latt_rule_is_store(c->op) || c->pattern == LATT_PAT_CHASE ||
+	       (c->mix_write && !traffic);
+}
+
+/**
  * latt_traffic_rules() - what a loaded run's traffic target allows (ABI 2.9,
  *	LATT_IOC_START_TRAFFIC; lattester-ctl's --traffic-target)
  * @c: the run's configuration, which latt_config_rules() passed

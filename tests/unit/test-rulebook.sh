@@ -46,8 +46,10 @@ only()
 
 calls latt_pick_sample kmod/ops.c user/engine-user.c
 report $? "both engines pick their sample function with latt_pick_sample()"
-calls latt_config_rules kmod/ops.c user/engine-user.c
-report $? "both engines check a configuration with latt_config_rules()"
+calls latt_run_rules kmod/ops.c user/engine-user.c
+report $? "both engines check a configuration with latt_run_rules() (latt_config_rules() of what their target sees)"
+calls latt_target_writes kmod/main.c user/run.h
+report $? "both engines tell what writes a target with latt_target_writes()"
 calls latt_chase_step kmod/dram.c user/engine-user.c
 report $? "both engines build the chase cycle with latt_chase_step()"
 # several threads (core.h): the same parts, patterns, streams and merge
