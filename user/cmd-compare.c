@@ -26,6 +26,7 @@
 #include <json-c/json.h>
 #include "builtin.h"
 #include "csv.h"
+#include "duty.h"
 #include "grid.h"
 #include "json-out.h"
 #include "log.h"
@@ -500,13 +501,13 @@ static int load_run(struct compare *c, struct file *f, struct json_object *o)
 }
 
 /*
- * A point whose traffic streamed less than DISTURBED_DUTY of its run
- * (threads.bandwidth.duty_cycle, run's and sweep's own warning): its
- * latency was taken under less load than its delay asked.  The point's
- * duty cycle, or a negative number where it has none (latency mode).
+ * A point whose traffic streamed less than DUTY_MIN_PCT of its run
+ * (threads.bandwidth.duty_cycle; duty.h's duty_low(), run's and sweep's
+ * own warning): its latency was taken under less load than its delay
+ * asked.  The point's duty cycle, or a negative number where it has none
+ * (latency mode).
  */
-#define DISTURBED_DUTY	0.9
-static double duty_of(struct json_object *o)
+static double point_duty(struct json_object *o)
 {
 	double d;
 
@@ -521,8 +522,8 @@ static int warn_disturbed(struct compare *c, const struct file *f)
 	double d, least = 1;
 
 	for (i = 0; i < f->n; i++) {
-		d = duty_of(f->p[i].o);
-		if (d >= 0 && d < DISTURBED_DUTY) {
+		d = point_duty(f->p[i].o);
+		if (d >= 0 && duty_low(d)) {
 			n++;
 			least = d < least ? d : least;
 		}
@@ -530,12 +531,12 @@ static int warn_disturbed(struct compare *c, const struct file *f)
 	if (!n)
 		return 0;
 	if (!f->sweep)
-		return add_warning(c, "[%d] %s: its traffic streamed %.0f%% of the run (duty cycle; below %.0f%% the run was disturbed): its latency is under less load than asked",
+		return add_warning(c, "[%d] %s: its traffic streamed %.0f%% of the run (duty cycle; below %d%% the run was disturbed): its latency is under less load than asked",
 				   (int)(f - c->f) + 1, f->path, 100 * least,
-				   100 * DISTURBED_DUTY);
-	return add_warning(c, "[%d] %s: %zu of %zu points' traffic streamed less than %.0f%% of the run (duty cycle; the least %.0f%%): disturbed, their latency under less load than asked",
+				   DUTY_MIN_PCT);
+	return add_warning(c, "[%d] %s: %zu of %zu points' traffic streamed less than %d%% of the run (duty cycle; the least %.0f%%): disturbed, their latency under less load than asked",
 			   (int)(f - c->f) + 1, f->path, n, f->n,
-			   100 * DISTURBED_DUTY, 100 * least);
+			   DUTY_MIN_PCT, 100 * least);
 }
 
 /* A sweep .jsonl file: one row per line; a line cut short is skipped. */

@@ -43,6 +43,7 @@
 #include "builtin.h"
 #include "csv.h"
 #include "curve.h"
+#include "duty.h"
 #include "grid.h"
 #include "json-out.h"
 #include "log.h"
@@ -2602,12 +2603,11 @@ static int curve_knees(struct plot *p, const struct sweep_csv *c,
  * the series' names in curves_labels meanwhile.
  */
 /*
- * The points drawn whose traffic streamed less than DUTY_DISTURBED of
- * the run's time (duty_cycle, layout 7: the run's warning said it was
- * disturbed): their GB/s fell short of what the delay asked, and the
- * curve lies left of where it would.  A note says how many.
+ * The points drawn whose traffic streamed less than DUTY_MIN_PCT of the
+ * run's time (duty_cycle, layout 7: duty.h's duty_low(), the run's warning
+ * said it was disturbed): their GB/s fell short of what the delay asked,
+ * and the curve lies left of where it would.  A note says how many.
  */
-#define DUTY_DISTURBED	0.9
 static void disturbed_note(struct plot *p, const struct sweep_csv *c,
 			   const bool *use)
 {
@@ -2620,15 +2620,15 @@ static void disturbed_note(struct plot *p, const struct sweep_csv *c,
 			continue;
 		m++;
 		d = cell_num(c, i, c->duty_col);
-		if (isfinite(d) && d < DUTY_DISTURBED) {
+		if (isfinite(d) && duty_low(d)) {
 			n++;
 			least = d < least ? d : least;
 		}
 	}
 	if (!n)
 		return;
-	snprintf(text, sizeof(text), "disturbed: %zu of %zu points' traffic streamed less than %.0f%% of the run (duty cycle; the least %.0f%%): its threads lost their CPUs, and the GB/s fall short",
-		 n, m, 100 * DUTY_DISTURBED, 100 * least);
+	snprintf(text, sizeof(text), "disturbed: %zu of %zu points' traffic streamed less than %d%% of the run (duty cycle; the least %.0f%%): its threads lost their CPUs, and the GB/s fall short",
+		 n, m, DUTY_MIN_PCT, 100 * least);
 	var_str(p, "disturbed_note", text);
 }
 

@@ -96,7 +96,7 @@ void duty_of(struct run_duty *d, const struct latt_result *res,
 			sum += duty_thread(d, &st[i]);
 	if (d->known) {
 		d->share = sum / d->nstream;
-		d->low = d->share * 100 < DUTY_MIN_PCT;
+		d->low = duty_low(d->share);
 	}
 	if (d->asked && res->state == LATT_STATE_DONE) {
 		limit = d->asked + (c->mode == LATT_MODE_LOADED ? d->window : 0);

@@ -44,6 +44,13 @@
 /* A duty cycle below this (%) is a disturbed run: over a tenth lost. */
 #define DUTY_MIN_PCT		90
 
+/* Is a duty cycle of @share (0 to 1) a disturbed run's?  The run's
+ * warning, and plot's and compare's of the results they read. */
+static inline bool duty_low(double share)
+{
+	return share * 100 < DUTY_MIN_PCT;
+}
+
 /**
  * struct run_duty - the streaming of a run, as its records tell it
  * @streams: a bandwidth or loaded run: it has streaming threads
