@@ -1216,13 +1216,14 @@ static int threads_init(struct user_run *u, const struct latt_config *c,
 	u->nr_threads = c->nr_threads > 1 ? c->nr_threads : 1;
 	u->nlat = c->mode == LATT_MODE_BANDWIDTH ? 0 :
 		  c->mode == LATT_MODE_LOADED ? 1 : u->nr_threads;
-	for (i = 0; i < u->nr_threads; i++)
-		if (latt_thread_part(c, u->traffic, i, u->nr_threads, &off,
-				     &part)) {
-			log_err("%s: --split: the region's parts can't hold an access",
-				u->spec);
-			return 1;
-		}
+	/* the parts are one split (the probe's region is never cut): the
+	 * last thread's is any streaming or split thread's */
+	if (latt_thread_part(c, u->traffic, u->nr_threads - 1, u->nr_threads,
+			     &off, &part)) {
+		log_err("%s: --split: the region's parts can't hold an access",
+			u->spec);
+		return 1;
+	}
 	u->thr = aligned_alloc(64, u->nr_threads * sizeof(*u->thr));
 	if (!u->thr) {
 		log_err("out of memory");
