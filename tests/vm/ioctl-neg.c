@@ -45,6 +45,19 @@ static int wait_done(int fd)
 	return -1;
 }
 
+/* GET_INFO says the module has feature @bit, named @name in the message */
+static void check_feature(int fd, __u64 bit, const char *name)
+{
+	struct latt_info info;
+	int ret;
+
+	memset(&info, 0, sizeof(info));
+	ret = xioctl(fd, LATT_IOC_GET_INFO, &info);
+	check(!ret && (info.features & bit), "GET_INFO: %s (features %#llx)",
+	      name, (unsigned long long)info.features);
+}
+#define CHECK_FEATURE(fd, f)	check_feature(fd, f, #f)
+
 static int start_errno(int fd, struct latt_config c)
 {
 	int ret = xioctl(fd, LATT_IOC_START, &c);
@@ -681,15 +694,10 @@ static void test_traffic(int fd)
 	struct latt_threads a;
 	struct latt_traffic t, u;
 	struct latt_result r;
-	struct latt_info info;
 	__u32 cpus[2] = { 0, 1 };
 	int ret, s;
 
-	memset(&info, 0, sizeof(info));
-	ret = xioctl(fd, LATT_IOC_GET_INFO, &info);
-	check(!ret && (info.features & LATT_FEAT_TRAFFIC),
-	      "GET_INFO: LATT_FEAT_TRAFFIC (features %#llx)",
-	      (unsigned long long)info.features);
+	CHECK_FEATURE(fd, LATT_FEAT_TRAFFIC);
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
 		skip("START_TRAFFIC: one CPU online, a loaded run needs two");
 		return;
@@ -1211,15 +1219,10 @@ static void test_windows(int fd)
 	struct latt_config c = vm_base_config();
 	struct latt_windows w;
 	struct latt_result r;
-	struct latt_info info;
 	unsigned int i, j, bad = 0;
 	int ret, s;
 
-	memset(&info, 0, sizeof(info));
-	ret = xioctl(fd, LATT_IOC_GET_INFO, &info);
-	check(!ret && (info.features & LATT_FEAT_WINDOWS),
-	      "GET_INFO: LATT_FEAT_WINDOWS (features %#llx)",
-	      (unsigned long long)info.features);
+	CHECK_FEATURE(fd, LATT_FEAT_WINDOWS);
 	for (i = 0; i < ARRAY_SIZE(w.reserved); i++) {
 		memset(&w, 0, sizeof(w));
 		w.reserved[i] = 1;
@@ -1312,16 +1315,11 @@ static void test_batch(int fd)
 {
 	struct latt_batch_pair p[4];
 	struct latt_config c;
-	struct latt_info info;
 	struct latt_batch b;
 	unsigned int i;
 	int ret;
 
-	memset(&info, 0, sizeof(info));
-	ret = xioctl(fd, LATT_IOC_GET_INFO, &info);
-	check(!ret && (info.features & LATT_FEAT_BATCH),
-	      "GET_INFO: LATT_FEAT_BATCH (features %#llx)",
-	      (unsigned long long)info.features);
+	CHECK_FEATURE(fd, LATT_FEAT_BATCH);
 	for (i = 0; i < ARRAY_SIZE(b.reserved); i++) {
 		memset(&b, 0, sizeof(b));
 		b.reserved[i] = 1;
