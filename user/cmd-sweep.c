@@ -120,7 +120,7 @@ static const struct cmd_opt sweep_options[] = {
 	OPT_ROW("no-reuse", OPT_NO_REUSE, NULL,
 	  "every point on a region of its own, allocated (or mapped), locked and faulted in afresh, as run does: no region kept between points"),
 	OPT_ROW("curves", OPT_CURVES, NULL,
-	  "latency-bandwidth curves (Mess's design): --mode loaded, thread 0 the probe timing accesses, the others traffic at each --mix and --delay; defaults --mix " CURVES_MIXES ", --delay " CURVES_DELAYS ", --pattern " CURVES_PATTERN " (probe and traffic; a chase probe takes traffic without writes, streaming seq), --cpus every CPU this process may use (up to 32; with --cpu, as many --threads from it); each group's idle latency measured first (idle_ns_p50); the CSV carries Mess's rd_percentage, pause, bandwidth and latency (plot curves)"),
+	  "latency-bandwidth curves (Mess's design): --mode loaded, thread 0 the probe timing accesses, the others traffic at each --mix and --delay; defaults --mix " CURVES_MIXES ", --delay " CURVES_DELAYS ", --pattern " CURVES_PATTERN " (probe and traffic; a chase probe takes traffic without writes on its own region, streaming seq), --cpus every CPU this process may use (up to 32; with --cpu, as many --threads from it); each group's idle latency measured first (idle_ns_p50); the CSV carries Mess's rd_percentage, pause, bandwidth and latency (plot curves)"),
 	OPT_ROW("quiet", OPT_QUIET, NULL, "no progress bar"),
 	OPT_END
 };
