@@ -501,7 +501,7 @@ static int load_run(struct compare *c, struct file *f, struct json_object *o)
 }
 
 /*
- * A point whose traffic streamed less than DUTY_MIN_PCT of its run
+ * A point whose traffic streamed less than duty_min_pct() of its run
  * (threads.bandwidth.duty_cycle; duty.h's duty_low(), run's and sweep's
  * own warning): its latency was taken under less load than its delay
  * asked.  The point's duty cycle, or a negative number where it has none
@@ -533,10 +533,10 @@ static int warn_disturbed(struct compare *c, const struct file *f)
 	if (!f->sweep)
 		return add_warning(c, "[%d] %s: its traffic streamed %.0f%% of the run (duty cycle; below %d%% the run was disturbed): its latency is under less load than asked",
 				   (int)(f - c->f) + 1, f->path, 100 * least,
-				   DUTY_MIN_PCT);
+				   duty_min_pct());
 	return add_warning(c, "[%d] %s: %zu of %zu points' traffic streamed less than %d%% of the run (duty cycle; the least %.0f%%): disturbed, their latency under less load than asked",
 			   (int)(f - c->f) + 1, f->path, n, f->n,
-			   DUTY_MIN_PCT, 100 * least);
+			   duty_min_pct(), 100 * least);
 }
 
 /* A sweep .jsonl file: one row per line; a line cut short is skipped. */

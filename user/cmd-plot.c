@@ -2603,8 +2603,8 @@ static int curve_knees(struct plot *p, const struct sweep_csv *c,
  * the series' names in curves_labels meanwhile.
  */
 /*
- * The points drawn whose traffic streamed less than DUTY_MIN_PCT of the
- * run's time (duty_cycle, layout 7: duty.h's duty_low(), the run's warning
+ * The points drawn whose traffic streamed less than duty_min_pct() of
+ * the run's time (duty_cycle, layout 7: duty.h's duty_low(), the run's warning
  * said it was disturbed): their GB/s fell short of what the delay asked,
  * and the curve lies left of where it would.  A note says how many.
  */
@@ -2628,7 +2628,7 @@ static void disturbed_note(struct plot *p, const struct sweep_csv *c,
 	if (!n)
 		return;
 	snprintf(text, sizeof(text), "disturbed: %zu of %zu points' traffic streamed less than %d%% of the run (duty cycle; the least %.0f%%): its threads lost their CPUs, and the GB/s fall short",
-		 n, m, DUTY_MIN_PCT, 100 * least);
+		 n, m, duty_min_pct(), 100 * least);
 	var_str(p, "disturbed_note", text);
 }
 

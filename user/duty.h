@@ -45,10 +45,16 @@
 #define DUTY_MIN_PCT		90
 
 /* Is a duty cycle of @share (0 to 1) a disturbed run's?  The run's
- * warning, and plot's and compare's of the results they read. */
+ * warning, and plot's and compare's of the results they read, which say
+ * the bound with duty_min_pct(): the rule is spelt here alone. */
 static inline bool duty_low(double share)
 {
 	return share * 100 < DUTY_MIN_PCT;
+}
+
+static inline int duty_min_pct(void)
+{
+	return DUTY_MIN_PCT;
 }
 
 /**
