@@ -39,14 +39,18 @@ def check_abi13(name, d, state="done"):
                          f"{t['step_cycles']!r}")
             if "quantum_cycles" in t:
                 # issue 25: a tick or more, known (the module's, ABI
-                # 2.6), and no more than the smallest difference of two
-                # reads
+                # 2.6).  Not "no more than the smallest difference of
+                # two reads" here: that is the real TSC's (validate
+                # checks it on the host); QEMU's TCG clock moves its
+                # offset when a vCPU reads behind another (cpu_get_ticks'
+                # clamp), so on an AMD host, whose TSC moves by 26, a
+                # 6.1 guest read steps of 1 tick beside a quantum of 26
                 q, rc = t["quantum_cycles"], t.get("read_cost_cycles")
                 if not (isinstance(q, (int, float)) and q >= 1 and
                         t.get("quantum_source") in ("timer", "samples", "assumed") and
                         isinstance(t.get("quantum_ns"), (int, float)) and
                         t["quantum_ns"] > 0 and
-                        (not rc or q <= rc)):
+                        (rc is None or _int(rc) and rc >= 0)):
                     p.append(f"{name}: result.timer quantum {q!r} "
                              f"({t.get('quantum_source')!r}, "
                              f"{t.get('quantum_ns')!r} ns, read cost "
