@@ -175,6 +175,7 @@ struct latt_thread {
  * @stream_fn: bandwidth without a mix
  * @read_fn: the mix's loads, and loaded traffic
  * @write_fn: the mix's writes
+ * @mix_fn: the mix's loads and writes in one call a batch
  * @vector: vector registers are used (accesses wider than 8 bytes but
  *	movdir64b's, or streams at such a width): windows save the FPU state
  * @dax_checked: from the region, which goes first
@@ -243,6 +244,7 @@ struct latt_run {
 	bool tsc_unstable;
 	latt_stream_fn stream_fn;
 	latt_stream_fn read_fn, write_fn;
+	latt_mix_fn mix_fn;
 	bool vector;
 	bool dax_checked;
 	u32 width;

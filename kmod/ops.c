@@ -163,7 +163,8 @@ int latt_check_config(struct latt_config *c, bool traffic)
  * @run: a run whose configuration is checked and whose width is resolved
  *
  * Sets the run's stream_fn (the op itself: bandwidth without a mix),
- * read_fn (loads) and write_fn (the mix's write op), as pick.h's
+ * read_fn (loads), write_fn (the mix's write op) and mix_fn (the mix's
+ * loads and writes in one call), as pick.h's
  * latt_pick_streams_of() chooses them: at the run's width, or the widest
  * the CPU has for an op of its own width (movdir64b).  Where a function the
  * threads will call uses vector registers, the windows save the FPU state.
@@ -183,6 +184,7 @@ int latt_pick_streams(struct latt_run *run)
 	run->stream_fn = s.op_fn;
 	run->read_fn = s.read_fn;
 	run->write_fn = s.write_fn;
+	run->mix_fn = s.mix_fn;
 	/* after latt_pick(), which set it for the sample function */
 	if (s.vector)
 		run->vector = true;

@@ -572,6 +572,7 @@ static int latt_stream(struct latt_thread *t, struct latt_pattern *pat)
 	int ret;
 
 	latt_stream_init(&s, c, run->stream_fn, run->read_fn, run->write_fn,
+			 run->mix_fn,
 			 latt_thread_region(t), t->rec.part_offset);
 	for (;;) {
 		if (latt_window_open(t, &fl, &ev0, false))

@@ -681,7 +681,8 @@ static int stream(struct user_thr *t, struct latt_pattern *pat)
 	__u64 w0, now, rd, wr, bin;
 
 	latt_stream_init(&s, c, u->streams.op_fn, u->streams.read_fn,
-			 u->streams.write_fn, u->traffic ? u->tbase : u->base,
+			 u->streams.write_fn, u->streams.mix_fn,
+			 u->traffic ? u->tbase : u->base,
 			 t->rec.part_offset);
 	for (;;) {
 		w0 = latt_rdtsc();

@@ -558,6 +558,56 @@ mc: __attribute__((unused));						\
 }
 
 /*
+ * A --mix's streams: @n accesses of @len bytes at @addr[0] to
+ * @addr[n - 1] in that order, each a load at width @w where its place in
+ * the mix's cycle, @k for the first and one more for each after (back to
+ * 0 at @cyc), is below @na, else its write op's lines at width @ww.
+ * Both inlined in one call a batch: a call for each stretch of one kind
+ * (one access at --mix 1:1) held few misses in flight.  Each write clears
+ * the vector register it stores from again (a zeroing idiom, no work):
+ * the loads before it filled it, and their data would make each store
+ * wait for a miss and write what it read.
+ */
+#define MIX_NAME(wop, w)	latt_mix_##wop##_##w
+
+#define LATT_STREAM_MIX(wop, w, ww)					\
+static LATT_NOINLINE __attribute__((unused)) __u64			\
+MIX_NAME(wop, w)(char *const *addr, __u32 n, __u64 len, __u32 k,	\
+		 __u32 na, __u32 cyc)					\
+{									\
+	char *p = addr[0], *end;					\
+	__u32 i;							\
+									\
+	__asm__ __volatile__(CLEAR_##w : : : "memory" LATT_VCLOBBER);	\
+	for (i = 0; i < n; i++) {					\
+		end = addr[i] + len;					\
+		if (k < na) {						\
+			for (p = addr[i]; p < end; p += LATT_LINE)	\
+				ASM_load(LINE_load_##w, p, DATA_##w);	\
+		} else {						\
+			__asm__ __volatile__(CLEAR_##ww : : :		\
+					     "memory" LATT_VCLOBBER);	\
+			for (p = addr[i]; p < end; p += LATT_LINE)	\
+				ASM_##wop(LINE_##wop##_##ww, p,		\
+					  DATA_##ww);			\
+		}							\
+		if (++k == cyc)						\
+			k = 0;						\
+	}								\
+	return 0;							\
+mc: __attribute__((unused));						\
+	return latt_mc_code(((__u64)i << 32) | (__u64)(p - addr[i]));	\
+}
+
+/*
+ * A --mix's traffic of @n accesses, from place @k of a cycle of @na loads
+ * and then writes up to @cyc; see LATT_STREAM_MIX().  Returns as a
+ * latt_stream_fn does.
+ */
+typedef __u64 (*latt_mix_fn)(char *const *addr, __u32 n, __u64 len, __u32 k,
+			     __u32 na, __u32 cyc);
+
+/*
  * The traffic of @n accesses (no timing); see LATT_STREAM().  Returns 0,
  * or latt_mc_code() of (i << 32 | byte) when a load of the i-th access
  * consumed poison at that byte of it: the accesses before it were made.

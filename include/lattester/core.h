@@ -1094,6 +1094,8 @@ static inline void latt_series_bins(__u64 window_cycles,
  * @fa: the first @na accesses of a cycle: the op itself (bandwidth without
  *	a mix), else loads
  * @fw: the @nb writes of a --mix, with its write op
+ * @fm: a --mix's loads and writes, in one call a batch; NULL: a call of
+ *	@fa or @fw for each stretch of one kind (a stand-in's, in the tests)
  * @ctx: the argument of latt_stream_batch()'s @addr
  * @addr: the access under way, when accesses go in pieces
  * @off: its offset in the region
@@ -1119,6 +1121,7 @@ static inline void latt_series_bins(__u64 window_cycles,
  */
 struct latt_stream {
 	latt_stream_fn fa, fw;
+	latt_mix_fn fm;
 	void *ctx;
 	char *addr;
 	__u64 off, part, size, piece_max, piece;
@@ -1136,6 +1139,7 @@ struct latt_stream {
  * @op_fn: the op's stream function (pick.h's latt_pick_streams_of())
  * @read_fn: its loads
  * @write_fn: its mix's write op
+ * @mix_fn: its mix's loads and writes in one call (pick.h), or NULL
  * @ctx: for latt_stream_batch()'s @addr
  * @part: the thread's part's first byte
  *
@@ -1146,7 +1150,8 @@ struct latt_stream {
 static inline void latt_stream_init(struct latt_stream *s,
 				    const struct latt_config *c,
 				    latt_stream_fn op_fn, latt_stream_fn read_fn,
-				    latt_stream_fn write_fn, void *ctx,
+				    latt_stream_fn write_fn,
+				    latt_mix_fn mix_fn, void *ctx,
 				    __u64 part)
 {
 	const int bw = c->mode == LATT_MODE_BANDWIDTH;
@@ -1155,6 +1160,7 @@ static inline void latt_stream_init(struct latt_stream *s,
 
 	s->fa = bw && !mix ? op_fn : read_fn;
 	s->fw = write_fn;
+	s->fm = mix_fn;
 	s->ctx = ctx;
 	s->addr = (void *)0;	/* NULL, without a header for it */
 	s->part = part;
@@ -1220,6 +1226,22 @@ static __always_inline void latt_stream_piece(struct latt_stream *s,
 	}
 }
 
+/*
+ * latt_mix_reads() - how many of @n accesses of a --mix are loads, the
+ * first at place @k of its cycle of @na loads and then writes up to @cyc
+ */
+static inline __u32 latt_mix_reads(__u32 k, __u32 n, __u32 na, __u32 cyc)
+{
+	__u32 r = n / cyc * na, e = k + n % cyc;
+
+	/* the rest: places k to e - 1, past cyc from 0 again */
+	if (k < na)
+		r += (e < na ? e : na) - k;
+	if (e > cyc)
+		r += e - cyc < na ? e - cyc : na;
+	return r;
+}
+
 /**
  * latt_stream_batch() - one batch of a streaming thread's accesses
  * @s: the thread's stream, its counters advanced
@@ -1238,6 +1260,10 @@ static __always_inline void latt_stream_piece(struct latt_stream *s,
  * and read back at another width on each access stalls the next read
  * until the store retires, behind the miss before it, and that is one
  * miss in flight (issue 27).
+ *
+ * A --mix with both kinds (@s->fm) draws up to @s->batch offsets, a seq
+ * one run after another, and makes them in one call, its loads and
+ * writes in their order.
  *
  * An access larger than LATT_STREAM_BATCH_BYTES is made in pieces, so the
  * caller looks at the TSC at least every LATT_STREAM_BATCH_BYTES: an
@@ -1267,19 +1293,53 @@ static __always_inline void latt_stream_batch(struct latt_stream *s,
 		latt_stream_piece(s, pat, addr);
 		return;
 	}
+	/*
+	 * Only the batch's addresses are kept (a batch of offsets too would
+	 * be twice the stack): a poisoned access's offset is drawn again
+	 * from the generator as it was.  What a draw changes is kept field
+	 * by field: a copy of the whole struct reads the state just stored
+	 * in wider loads, which the store queue can't forward, and waits for
+	 * the misses before.
+	 */
+	state = pat->prng.state;
+	pi = pat->i;
+	pos = pat->pos;
+	if (!one && s->fm) {
+		/* a --mix: its batch in one call, loads and writes in order */
+		n = s->batch;
+		if (seq) {
+			for (; done < n; done += j) {
+				j = latt_pattern_run(pat, n - done, &o);
+				for (i = 0; i < j; i++)
+					a[done + i] = addr(s->ctx, part + o +
+							   (__u64)i * size);
+			}
+		} else {
+			latt_pattern_fill_at(pat, (__u64 *)0, a, n, addr,
+					     s->ctx, part);
+		}
+		r = s->fm(a, n, size, k, na, cyc);
+		if (__builtin_expect(latt_mc(r), 0)) {
+			i = latt_mc_access(r);
+			before = *pat;
+			before.prng.state = state;
+			before.i = pi;
+			before.pos = pos;
+			for (j = 0; j <= i; j++)
+				o = latt_pattern_next(&before);
+			s->mc = 1;
+			s->mc_off = part + o + latt_mc_byte(r) % size;
+			n = i;		/* the ones before it were made */
+		}
+		i = latt_mix_reads(k, n, na, cyc);
+		s->accesses += n;
+		s->rd += (__u64)i * size;
+		s->wr += (__u64)(n - i) * size;
+		s->k = (k + n) % cyc;
+		return;
+	}
 	if (!seq) {
-		/*
-		 * The batch's addresses, all at once; only they are kept (a
-		 * batch of offsets too would be twice the stack): a poisoned
-		 * access's offset is drawn again from the generator as it
-		 * was.  What a draw changes is kept field by field: a copy
-		 * of the whole struct reads the state just stored in wider
-		 * loads, which the store queue can't forward, and waits for
-		 * the misses before.
-		 */
-		state = pat->prng.state;
-		pi = pat->i;
-		pos = pat->pos;
+		/* the batch's addresses, all at once */
 		latt_pattern_fill_at(pat, (__u64 *)0, a, cap, addr, s->ctx,
 				     part);
 	}

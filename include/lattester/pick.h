@@ -204,6 +204,7 @@ static inline int latt_pick_sample(struct latt_config *c, __u64 features,
  * @op_fn: the op itself (bandwidth without a mix)
  * @read_fn: loads: a mix's, and the traffic of a loaded run
  * @write_fn: the mix's writes, of its write op
+ * @mix_fn: the mix's loads and writes in one call (LATT_STREAM_MIX())
  * @width: bytes per instruction of @read_fn (and of @write_fn, but for a
  *	write op of its own width)
  * @vector: non-zero when a function the run's threads will call uses
@@ -214,6 +215,7 @@ struct latt_stream_pick {
 	latt_stream_fn op_fn;
 	latt_stream_fn read_fn;
 	latt_stream_fn write_fn;
+	latt_mix_fn mix_fn;
 	__u32 width;
 	int vector;
 };
@@ -251,8 +253,9 @@ static inline int latt_pick_streams_of(const struct latt_config *c,
 	s->op_fn = latt_streams[c->op][__builtin_ctz(c->width) - 3];
 	s->read_fn = latt_streams[LATT_OP_LOAD][__builtin_ctz(w) - 3];
 	s->write_fn = latt_streams[wop][__builtin_ctz(ww) - 3];
+	s->mix_fn = latt_mixes[wop][__builtin_ctz(w) - 3];
 	s->width = w;
-	if (!s->op_fn || !s->read_fn || !s->write_fn)
+	if (!s->op_fn || !s->read_fn || !s->write_fn || !s->mix_fn)
 		return -LATT_EINVAL;
 	/* which of them the threads call: kmod/run.c's latt_stream() */
 	mix = c->mix_read || c->mix_write;

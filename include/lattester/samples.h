@@ -3,7 +3,9 @@
  * samples.h - every (op, width, fence, timer) sample function of access.h,
  * and the table latt_samples[op][log2(width) - 3][fence - 1][timer] to
  * choose one (rules.h's latt_pick_sample() does), with the chase samples
- * of each timer; latt_batches[] likewise, the batches of --batch.
+ * of each timer; latt_batches[] likewise, the batches of --batch; the
+ * streams, latt_streams[op][log2(width) - 3], and a --mix's,
+ * latt_mixes[write op][log2(read width) - 3].
  * Include it in exactly one file of a program (kmod/ops.c, the user engine).
  * Entries are NULL where an op has no such width (nt-load of 8 bytes;
  * movdir64b has only 64, its own "direct" width: access.h).
@@ -23,6 +25,19 @@ LATT_OP_ALL_WIDTHS(clflushopt)
 LATT_OP_ALL_WIDTHS(clflush)
 LATT_OP_ALL_WIDTHS(ntstore)
 LATT_FENCES(movdir64b, direct)
+/* a --mix's streams: [write op][read width] */
+#define LATT_MIX_ALL_WIDTHS(wop)					\
+	LATT_STREAM_MIX(wop, 8, 8) LATT_STREAM_MIX(wop, 16, 16)		\
+	LATT_STREAM_MIX(wop, 32, 32) LATT_STREAM_MIX(wop, 64, 64)
+LATT_MIX_ALL_WIDTHS(store)
+LATT_MIX_ALL_WIDTHS(clwb)
+LATT_MIX_ALL_WIDTHS(clflushopt)
+LATT_MIX_ALL_WIDTHS(clflush)
+LATT_MIX_ALL_WIDTHS(ntstore)
+LATT_STREAM_MIX(movdir64b, 8, direct)
+LATT_STREAM_MIX(movdir64b, 16, direct)
+LATT_STREAM_MIX(movdir64b, 32, direct)
+LATT_STREAM_MIX(movdir64b, 64, direct)
 LATT_CHASE(rdtscp)
 LATT_CHASE(rdtsc)
 LATT_CHASE_OFF(rdtscp)
@@ -95,6 +110,22 @@ static const latt_stream_fn latt_streams[LATT_OP_MAX + 1][4] = {
 	[LATT_OP_NT_STORE] = S_OP(ntstore),
 	[LATT_OP_MOVDIR64B] = {
 		[LATT_WIDX_64] = STREAM_NAME(movdir64b, direct) },
+};
+
+/* A --mix's streams: latt_mixes[write op][log2(read width) - 3] */
+#define M_OP(wop)							\
+	{ [LATT_WIDX_8] = MIX_NAME(wop, 8),				\
+	  [LATT_WIDX_16] = MIX_NAME(wop, 16),				\
+	  [LATT_WIDX_32] = MIX_NAME(wop, 32),				\
+	  [LATT_WIDX_64] = MIX_NAME(wop, 64) }
+
+static const latt_mix_fn latt_mixes[LATT_OP_MAX + 1][4] = {
+	[LATT_OP_STORE] = M_OP(store),
+	[LATT_OP_STORE_CLWB] = M_OP(clwb),
+	[LATT_OP_STORE_CLFLUSHOPT] = M_OP(clflushopt),
+	[LATT_OP_STORE_CLFLUSH] = M_OP(clflush),
+	[LATT_OP_NT_STORE] = M_OP(ntstore),
+	[LATT_OP_MOVDIR64B] = M_OP(movdir64b),
 };
 
 #endif /* _LATTESTER_SAMPLES_H */

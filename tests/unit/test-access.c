@@ -374,6 +374,52 @@ static void test_streams(unsigned char *buf)
 	}
 }
 
+/*
+ * A --mix's one call a batch (LATT_STREAM_MIX()): of its accesses, in
+ * order from place 1 of a 2:1 cycle, exactly those at a write's place
+ * have their lines stored, with what a store of the write op writes,
+ * zeroes for a vector width although the loads before filled the
+ * register with 0xa5; the loads' lines keep theirs.  Every write op and
+ * read width the CPU has.
+ */
+static void test_mixes(unsigned char *buf)
+{
+	static const unsigned int lines[] = { 5, 9, 2, 20, 14, 31, 11, 40 };
+	unsigned int op, w, i, l, n = sizeof(lines) / sizeof(lines[0]);
+	char *addr[8];
+
+	for (op = LATT_OP_STORE; op <= LATT_OP_MAX; op++) {
+		for (w = 8; w <= 64; w *= 2) {
+			latt_mix_fn fn = latt_mixes[op][__builtin_ctz(w) - 3];
+			unsigned char want;
+			int ok = 1;
+			__u64 r;
+
+			if (!fn || lacks(op, w) || lacks(LATT_OP_LOAD, w))
+				continue;	/* test_ops() said why */
+			memset(buf, 0xa5, BUF);
+			for (i = 0; i < n; i++)
+				addr[i] = (char *)buf + lines[i] * LATT_LINE;
+			r = fn(addr, n, 2 * LATT_LINE, 1, 2, 3);
+			want = w == 8 || op == LATT_OP_MOVDIR64B ? 0x5a : 0;
+			for (l = 0; l < BUF / LATT_LINE; l++) {
+				int hit = 0;
+
+				/* places 1, 2, 0, 1, 2, ...: writes at 2 */
+				for (i = 0; i < n; i++)
+					hit |= (i + 1) % 3 == 2 &&
+					       (l == lines[i] ||
+						l == lines[i] + 1);
+				ok &= all_bytes(buf + l * LATT_LINE, LATT_LINE,
+						hit ? want : 0xa5);
+			}
+			check(!r && ok,
+			      "mix: loads at %u bytes and %s: 8 accesses of 128 B from place 1 of a 2:1 cycle, exactly the writes' lines stored (returned %llu)",
+			      w, op_names[op], (unsigned long long)r);
+		}
+	}
+}
+
 static void test_empty(unsigned char *buf)
 {
 	int ok = 1, i;
@@ -493,7 +539,8 @@ static void test_movdir64b_rules(void)
 	check(!ret && s.width == 32 &&
 	      s.op_fn == latt_streams[LATT_OP_MOVDIR64B][LATT_WIDX_64] &&
 	      s.read_fn == latt_streams[LATT_OP_LOAD][LATT_WIDX_32] &&
-	      s.write_fn == latt_streams[LATT_OP_STORE][LATT_WIDX_32],
+	      s.write_fn == latt_streams[LATT_OP_STORE][LATT_WIDX_32] &&
+	      s.mix_fn == latt_mixes[LATT_OP_STORE][LATT_WIDX_32],
 	      "movdir64b's streams without AVX-512: loads and stores of 32 bytes");
 	c = base_cfg();
 	c.mode = LATT_MODE_LOADED;
@@ -505,7 +552,8 @@ static void test_movdir64b_rules(void)
 	ret = ret ? ret : latt_pick_streams_of(&c, ALL_FEATURES, 0xf << 3, &s);
 	check(!ret && s.width == 8 &&
 	      s.read_fn == latt_streams[LATT_OP_LOAD][0] &&
-	      s.write_fn == latt_streams[LATT_OP_MOVDIR64B][LATT_WIDX_64],
+	      s.write_fn == latt_streams[LATT_OP_MOVDIR64B][LATT_WIDX_64] &&
+	      s.mix_fn == latt_mixes[LATT_OP_MOVDIR64B][0],
 	      "--write-op movdir64b at --width 8: its own 64-byte stream");
 	check(latt_pick_streams_of(&c, ALL_FEATURES & ~LATT_FEAT_MOVDIR64B,
 				   0xf << 3, &s) == -95,
@@ -669,6 +717,7 @@ int main(void)
 	test_ops(buf);
 	test_movdir64b_line(buf);
 	test_streams(buf);
+	test_mixes(buf);
 	test_empty(buf);
 	test_chase(buf);
 	free(buf);

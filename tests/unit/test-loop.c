@@ -421,6 +421,26 @@ static __u64 fake_swrite(char *const *addr, __u32 n, __u64 len)
 	return 0;
 }
 
+/* a --mix's one call a batch (LATT_STREAM_MIX()): each access's kind by
+ * its place in the cycle */
+static __u64 fake_smix(char *const *addr, __u32 n, __u64 len, __u32 k,
+		       __u32 na, __u32 cyc)
+{
+	__u64 at;
+	__u32 i;
+
+	for (i = 0; i < n; i++) {
+		for (at = 0; at < len && nslog < SLOG_MAX; at += 64)
+			slog[nslog++] = (struct sline){
+				*(__u64 *)(addr[i] + at), k >= na };
+		if (++k == cyc)
+			k = 0;
+	}
+	if (nscall < SCALL_MAX)
+		scall_bytes[nscall++] = (__u64)n * len;
+	return 0;
+}
+
 struct stream_rec {
 	struct sline lines[SLOG_MAX];
 	unsigned int n, calls;
@@ -428,10 +448,15 @@ struct stream_rec {
 	__u64 accesses, rd, wr;
 };
 
-/* @batches of latt_stream_batch() in layout @l, as a thread of @c would */
+/*
+ * @batches of latt_stream_batch() in layout @l, as a thread of @c would;
+ * a --mix in one call a batch, as the engines make it, or with @stretch a
+ * call for each stretch of one kind
+ */
 static void run_stream(struct layout *l, const struct latt_config *c,
 		       __u64 part, __u64 region, __u64 start,
-		       unsigned int batches, struct stream_rec *rec)
+		       unsigned int batches, int stretch,
+		       struct stream_rec *rec)
 {
 	struct latt_pattern pat;
 	struct latt_stream s;
@@ -443,7 +468,8 @@ static void run_stream(struct layout *l, const struct latt_config *c,
 			  c->seed);
 	pat.i = start;		/* a thread's spread start (latt_thread_pattern()) */
 	latt_stream_init(&s, c, latt_rule_is_store(c->op) ? fake_swrite :
-			 fake_sread, fake_sread, fake_swrite, l, part);
+			 fake_sread, fake_sread, fake_swrite,
+			 stretch ? NULL : fake_smix, l, part);
 	for (b = 0; b < batches; b++)
 		latt_stream_batch(&s, &pat, l->chunked ? chunk_addr :
 				  flat_addr);
@@ -522,7 +548,7 @@ static int stream_agrees(const struct stream_rec *r,
 
 static void test_streams(struct layout *lf, struct layout *lc)
 {
-	static struct stream_rec rf, rc;
+	static struct stream_rec rf, rc, rs;
 	static const struct {
 		__u32 mode, op, pattern;
 		__u64 size;
@@ -556,8 +582,16 @@ static void test_streams(struct layout *lf, struct layout *lc)
 		{ LATT_MODE_BANDWIDTH, LATT_OP_LOAD, LATT_PAT_SEQ, 64, 0, 0, 0,
 		  0, "seq 64 B in a 1 MiB part (a split's), from 5 lines before its end: wraps",
 		  (1 << 14) - 5, 1 << 20 },
+		{ LATT_MODE_BANDWIDTH, LATT_OP_LOAD, LATT_PAT_RAND, 64, 1, 1,
+		  0, 0, "bandwidth, rand 64 B, --mix 1:1", 0, 0 },
+		{ LATT_MODE_BANDWIDTH, LATT_OP_LOAD, LATT_PAT_SEQ, 64, 1, 1, 0,
+		  0, "seq 64 B, --mix 1:1, across a chunk's end",
+		  (CHUNK >> 6) - 5, 0 },
+		{ LATT_MODE_LOADED, LATT_OP_LOAD, LATT_PAT_SEQ, 64, 2, 1, 0,
+		  0, "loaded traffic, seq 64 B, --mix 2:1 in a 1 MiB part: wraps",
+		  (1 << 14) - 7, 1 << 20 },
 	};
-	unsigned int batches;
+	unsigned int batches, n;
 	__u64 region;
 	__u32 per;
 	struct latt_config c;
@@ -582,9 +616,25 @@ static void test_streams(struct layout *lf, struct layout *lc)
 		region = cases[i].region ? cases[i].region :
 			 cases[i].part ? REGION / 2 : REGION;
 		run_stream(lf, &c, cases[i].part, region, cases[i].start,
-			   batches, &rf);
+			   batches, 0, &rf);
 		run_stream(lc, &c, cases[i].part, region, cases[i].start,
-			   batches, &rc);
+			   batches, 0, &rc);
+		if (c.mix_read && c.mix_write) {
+			/*
+			 * the same lines and kinds, in the same order, as a
+			 * call for each stretch of one kind makes them (seq's
+			 * batches of stretches run to 64 KiB, of one call to
+			 * LATT_STREAM_BATCH accesses: the shorter's lines)
+			 */
+			run_stream(lf, &c, cases[i].part, region,
+				   cases[i].start, batches, 1, &rs);
+			n = rs.n < rf.n ? rs.n : rf.n;
+			check(n && (c.pattern == LATT_PAT_SEQ || rs.n == rf.n) &&
+			      !memcmp(rf.lines, rs.lines, n * sizeof(*rf.lines)) &&
+			      rf.calls == batches && rf.calls <= rs.calls,
+			      "stream, %s: one call a batch makes the lines a call a stretch does, in order (%u lines of %u and %u, %u calls against %u)",
+			      cases[i].name, n, rf.n, rs.n, rf.calls, rs.calls);
+		}
 		check(rf.n == rc.n && rf.n &&
 		      !memcmp(rf.lines, rc.lines, rf.n * sizeof(*rf.lines)) &&
 		      rf.rd == rc.rd && rf.wr == rc.wr &&
@@ -600,7 +650,7 @@ static void test_streams(struct layout *lf, struct layout *lc)
 		      "stream, %s: the calls are what the configuration asks (%s)",
 		      cases[i].name, why);
 		latt_stream_init(&s, &c, fake_sread, fake_sread, fake_swrite,
-				 lf, 0);
+				 fake_smix, lf, 0);
 		/* 64 KiB at most, LATT_STREAM_BATCH accesses at most but
 		 * seq's runs */
 		per = c.delay || c.size >= (64ULL << 10) ? 1 :
@@ -754,7 +804,8 @@ static __u64 stream_window(struct layout *l, __u64 window, __u64 end,
 	__u64 now;
 
 	latt_pattern_init(&pat, c.pattern, c.size, 0, REGION, 1);
-	latt_stream_init(&s, &c, tick_sread, tick_sread, tick_sread, l, 0);
+	latt_stream_init(&s, &c, tick_sread, tick_sread, tick_sread, NULL, l,
+			 0);
 	calib_clock = 1000;
 	calib_step = 1;
 	now = latt_stream_window(&s, &pat, 1000, window, end, delay,
@@ -841,20 +892,32 @@ static __u64 mc_sread(char *const *addr, __u32 n, __u64 len)
 	return 0;
 }
 
+/* ... and a --mix's one call a batch, likewise (its kinds alike here) */
+static __u64 mc_smix(char *const *addr, __u32 n, __u64 len, __u32 k,
+		     __u32 na, __u32 cyc)
+{
+	(void)k;
+	(void)na;
+	(void)cyc;
+	return mc_sread(addr, n, len);
+}
+
 /*
- * Stream @c's 256 B accesses of pattern @kind through mc_sread, window by
- * window, until one answers "poison" (at most 1000 windows): @ss as it
- * stopped.  Return: the bytes read before the last window.
+ * Stream @c's 256 B accesses of pattern @kind through mc_sread (a --mix
+ * through @mix, or a call a stretch where NULL), window by window, until
+ * one answers "poison" (at most 1000 windows): @ss as it stopped.
+ * Return: the bytes read before the last window.
  */
 static __u64 stream_to_poison(struct layout *l, const struct latt_config *c,
-			      __u32 kind, struct latt_stream *ss)
+			      __u32 kind, latt_mix_fn mix,
+			      struct latt_stream *ss)
 {
 	struct latt_pattern pat;
 	__u64 rd_before = 0;
 	int windows;
 
 	latt_pattern_init(&pat, kind, 256, 0, REGION, 7);
-	latt_stream_init(ss, c, mc_sread, mc_sread, mc_sread, l, 0);
+	latt_stream_init(ss, c, mc_sread, mc_sread, mc_sread, mix, l, 0);
 	mc_calls = 0;
 	for (windows = 0; !ss->mc && windows < 1000; windows++) {
 		rd_before = ss->rd;
@@ -882,7 +945,7 @@ static void test_poison(struct layout *l)
 	struct latt_stream ss;
 	struct latt_acct a;
 	__u64 done = 0, total = 0, b, rd_before;
-	int windows = 0;
+	int windows = 0, i;
 
 	check(latt_mc(latt_mc_code(0)) && latt_mc(latt_mc_code(4095)) &&
 	      latt_mc_at(latt_mc_code(4095)) == 4095 &&
@@ -913,7 +976,7 @@ static void test_poison(struct layout *l)
 
 	calib_clock = 0;
 	calib_step = 1;
-	rd_before = stream_to_poison(l, &c, LATT_PAT_RAND, &ss);
+	rd_before = stream_to_poison(l, &c, LATT_PAT_RAND, mc_smix, &ss);
 	check(ss.mc && ss.mc_off == mc_line && ss.accesses == MC_AT &&
 	      ss.rd == MC_AT * 256 && ss.rd >= rd_before,
 	      "bandwidth: a poisoned load stops the stream, its line named, its bytes not counted (offset %llu of %llu, %llu accesses, %llu bytes)",
@@ -921,22 +984,31 @@ static void test_poison(struct layout *l)
 	      (unsigned long long)ss.accesses, (unsigned long long)ss.rd);
 
 	/* seq: a batch of accesses that follow one another is one call */
-	stream_to_poison(l, &c, LATT_PAT_SEQ, &ss);
+	stream_to_poison(l, &c, LATT_PAT_SEQ, mc_smix, &ss);
 	check(ss.mc && ss.mc_off == mc_line && ss.mc_off == MC_AT * 256 + MC_BYTE &&
 	      ss.accesses == MC_AT && ss.rd == MC_AT * 256,
 	      "bandwidth, seq: a poisoned line inside a run of accesses made in one call: its line named, the accesses before it counted (offset %llu of %llu, %llu accesses, %llu bytes)",
 	      (unsigned long long)ss.mc_off, (unsigned long long)mc_line,
 	      (unsigned long long)ss.accesses, (unsigned long long)ss.rd);
 
-	/* --mix 3:2: the poisoned access in a later stretch of its batch */
+	/* --mix 3:2: the poisoned access in a later stretch of its batch,
+	 * or inside its batch's one call; rand and seq */
 	c.mix_read = 3;
 	c.mix_write = 2;
-	stream_to_poison(l, &c, LATT_PAT_RAND, &ss);
-	check(ss.mc && ss.mc_off == mc_line && ss.accesses == MC_AT &&
-	      ss.rd + ss.wr == MC_AT * 256,
-	      "bandwidth, --mix 3:2: a poisoned load in a later stretch of its batch: its line named, the accesses before it counted (offset %llu of %llu, %llu accesses)",
-	      (unsigned long long)ss.mc_off, (unsigned long long)mc_line,
-	      (unsigned long long)ss.accesses);
+	for (i = 0; i < 4; i++) {
+		stream_to_poison(l, &c, i & 1 ? LATT_PAT_SEQ : LATT_PAT_RAND,
+				 i & 2 ? NULL : mc_smix, &ss);
+		check(ss.mc && ss.mc_off == mc_line && ss.accesses == MC_AT &&
+		      ss.rd + ss.wr == MC_AT * 256 &&
+		      ss.rd == (MC_AT / 5 * 3 + (MC_AT % 5 < 3 ? MC_AT % 5 : 3)) * 256,
+		      "bandwidth, --mix 3:2, %s, %s: a poisoned load: its line named, the accesses before it counted by kind (offset %llu of %llu, %llu accesses, %llu bytes read)",
+		      i & 1 ? "seq" : "rand",
+		      i & 2 ? "a call a stretch" : "one call a batch",
+		      (unsigned long long)ss.mc_off,
+		      (unsigned long long)mc_line,
+		      (unsigned long long)ss.accesses,
+		      (unsigned long long)ss.rd);
+	}
 }
 
 /* ---- what several threads share ---- */
