@@ -41,10 +41,12 @@ def check_abi13(name, d, state="done"):
                 # issue 25: a tick or more, known (the module's, ABI
                 # 2.6).  Not "no more than the smallest difference of
                 # two reads" here: that is the real TSC's (validate
-                # checks it on the host); QEMU's TCG clock moves its
-                # offset when a vCPU reads behind another (cpu_get_ticks'
-                # clamp), so on an AMD host, whose TSC moves by 26, a
-                # 6.1 guest read steps of 1 tick beside a quantum of 26
+                # checks it on the host).  QEMU's TCG answers a guest's
+                # rdtscp from the host's plain rdtsc (cpu_get_host_ticks())
+                # and moves its offset when a vCPU reads behind another;
+                # on the AMD guest plain rdtsc differs by 1, 25 and 26
+                # where rdtscp moves by 26 only (benchmarks.md, timer),
+                # and guests read steps of 1 beside a quantum of 26
                 q, rc = t["quantum_cycles"], t.get("read_cost_cycles")
                 if not (isinstance(q, (int, float)) and q >= 1 and
                         t.get("quantum_source") in ("timer", "samples", "assumed") and
