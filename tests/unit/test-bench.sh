@@ -13,9 +13,10 @@
 #    basic table as a sweep and as a sweep --no-reuse, their ratio, rows
 #    alike in keys, fields and counts, every point but the first reusing
 #    its region (user engine), none with --no-reuse; bandwidth: at every
-#    point of rand, seq x 64, 256, 4096, 65536 B the engine's GB/s, the
-#    reference loop's (stream-ref, which reads for the time asked, seq or
-#    rand) and their ratio, each above zero, a verdict each and overall;
+#    point of rand, seq x 64, 256, 4096, 65536 B and of --mix 1:1 and 2:1
+#    at 64 B the engine's GB/s, the reference loop's (stream-ref, which
+#    reads, or reads and writes, for the time asked, seq or rand) and
+#    their ratio, each above zero, a verdict each and overall;
 #  - the kernel engine without a device: skipped with the reason; with the
 #    stand-in for the module (test-cli-fake.so): every benchmark, and the
 #    module's memory measured;
@@ -55,6 +56,16 @@ report $? "stream-ref reads for the time asked, its GB/s its bytes over its ns"
 	awk '$1 == "bytes" { b = $2 } $1 == "ns" { n = $2 } $1 == "gbps" { g = $2 }
 	     END { exit !(b >= 64 && n >= 20000000 && g > 0) }' "$tmp/ref"
 report $? "stream-ref ... read rand: random blocks for the time asked"
+"$top/build/bench/stream-ref" 0 $((4 << 20)) 64 20 mix:2:1 rand >"$tmp/ref" \
+	2>"$tmp/err" &&
+	awk '$1 == "bytes" { b = $2 } $1 == "ns" { n = $2 } $1 == "gbps" { g = $2 }
+	     END { exit !(b >= 64 && n >= 20000000 && g > 0) }' "$tmp/ref"
+report $? "stream-ref ... mix:2:1 rand: reads and writes for the time asked"
+for m in mix:1:0 mix:0:0 mix:600:500 mix:1; do
+	"$top/build/bench/stream-ref" 0 $((4 << 20)) 64 20 $m >/dev/null 2>&1
+	[ $? -eq 2 ] || break
+done
+report $? "stream-ref: a mix without a write, of over 1000, or without W is a usage error ($m)"
 "$top/build/bench/stream-ref" 0 $((4 << 20)) 64 20 read bogus >/dev/null 2>&1
 [ $? -eq 2 ]
 report $? "stream-ref: a pattern neither seq nor rand is a usage error"
@@ -152,7 +163,9 @@ else:
     if "error" not in bw:
         pts = bw.get("points", {})
         want_pts = ["%s_%d" % (p, s) for p in ("rand", "seq")
-                    for s in (64, 256, 4096, 65536)]
+                    for s in (64, 256, 4096, 65536)] + \
+                   ["%s_64_mix%s" % (p, m) for p in ("rand", "seq")
+                    for m in ("1:1", "2:1")]
         if sorted(pts) != sorted(want_pts):
             why.append("bandwidth: points %r" % sorted(pts))
         for pk, p in pts.items():
@@ -207,6 +220,10 @@ grep -q "^engine user on .* cores), kernel .*, tsc_khz [0-9]" "$tmp/out" &&
 	grep -q "^  bandwidth  seq 65536 B loads, [0-9]* threads, lattester" \
 		"$tmp/out" &&
 	grep -q "^  bandwidth  target: >= 0.9x the loop, seq: 64 B \(NOT \)*met, " \
+		"$tmp/out" &&
+	grep -q "^  bandwidth  rand 64 B --mix 2:1, lattester / the loop  *[0-9.]*  " \
+		"$tmp/out" &&
+	grep -q "^  bandwidth  target: >= 0.9x the loop, rand: .*, 64 B --mix 1:1 \(NOT \)*met, " \
 		"$tmp/out" &&
 	grep -q "^  bandwidth  target: >= 0.9x the loop at every point: " \
 		"$tmp/out" &&

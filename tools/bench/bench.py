@@ -32,8 +32,10 @@ figure is and how to read it.
               BW_THREADS threads on the CPUs from --cpu, against a plain
               loop over the same region from the same threads, with the
               same pattern and size (tools/bench/stream-ref.c read: a sum
-              of the words, vectorised by the compiler), side by side in
-              each repetition: GB/s of each, and the engine's over the
+              of the words, vectorised by the compiler), and --mix R:W of
+              BW_MIXES (1:1, 2:1) for each pattern at the smallest size
+              against stream-ref mix:R:W, side by side in each
+              repetition: GB/s of each, and the engine's over the
               loop's, target at least 0.9 at every point
   evidence    the windows' evidence for the outliers' causes (issue 26):
               the efficiency run with --threshold 10x, with and without
@@ -55,7 +57,7 @@ Options override the environment (BENCH_OUT, BENCH_REPS, BENCH_ENGINES,
 BENCH_CPU, BENCH_REGION, BENCH_SAMPLES, BENCH_CHAIN, BENCH_MEM_SAMPLES,
 BENCH_MEM_REGION, BENCH_TABLE_SAMPLES, BENCH_TABLE_REGION,
 BENCH_TABLE_REPS, BENCH_BW_THREADS, BENCH_BW_PATTERNS, BENCH_BW_SIZES,
-BENCH_BW_DURATION); see
+BENCH_BW_MIXES, BENCH_BW_DURATION); see
 --help.  Exit status 0, or 1 if a benchmark failed
 (its error is in the JSON and on stderr).
 """
@@ -65,6 +67,7 @@ import datetime
 import json
 import math
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -90,6 +93,7 @@ UNEXPLAINED = ("unassigned", "unknown")
 BW_TARGET = 0.9                           # the engine's GB/s / the loop's
 BW_PATTERNS = ["rand", "seq"]             # the grid of the bandwidth benchmark
 BW_SIZES = [64, 256, 4096, 65536]
+BW_MIXES = ["1:1", "2:1"]                 # --mix points, at the smallest size
 TABLE_TARGET = 0.5                        # reuse / --no-reuse, at most
 TABLE_MODES = [("reuse", []), ("no_reuse", ["--no-reuse"])]
 
@@ -152,10 +156,16 @@ def parse_args(argv):
                        str(x) for x in BW_SIZES))),
                    help="bytes per access of the bandwidth benchmark, comma "
                         "separated (default %s)" % ",".join(str(x) for x in BW_SIZES))
+    p.add_argument("--bw-mixes", default=env("BENCH_BW_MIXES",
+                                              ",".join(BW_MIXES)),
+                   help="--mix R:W points of the bandwidth benchmark, each "
+                        "pattern at the smallest size, comma separated; "
+                        "'none' for none (default %s)" % ",".join(BW_MIXES))
     p.add_argument("--bw-duration", type=int,
                    default=int(env("BENCH_BW_DURATION", 500)),
                    help="ms per bandwidth run: %d points x 2 runs x --reps "
-                        "(default 500)" % (len(BW_PATTERNS) * len(BW_SIZES)))
+                        "(default 500)" % (len(BW_PATTERNS) *
+                                           (len(BW_SIZES) + len(BW_MIXES))))
     p.add_argument("--only", default="",
                    help="comma-separated benchmarks to run (default: all)")
     a = p.parse_args(argv)
@@ -164,10 +174,12 @@ def parse_args(argv):
     lo_hi = a.mem_samples.split(",")
     a.bw_patterns = [x for x in a.bw_patterns.split(",") if x]
     a.bw_sizes = [x for x in a.bw_sizes.split(",") if x]
+    a.bw_mixes = [x for x in a.bw_mixes.split(",") if x and x != "none"]
     bad = [e for e in a.engines if e not in ("user", "kernel")]
     bad += [b for b in a.only if b not in BENCHMARKS]
     bad += [x for x in a.bw_patterns if x not in ("seq", "rand")]
     bad += [x for x in a.bw_sizes if not valid_bytes(x)]
+    bad += [x for x in a.bw_mixes if not valid_mix(x)]
     bad += ["--bw-patterns"] if not a.bw_patterns else []
     bad += ["--bw-sizes"] if not a.bw_sizes else []
     if bad or a.reps < 1 or a.table_reps < 1 or len(lo_hi) != 2 or a.samples < 10:
@@ -669,22 +681,40 @@ def stream_ref(a, cpus, pattern, size, kernel="read"):
     return float(kv["gbps"])
 
 
-def bw_key(pattern, size):
-    """A point's key: rand_64."""
-    return "%s_%s" % (pattern, size)
+def valid_mix(text):
+    """R:W of --mix, with a write: 1:1, 2:1, 0:1."""
+    m = re.fullmatch(r"([0-9]+):([0-9]+)", text)
+    return bool(m) and int(m.group(2)) > 0 and \
+        int(m.group(1)) + int(m.group(2)) <= 1000
+
+
+def bw_key(pattern, size, mix=None):
+    """A point's key: rand_64, or with a mix rand_64_mix2:1."""
+    return "%s_%s" % (pattern, size) + ("_mix" + mix if mix else "")
+
+
+def bw_what(x):
+    """A point's words: rand 64 B loads, rand 64 B --mix 2:1."""
+    return "%s %d B %s" % (x["pattern"], x["size"],
+                           "--mix " + x["mix"] if x.get("mix") else "loads")
 
 
 def bench_bandwidth(run, a):
     cpus = bw_cpus(a)
     # one thread is --cpu's, as run takes it; more are a list
     threads = ["--cpus", ",".join(str(c) for c in cpus)] if len(cpus) > 1 else []
-    grid = [(p, sz) for p in a.bw_patterns for sz in a.bw_sizes]
-    f = {bw_key(p, sz): {} for p, sz in grid}
+    # loads at every size; each --mix (its loads and stores, read and
+    # written bytes both counted) at the smallest, where the streams' own
+    # work weighs most
+    grid = [(p, sz, None) for p in a.bw_patterns for sz in a.bw_sizes]
+    grid += [(p, min(a.bw_sizes), m) for p in a.bw_patterns
+             for m in a.bw_mixes]
+    f = {bw_key(p, sz, m): {} for p, sz, m in grid}
     for rep in range(a.reps):
         # the points in turn, so that each one's repetitions are spread
         # over the run; within a point the two side by side, in turn
         # first: the machine's drift
-        for p, sz in grid:
+        for p, sz, m in grid:
             got = {}
             for which in ("engine", "loop") if rep % 2 == 0 else ("loop", "engine"):
                 if which == "engine":
@@ -692,11 +722,14 @@ def bench_bandwidth(run, a):
                                  "--pattern", p, "--size", str(sz),
                                  "--region", a.region,
                                  "--duration", "%dms" % a.bw_duration] +
+                                (["--mix", m] if m else []) +
                                 threads)["doc"]
-                    got[which] = d["threads"]["bandwidth"]["read_gbps"]
+                    got[which] = d["threads"]["bandwidth"][
+                        "total_gbps" if m else "read_gbps"]
                 else:
-                    got[which] = stream_ref(a, cpus, p, sz)
-            x = f[bw_key(p, sz)]
+                    got[which] = stream_ref(a, cpus, p, sz,
+                                            "mix:" + m if m else "read")
+            x = f[bw_key(p, sz, m)]
             x.setdefault("engine_gbps", []).append(got["engine"])
             x.setdefault("loop_gbps", []).append(got["loop"])
             x.setdefault("engine_over_loop", []).append(
@@ -704,7 +737,7 @@ def bench_bandwidth(run, a):
     units = {"engine_over_loop": "ratio"}
     out = {"config": {"threads": len(cpus), "cpus": cpus,
                       "patterns": a.bw_patterns,
-                      "sizes": a.bw_sizes,
+                      "sizes": a.bw_sizes, "mixes": a.bw_mixes,
                       "points": len(grid), "region": a.region,
                       "duration_ms": a.bw_duration, "reps": a.reps,
                       "how": "at each point, lattester-ctl run --mode "
@@ -713,14 +746,17 @@ def bench_bandwidth(run, a):
                              "sum of each block; rand: blocks drawn with "
                              "SplitMix64) on the same CPUs and region size, "
                              "side by side in each repetition (in turn "
-                             "first); ratio within a repetition"},
+                             "first); ratio within a repetition; each "
+                             "--mix R:W at the smallest size against "
+                             "stream-ref mix:R:W (R blocks summed, W "
+                             "stored), total GB/s"},
            "points": {}}
-    for p, sz in grid:
-        k = bw_key(p, sz)
+    for p, sz, m in grid:
+        k = bw_key(p, sz, m)
         figs = {n: median_summary(v, units.get(n, "GB/s"))
                 for n, v in f[k].items()}
         r = figs["engine_over_loop"]["median"]
-        out["points"][k] = {"pattern": p, "size": sz,
+        out["points"][k] = {"pattern": p, "size": sz, "mix": m,
                             "figures": figs,
                             "met": r is not None and r >= BW_TARGET}
     not_met = [k for k, x in out["points"].items() if not x["met"]]
@@ -896,12 +932,12 @@ ROWS = {  # benchmark: [(path to the figure, label)]
         ("module.slab_delta", "module: Slab after - before")],
     "bandwidth": lambda b: [  # a point's three rows, each point in turn
         row for k, x in b["points"].items() for row in (
-            ("points.%s.engine_gbps" % k, "%s %d B loads, %%(threads)d threads, "
-             "lattester" % (x["pattern"], x["size"])),
-            ("points.%s.loop_gbps" % k, "%s %d B, the same from a plain loop"
-             % (x["pattern"], x["size"])),
-            ("points.%s.engine_over_loop" % k, "%s %d B, lattester / the loop"
-             % (x["pattern"], x["size"])))],
+            ("points.%s.engine_gbps" % k, "%s, %%(threads)d threads, "
+             "lattester" % bw_what(x)),
+            ("points.%s.loop_gbps" % k, "%s, the same from a plain loop"
+             % bw_what(x).replace(" loads", "")),
+            ("points.%s.engine_over_loop" % k, "%s, lattester / the loop"
+             % bw_what(x).replace(" loads", "")))],
     "evidence": [
         ("evidence_share", "share of the sampling spent reading it"),
         ("ns_per_sample_on", "sampling time a sample, evidence on"),
@@ -967,7 +1003,9 @@ def verdicts(name, b, s):
         for p in b["config"]["patterns"]:
             yield "target: >= %gx the loop, %s: %s" % (
                 t["engine_over_loop"], p, ", ".join(
-                    "%d B %s" % (x["size"], "met" if x["met"] else "NOT met")
+                    "%d B%s %s" % (x["size"],
+                                   " --mix " + x["mix"] if x.get("mix") else "",
+                                   "met" if x["met"] else "NOT met")
                     for x in b["points"].values() if x["pattern"] == p))
         yield "target: >= %gx the loop at every point: %s (%d of %d met)" % (
             t["engine_over_loop"], "met" if t["met"] else "NOT met",
@@ -1034,6 +1072,7 @@ def main(argv):
                         "table_region": a.table_region,
                         "bw_threads": a.bw_threads,
                         "bw_patterns": a.bw_patterns, "bw_sizes": a.bw_sizes,
+                        "bw_mixes": a.bw_mixes,
                         "bw_duration_ms": a.bw_duration, "benchmarks": a.only},
            "engines": {}}
     ok = True

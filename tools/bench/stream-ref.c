@@ -3,7 +3,7 @@
  * stream-ref.c - make bench's reference for bandwidth: a plain loop, as a
  * STREAM-like benchmark would write it, with nothing of lattester in it.
  *
- *   stream-ref CPUS REGION SIZE DURATION_MS read|copy [seq|rand]
+ *   stream-ref CPUS REGION SIZE DURATION_MS read|copy|mix:R:W [seq|rand]
  *
  * One thread per CPU of CPUS (a comma-separated list), each pinned to its
  * CPU; one shared region of REGION bytes (anonymous memory, first touched
@@ -22,7 +22,10 @@
  * vectorises: make builds it with -O3 -march=native, as STREAM is built,
  * so at the widest vectors this CPU has, as lattester's streams use);
  * "copy" memcpy()s the block into the other half
- * of the region (bytes read and written both counted).  The clock is read
+ * of the region (bytes read and written both counted); "mix:R:W" takes R
+ * blocks as "read" does, then writes W blocks with plain stores of a
+ * constant, again and again, as lattester's --mix R:W with its default
+ * --write-op store (each block's bytes counted once).  The clock is read
  * every 64 KiB of blocks.  Prints "bytes N", "ns N" (the longest thread's
  * time) and "gbps X" (10^9 bytes a second), one per line.
  */
@@ -42,6 +45,7 @@ struct ref {
 	char *base;
 	uint64_t region, size, ns;
 	int copy, rand;
+	unsigned int mr, mw;	/* mix:R:W; 0:0 for read and copy */
 	unsigned int n;
 	pthread_barrier_t go;
 };
@@ -86,14 +90,15 @@ static uint64_t draw(uint64_t *seed, uint64_t mask, uint64_t blocks)
 }
 
 /*
- * The loop itself, from block @b for the duration from @t0: @copy and
- * @rnd constants where it is inlined, so that each of the four is its own
- * loop with no test of them in it.  "read" keeps its eight accumulators
+ * The loop itself, from block @b for the duration from @t0: @copy, @mix
+ * and @rnd constants where it is inlined, so that each of the six is its
+ * own loop with no test of them in it.  "read" keeps its eight accumulators
  * from block to block (the compiler keeps them in a vector register) and
  * adds them up at the end.
  */
 static inline __attribute__((always_inline)) void
-stream(struct thr *t, uint64_t b, uint64_t t0, const int copy, const int rnd)
+stream(struct thr *t, uint64_t b, uint64_t t0, const int copy, const int mix,
+       const int rnd)
 {
 	const struct ref *r = t->r;
 	char *const base = r->base;
@@ -106,7 +111,9 @@ stream(struct thr *t, uint64_t b, uint64_t t0, const int copy, const int rnd)
 	 * the TSC: not a clock_gettime() a block */
 	const uint64_t per = size >= 65536 ? 1 : 65536 / size;
 	const uint64_t end = t0 + r->ns;
+	const unsigned int mr = r->mr, cyc = r->mr + r->mw;
 	uint64_t a[8] = { 0 }, i, k, n, now, bytes = 0, seed = t->idx;
+	unsigned int place = 0;
 
 	seed = splitmix64(&seed);	/* through the mixer: unrelated streams */
 	if (rnd)
@@ -117,11 +124,19 @@ stream(struct thr *t, uint64_t b, uint64_t t0, const int copy, const int rnd)
 
 			if (copy) {
 				memcpy((char *)src + span, src, size);
+			} else if (mix && place >= mr) {
+				uint64_t *dst = (uint64_t *)src;
+
+				for (i = 0; i < words; i += 8)
+					for (k = 0; k < 8; k++)
+						dst[i + k] = 0x5a5a5a5a5a5a5a5aULL;
 			} else {
 				for (i = 0; i < words; i += 8)
 					for (k = 0; k < 8; k++)
 						a[k] += src[i + k];
 			}
+			if (mix && ++place == cyc)
+				place = 0;
 			if (rnd)
 				b = draw(&seed, mask, blocks);
 			else if (++b == blocks)
@@ -154,13 +169,17 @@ static void *thread_main(void *arg)
 	pthread_barrier_wait(&r->go);
 	t0 = now_ns();
 	if (r->copy && r->rand)
-		stream(t, b, t0, 1, 1);
+		stream(t, b, t0, 1, 0, 1);
 	else if (r->copy)
-		stream(t, b, t0, 1, 0);
+		stream(t, b, t0, 1, 0, 0);
+	else if (r->mw && r->rand)
+		stream(t, b, t0, 0, 1, 1);
+	else if (r->mw)
+		stream(t, b, t0, 0, 1, 0);
 	else if (r->rand)
-		stream(t, b, t0, 0, 1);
+		stream(t, b, t0, 0, 0, 1);
 	else
-		stream(t, b, t0, 0, 0);
+		stream(t, b, t0, 0, 0, 0);
 	return NULL;
 }
 
@@ -173,9 +192,14 @@ int main(int argc, char **argv)
 	unsigned int i;
 
 	if ((argc != 6 && argc != 7) ||
-	    (strcmp(argv[5], "read") && strcmp(argv[5], "copy")) ||
+	    (strcmp(argv[5], "read") && strcmp(argv[5], "copy") &&
+	     sscanf(argv[5], "mix:%u:%u", &r.mr, &r.mw) != 2) ||
 	    (argc == 7 && strcmp(argv[6], "seq") && strcmp(argv[6], "rand"))) {
-		fprintf(stderr, "usage: stream-ref CPUS REGION SIZE DURATION_MS read|copy [seq|rand]\n");
+		fprintf(stderr, "usage: stream-ref CPUS REGION SIZE DURATION_MS read|copy|mix:R:W [seq|rand]\n");
+		return 2;
+	}
+	if (!strncmp(argv[5], "mix:", 4) && (!r.mw || r.mr + r.mw > 1000)) {
+		fprintf(stderr, "stream-ref: mix:R:W needs W of 1 or more, R + W up to 1000\n");
 		return 2;
 	}
 	cpus = argv[1];
