@@ -1731,6 +1731,15 @@ static void run_warnings(struct run_report *r)
 	if (r->q.finer)
 		warn_add(r, "the run's samples are spaced %.2f cycles apart, finer than the timer's quantum (%.2f cycles, found when the engine started): the TSC moved otherwise during the run (another host?); the resolution stated is the coarser one", (double)r->q.samples / LATT_Q_ONE,
 			 (double)r->q.timer / LATT_Q_ONE);
+	/*
+	 * Each reading is the true time rounded to a tick, so two reads a
+	 * quantum apart may differ by a tick less (24 at a quantum of
+	 * 24.45); anything below that is a timer moved otherwise: QEMU's TCG
+	 * answering rdtscp from the host's plain rdtsc read steps of 1
+	 * beside a quantum of 26
+	 */
+	if (step && q > 0 && (double)step + 1 < q)
+		warn_add(r, "two reads of the timer differed by %llu cycles, less than its quantum (%.2f cycles): the TSC moved otherwise (a hypervisor or an emulator setting it); the resolution stated is the quantum", (unsigned long long)step, q);
 	drift = end > s->overhead ? end - s->overhead : s->overhead - end;
 	if (end && step && drift > step)
 		warn_add(r, "the timer's overhead drifted from %llu to %llu cycles during the run, more than one read of the timer costs (%llu): the CPU's clock or the platform changed; repeat the run", (unsigned long long)s->overhead,

@@ -22,6 +22,7 @@
  *   FAKE_QUANTUM=N	GET_INFO's timer_quantum, 1/256 cycle (default 256:
  *			a TSC that moves by one; 0: unknown, as before ABI
  *			2.6), with a read cost of 18 cycles
+ *   FAKE_STEP=N	the result's timer_step, cycles (default 0: unknown)
  *   FAKE_REALISTIC=1	samples that depend on op, pattern and size, with
  *			noise, a slow tail, rare outliers (more of them in
  *			small hotspots) and a periodic spike, as fixtures for
@@ -335,6 +336,7 @@ static int fake_result(struct latt_result *r)
 	r->config = run;
 	r->count = n;
 	r->overhead = FAKE_OVERHEAD;
+	r->timer_step = env_u64("FAKE_STEP", 0);
 	r->overhead_min = 18;
 	r->overhead_max = 30;
 	/* ABI 2.5: a loaded run's overhead is its calibration under load */

@@ -823,6 +823,24 @@ else
 	       .result.timer.quantum_source == "timer" and
 	       .result.timer.samples_quantum_cycles == null' "$j" >/dev/null
 	report $? "fake: JSON result.timer: quantum 24.5 cycles from the timer; one sample value pins none"
+	# a step below the quantum by more than a tick: the timer moved
+	# otherwise (QEMU's TCG on an AMD host: steps of 1, a quantum of 26)
+	FAKE_QUANTUM=6656 FAKE_STEP=1 expect 0 "fake: step 1, quantum 26" \
+		f "$ctl" run --samples 10000 --json "$j"
+	has "$tmp/out" "^warning: +two reads of the timer differed by 1 cycles, less than its quantum \(26.00 cycles\)" \
+		"fake: a step below the quantum is a warning"
+	jq -e '[.warnings[] | select(test("less than its quantum"))] | length == 1' \
+		"$j" >/dev/null
+	report $? "fake: ... in the JSON's warnings too"
+	bad=
+	for st in 25 26 52; do
+		FAKE_QUANTUM=6656 FAKE_STEP=$st f "$ctl" run --samples 10000 \
+			>"$tmp/out" 2>&1 &&
+			! grep -q "less than its quantum" "$tmp/out" ||
+			bad+=" $st"
+	done
+	[ -z "$bad" ]
+	report $? "fake: steps of 25, 26 and 52 at a quantum of 26: no warning (a tick less is the rounding of two readings; warned at:${bad:- none})"
 	FAKE_QUANTUM=51200 expect 1 "fake: --threshold 10x, median 180 within a quantum of 200" \
 		f "$ctl" run --samples 10000 --threshold 10x
 	has "$tmp/err" "the median \(180 cycles, corrected\) is within one timer quantum \(200.00 cycles\) of zero" \

@@ -111,7 +111,8 @@ if inject "$F" 2048 8 && inject "$F" 81921 1; then
 	fi
 	skip_json skip-from --target "$F" $W --offset 32M --region 16M --op nt-load
 	skip_json skip-clean --target "$F" $W --offset 2M --region 8M
-	grep -q "warning" "$OUT/skip-clean.err" &&
+	# (the run's own warnings, a timer's under TCG say, are not this)
+	grep -q "warning: .*--skip-badblocks" "$OUT/skip-clean.err" &&
 		fail "--skip-badblocks moved a clean region: $(cat "$OUT/skip-clean.err")"
 	skip_json skip-beside --target "$F" $W --offset 64M --region 16M
 	s1=$(sums "$F" $clean)
