@@ -266,7 +266,7 @@ for mix in ("1:0", "1:1"):
 # the table: a line per point, its ratio, delay, p50 and idle p50
 for (mix, delay), r in pts.items():
     ratio = {"1:0": "100% reads", "1:1": "50% reads"}[mix]
-    want = r"^dram +%s +2 +%s +[0-9.]+ GB/s +%.1f ns +\S+ ns +%.1f ns$" % (
+    want = r"^dram +the target +%s +2 +%s +[0-9.]+ GB/s +%.1f ns +\S+ ns +%.1f ns$" % (
         re.escape(ratio), delay, float(r["ns_p50"]), float(r["idle_ns_p50"]))
     if not re.search(want, out, re.M):
         why.append("no table line %r" % want)
@@ -277,6 +277,23 @@ if why:
     sys.exit(1)
 PY
 	report $? "repro-curves: 2 ratios x 2 delays done, one idle p50 in every row, Mess's columns, the traffic within a delay's bound at 12800 and beyond it at 0, the table"
+	# the traffic on another region (here of the same node): the table
+	# names it, as the CSV does
+	"$top/tools/repro-curves" -n 1000 -t 2 -M 1:0 -D 12800 \
+		-o "$tmp/rt" --no-plot -- --engine user --region 16M \
+		--traffic-target dram:0 >"$tmp/out" 2>"$tmp/err" &&
+		python3 - "$tmp/rt/curves.csv" "$tmp/out" <<'PY'
+import csv, re, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["state"] == "done"]
+out = open(sys.argv[2]).read()
+ok = len(rows) == 1 and rows[0]["traffic_target"] == "dram:0" and \
+    re.search(r"^dram +dram:0 +100% reads +2 +12800 ", out, re.M)
+if not ok:
+    print("# rows %r" % [r.get("traffic_target") for r in rows])
+    print("#  " + "\n#  ".join(out.splitlines()[:4]))
+sys.exit(0 if ok else 1)
+PY
+	report $? "repro-curves -- --traffic-target dram:0: the point done, the CSV's traffic_target and the table's 'traffic on' column name it"
 fi
 
 # the user engine's JSON names the timer it used
