@@ -77,6 +77,7 @@ enum sweep_opt_id {
 #define CURVES_DELAYS	"0,25,50,100,200,400,800,1600,3200,6400,12800"
 #define CURVES_PATTERN	"rand"	/* chase refuses writing traffic */
 #define CURVES_MAX_CPUS	32	/* traffic threads and the probe, at most */
+#define TRAFFIC_EXPECTED	"a list of targets as --target's (dram[:NODE], device paths, namespaceX.Y, cxl:regionN), or none"
 
 static const struct cmd_opt sweep_options[] = {
 	RUN_OPT_ENGINE,
@@ -89,7 +90,10 @@ static const struct cmd_opt sweep_options[] = {
 	OPT_ROW("mix", OPT_MIX, "LIST",
 	  "streaming threads' loads and writes, R:W each, e.g. 1:0,3:1,1:1: R loads then W accesses of --write-op, again and again, a point each (default: every access is --op; loaded: loads)"),
 	RUN_OPT_WRITE_OP,
-	RUN_OPT_TRAFFIC_TARGET,
+	OPT_ROW("traffic-target", OPT_TRAFFIC_TARGET, "LIST",
+	  "--mode loaded: the memories the traffic streams on, a point each, any --target (dram:1, /dev/dax1.0, cxl:region0, ...; dram: the node of the second thread's CPU) or none (the traffic shares --target's region), while thread 0 measures --target: one memory's latency under another's traffic, e.g. none,cxl:region0 (default: none)"),
+	OPT_ROW("traffic-region", OPT_TRAFFIC_REGION, "BYTES",
+	  "--traffic-target's region, as --region is --target's (default: --region, or the traffic target's default)"),
 	OPT_ROW("delay", OPT_DELAY, "LIST",
 	  "injection delays in cycles, e.g. 0,50,100..1000+100: the load steps of --mode loaded (default: 0)"),
 	OPT_ROW_NAMES("op", OPT_OP, "LIST", "accesses (default: load; durable, as run: the shortest durable store of the target)", NAMES_OP),
@@ -148,7 +152,7 @@ static bool sweep_repeatable(int id)
 	case OPT_TARGET: case OPT_CPU: case OPT_OP: case OPT_FENCE:
 	case OPT_PATTERN: case OPT_SIZE: case OPT_STRIDE: case OPT_HOTSPOT:
 	case OPT_THREADS: case OPT_DELAY: case OPT_REGION: case OPT_OUT:
-	case OPT_MIX:
+	case OPT_MIX: case OPT_TRAFFIC_TARGET:
 		return true;
 	}
 	return false;
@@ -242,6 +246,9 @@ static int check_items(int id, const char *opt, const struct str_list *l,
 	int rc;
 
 	for (i = from; i < l->n; i++) {
+		/* --traffic-target none: the traffic shares the target */
+		if (id == OPT_TRAFFIC_TARGET && !strcmp(l->v[i], "none"))
+			continue;
 		run_defaults(&o);
 		rc = run_set_option(&o, id, l->v[i]);
 		if (rc)
@@ -301,6 +308,18 @@ static int add_list(struct sweep *s, int id, const char *v)
 	case OPT_TARGET: l = &g->targets; opt = "target";
 		expected = "a list of dram[:NODE], device paths, namespaceX.Y or cxl:regionN";
 		break;
+	case OPT_TRAFFIC_TARGET:
+		l = &g->traffics;
+		from = l->n;
+		rc = parse_str_list(v, l);
+		if (rc)
+			return bad_value("traffic-target", v, rc, TRAFFIC_EXPECTED);
+		rc = check_items(id, "traffic-target", l, from,
+				 TRAFFIC_EXPECTED);
+		/* one stands for all in the checks of the base, as --mix's */
+		s->base.traffic = !rc && l->n == 1 &&
+				  strcmp(l->v[0], "none") ? l->v[0] : NULL;
+		return rc;
 	case OPT_OP: l = &g->ops; opt = "op";
 		expected = latt_name_list(NAMES_OP); break;
 	case OPT_FENCE: l = &g->fences; opt = "fence";
@@ -386,6 +405,7 @@ static int set_option(struct sweep *s, int id, const char *v)
 	case OPT_TARGET: case OPT_CPU: case OPT_OP: case OPT_FENCE:
 	case OPT_PATTERN: case OPT_SIZE: case OPT_STRIDE: case OPT_HOTSPOT:
 	case OPT_THREADS: case OPT_DELAY: case OPT_REGION: case OPT_MIX:
+	case OPT_TRAFFIC_TARGET:
 		return add_list(s, id, v);
 	case OPT_MAX_POINTS:
 		rc = parse_u64(v, &s->max_points);
@@ -506,6 +526,10 @@ static void fixed_key(const struct sweep *s, const struct grid_point *p,
 {
 	const struct run_opts *o = &s->base;
 	const struct latt_config *c = &o->cfg;
+	/* a --traffic-target list's is the point's ("none": none) */
+	const char *traffic = p && p->traffic ?
+			      (strcmp(p->traffic, "none") ? p->traffic : NULL) :
+			      o->traffic;
 	size_t n = 0;
 
 	t[0] = '\0';
@@ -547,9 +571,9 @@ static void fixed_key(const struct sweep *s, const struct grid_point *p,
 	key_put(t, len, &n, KEY_WRITE_OP, "%s",
 		latt_name(NAMES_OP, c->write_op ? c->write_op : LATT_OP_STORE));
 	key_put(t, len, &n, KEY_SPLIT, "%d", !!(c->flags & LATT_CFG_SPLIT));
-	if (o->traffic)
-		key_put(t, len, &n, KEY_TRAFFIC_TARGET, "%s", o->traffic);
-	if (o->traffic_region)
+	if (traffic)
+		key_put(t, len, &n, KEY_TRAFFIC_TARGET, "%s", traffic);
+	if (traffic && o->traffic_region)
 		key_put(t, len, &n, KEY_TRAFFIC_REGION, "%llu",
 			(unsigned long long)o->traffic_region);
 }
@@ -562,7 +586,8 @@ static void point_key(char *buf, size_t len, const struct sweep *s,
 	const char *tail = s->fixed_tail;
 	size_t n = 0;
 
-	if (s->grid.mixes.n) {	/* the point's own --mix */
+	/* the point's own --mix, --traffic-target */
+	if (s->grid.mixes.n || s->grid.traffics.n > 1) {
 		fixed_key(s, p, mine, sizeof(mine));
 		tail = mine;
 	}
@@ -578,6 +603,17 @@ static void point_key(char *buf, size_t len, const struct sweep *s,
 	if (n + 1 < sizeof(fixed))
 		snprintf(fixed + n, sizeof(fixed) - n, ";%s", tail);
 	grid_point_key(buf, len, p, fixed);
+}
+
+/* a --traffic-target list that names a target, not only none */
+static bool traffic_somewhere(const struct sweep_grid *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->traffics.n; i++)
+		if (strcmp(g->traffics.v[i], "none"))
+			return true;
+	return false;
 }
 
 static int sweep_parse(int argc, char **argv, struct sweep *s)
@@ -608,6 +644,8 @@ static int sweep_parse(int argc, char **argv, struct sweep *s)
 	}
 	if (s->base.th.ncpus && s->grid.cpus.n)
 		return cmd_usage_error(&sweep_usage, "--cpus names every point's CPUs: no --cpu list with it");
+	if (s->base.traffic_region && !traffic_somewhere(&s->grid))
+		return cmd_usage_error(&sweep_usage, "--traffic-region is the region of --traffic-target");
 	if (defaults(s))
 		return 1;
 	/* what no point can change: checked once, on the defaults' point */
@@ -641,6 +679,13 @@ static const char *point_opts(const struct sweep *s,
 	if (p->mixed) {
 		o->cfg.mix_read = p->mix_read;
 		o->cfg.mix_write = p->mix_write;
+	}
+	/* checked while parsing; "none": the traffic shares the target */
+	if (p->traffic && strcmp(p->traffic, "none")) {
+		o->traffic = p->traffic;
+	} else if (p->traffic) {
+		o->traffic = NULL;
+		o->traffic_region = 0;
 	}
 	if (run_set_option(o, OPT_TARGET, p->target) ||
 	    (!o->th.ncpus && run_set_option(o, OPT_CPU, num)) ||
@@ -685,6 +730,10 @@ static void describe(char *buf, size_t len, const struct sweep *s,
 			      (unsigned long long)p->delay);
 	if (n > 0 && (size_t)n < len && g->targets.n > 1)
 		n += snprintf(buf + n, len - n, " %s", p->target);
+	if (n > 0 && (size_t)n < len && g->traffics.n > 1)
+		n += snprintf(buf + n, len - n, " traffic on %s",
+			      strcmp(p->traffic, "none") ? p->traffic :
+			      "the target");
 	if (n > 0 && (size_t)n < len && g->repeats > 1)
 		snprintf(buf + n, len - n, " repeat %u/%u", p->repeat,
 			 g->repeats);
@@ -1575,6 +1624,7 @@ static const struct sweep_idle *idle_of(struct sweep *s,
 	q.threads = 1;
 	q.delay = 0;
 	q.mixed = false;
+	q.traffic = NULL;	/* one idle run for every traffic target */
 	point_key(group, sizeof(group), s, &q);
 	for (i = 0; i < s->nidle; i++)
 		if (!strcmp(s->idle[i].group, group))

@@ -234,7 +234,8 @@ int grid_add_pattern_values(struct sweep_grid *g, const char *name,
 /** grid_size() - points in the cross product; 0 if a dimension is empty */
 size_t grid_size(const struct sweep_grid *g)
 {
-	size_t dims[] = { g->targets.n, g->cpus.n,
+	size_t dims[] = { g->targets.n,
+			  g->traffics.n ? g->traffics.n : 1, g->cpus.n,
 			  g->threads.n ? g->threads.n : 1,
 			  g->mixes.n ? g->mixes.n : 1,
 			  g->delays.n ? g->delays.n : 1, g->ops.n, g->fences.n,
@@ -277,6 +278,8 @@ void grid_point(const struct sweep_grid *g, size_t i, struct grid_point *p)
 	i /= g->threads.n ? g->threads.n : 1;
 	p->cpu = (__u32)g->cpus.v[i % g->cpus.n];
 	i /= g->cpus.n;
+	p->traffic = g->traffics.n ? g->traffics.v[i % g->traffics.n] : NULL;
+	i /= g->traffics.n ? g->traffics.n : 1;
 	p->target = g->targets.v[i % g->targets.n];
 	i /= g->targets.n;
 	p->repeat = (__u32)(i % (g->repeats ? g->repeats : 1)) + 1;
@@ -285,6 +288,7 @@ void grid_point(const struct sweep_grid *g, size_t i, struct grid_point *p)
 void grid_free(struct sweep_grid *g)
 {
 	str_list_free(&g->targets);
+	str_list_free(&g->traffics);
 	u64_list_free(&g->cpus);
 	u64_list_free(&g->threads);
 	u64_list_free(&g->mixes);

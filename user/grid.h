@@ -41,16 +41,19 @@ bool str_list_has(const struct str_list *l, const char *s);
 
 /**
  * struct sweep_grid - the dimensions, outermost first: repeat, target,
- * cpu, threads, mix, delay, op, fence, pattern, size, region (the repeats
+ * traffic target, cpu, threads, mix, delay, op, fence, pattern, size,
+ * region (the repeats
  * outermost: the whole grid once, then again, so that a drift of the
  * machine reaches every point's repeats alike).  @patterns holds whole
  * pattern strings ("stride:256"): --stride and --hotspot values are added
  * to it.  An empty @threads, @delays or @regions is the single value 1, 0
  * or 0 (region 0: run's default, "region=default" in the key); an empty
- * @mixes, the run's one --mix (or none).
+ * @mixes, the run's one --mix (or none); an empty @traffics, no
+ * --traffic-target ("none" in it: the traffic shares the target).
  */
 struct sweep_grid {
 	struct str_list targets;
+	struct str_list traffics;	/* --traffic-target's */
 	struct u64_list cpus;
 	struct u64_list threads;
 	struct u64_list mixes;	/* R << 16 | W: grid_mix() */
@@ -66,6 +69,7 @@ struct sweep_grid {
 struct grid_point {
 	size_t index;
 	const char *target;
+	const char *traffic;	/* NULL: none in the grid; or "none" */
 	__u32 cpu;
 	__u32 threads;
 	__u16 mix_read, mix_write;	/* when mixed */

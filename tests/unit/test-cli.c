@@ -1387,6 +1387,25 @@ static void test_grid(void)
 	check(p.repeat == 3 && p.size == 256 && !strcmp(p.target, "dram:1"),
 	      "the last point: repeat 3");
 	g.repeats = 0;
+	check(!p.traffic, "no --traffic-target list: no point's traffic");
+
+	/* a --traffic-target list: inside the target, outside the CPU */
+	parse_str_list("none,cxl:region0", &g.traffics);
+	check(grid_size(&g) == 2 * 36, "--traffic-target none,cxl:region0: 72 points");
+	grid_point(&g, 17, &p);
+	check(!strcmp(p.target, "dram:0") && !strcmp(p.traffic, "none") &&
+	      p.size == 256 && !strcmp(p.op, "nt-store"),
+	      "point 18: the first target's last with traffic none");
+	grid_point(&g, 18, &p);
+	check(!strcmp(p.target, "dram:0") && !strcmp(p.traffic, "cxl:region0") &&
+	      p.size == 64 && !strcmp(p.op, "load"),
+	      "point 19: the same target, the next traffic target, the rest again");
+	grid_point(&g, 36, &p);
+	check(!strcmp(p.target, "dram:1") && !strcmp(p.traffic, "none"),
+	      "point 37: the next target, traffic none again");
+	grid_point(&g, 71, &p);
+	check(!strcmp(p.target, "dram:1") && !strcmp(p.traffic, "cxl:region0"),
+	      "the last point: the last target and traffic target");
 	str_list_free(&g.patterns);
 	check(grid_size(&g) == 0, "an empty dimension: no points");
 	grid_free(&g);

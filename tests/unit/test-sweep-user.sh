@@ -875,7 +875,56 @@ PY
 	[ $? -eq 0 ] && ! grep -q 'idle' "$tmp/out" &&
 		grep -q "4 points: 0 measured, 0 failed, 4 already in the files" "$tmp/err"
 	report $? "--curves --resume of a finished sweep: no idle run, nothing measured"
+	# a --traffic-target list: a point each, the traffic on its own
+	# region of the node or sharing the probe's; one idle run for all
+	sweep tl --engine user --curves --mix 1:0 --delay 0,12800 \
+		--traffic-target none,dram:0 --traffic-region 32M \
+		--samples 2000 --region 16M
+	rc=$?
+	[ $rc -eq 0 ] && [ "$(grep -c '^ *idle: the probe alone' "$tmp/out")" -eq 1 ]
+	report $? "--curves --traffic-target none,dram:0: one idle run for both (rc $rc)"
+	python3 - "$tmp/tl.csv" "$tmp/tl.jsonl" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+jl = [json.loads(l) for l in open(sys.argv[2])]
+assert len(rows) == 4 and len(jl) == 4, (len(rows), len(jl))
+assert [(r["traffic_target"], r["delay"]) for r in rows] == \
+    [("", "0"), ("", "12800"), ("dram:0", "0"), ("dram:0", "12800")], \
+    [(r["traffic_target"], r["delay"]) for r in rows]
+assert len({r["idle_ns_p50"] for r in rows}) == 1, "one idle p50"
+for r, j in zip(rows, jl):
+    assert r["state"] == "done", r["state"]
+    on = r["traffic_target"]
+    assert (";traffic_target=dram:0;" in r["key"] + ";") == (on != ""), r["key"]
+    assert (";traffic_region=" in r["key"]) == (on != ""), r["key"]
+    probe, stream = j["threads"]["threads"]
+    # what a user relies on: the traffic streams where it was sent, on a
+    # region of its own (32 MiB) or on the probe's (16 MiB), and moves bytes
+    assert probe["part_bytes"] == 16 << 20, probe["part_bytes"]
+    assert stream["part_bytes"] == (32 << 20 if on else 16 << 20), \
+        (on, stream["part_bytes"])
+    tt = j["threads"].get("traffic_target")
+    assert (tt or {}).get("region") == (32 << 20 if on else None), tt
+    assert int(r["bytes_read"]) > 0, r["bytes_read"]
+print("# %r" % [(r["traffic_target"], r["delay"], r["total_gbps"]) for r in rows])
+PY
+	report $? "--traffic-target none,dram:0: the traffic on its own 32 MiB at dram:0's points, on the probe's 16 MiB at none's, keyed and written per point"
+	"$ctl" sweep --dry-run --engine user --mode loaded --threads 2 \
+		--traffic-target dram:0 >"$tmp/out" 2>"$tmp/err" &&
+		[ "$(grep -c ';traffic_target=dram:0$' "$tmp/out")" -eq 1 ]
+	report $? "--traffic-target of one: the key as before the list, traffic_target last"
 fi
+for v in "none,bogus:x" "dram:0,"; do
+	"$ctl" sweep --dry-run --engine user --mode loaded --threads 2 \
+		--traffic-target "$v" >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 2 ] && grep -q "^lattester-ctl sweep: --traffic-target: '.*': invalid value (expected a list of targets as --target's .*, or none)$" "$tmp/err" ||
+		break
+done
+report $? "--traffic-target $v: a usage error naming what a list holds"
+"$ctl" sweep --dry-run --engine user --mode loaded --threads 2 \
+	--traffic-target none --traffic-region 8M >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "^lattester-ctl sweep: --traffic-region is the region of --traffic-target$" "$tmp/err"
+report $? "--traffic-target none with --traffic-region: refused in run's words"
 sweep mx --engine user --mode bandwidth --mix 2:1,0:1 --duration 20ms \
 	--size 64 --region 16M
 python3 - "$tmp/mx.csv" <<'PY'

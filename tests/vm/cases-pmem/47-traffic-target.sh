@@ -68,6 +68,19 @@ for e in kernel user; do
 		fail "$e: traffic on dram changed the probed $dev: $s -> $s2"
 done
 
+# a sweep of traffic targets: none, the device (claimed and mapped, kept
+# by the sweep), dram (the device's claim let go): a point each
+for e in kernel user; do
+	if lattester-ctl sweep --quiet --engine $e --mode loaded --cpus 0,1 \
+		--samples 1000 --region 4M --target dram:0 \
+		--traffic-target "none,$dev,dram" --out "$OUT/sweep-$e.jsonl" \
+		>"$OUT/sweep-$e.err" 2>&1; then
+		echo "ok: $e: sweep --traffic-target none,$dev,dram"
+	else
+		fail "$e: sweep --traffic-target none,$dev,dram: $(cat "$OUT/sweep-$e.err")"
+	fi
+done
+
 # a chase probe under writing traffic elsewhere: its chain stands
 for e in kernel user; do
 	# shellcheck disable=SC2086
