@@ -140,8 +140,8 @@ static const char *const sweep_examples[] = {
 	"the same access kernels from userspace: no module, no root",
 	"lattester-ctl sweep --engine user --pattern chase --chain 16 --region 4K..1Gx2 --out ws.csv",
 	"the working-set curve: per-load latency against region size (plot working-set)",
-	"lattester-ctl sweep --curves --target dram:0 --traffic-target cxl:region0 --out tier.csv",
-	"DRAM's latency-bandwidth curves under a CXL region's traffic (plot curves)",
+	"lattester-ctl sweep --curves --target dram:0 --traffic-target none,cxl:region0 --out tier.csv",
+	"DRAM's latency-bandwidth curves under its own traffic and under a CXL region's, in one file (plot curves: a curve each)",
 	NULL
 };
 
