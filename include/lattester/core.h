@@ -1242,6 +1242,28 @@ static inline __u32 latt_mix_reads(__u32 k, __u32 n, __u32 na, __u32 cyc)
 	return r;
 }
 
+/*
+ * latt_stream_replay() - the offset of access @nth (from 0) of a batch
+ * whose generator stood at @state, @pi and @pos when it began (@pat as it
+ * is now for the rest), drawn again: a poisoned access's, as only the
+ * batch's addresses are kept
+ */
+static __always_inline __u64 latt_stream_replay(const struct latt_pattern *pat,
+						__u64 state, __u64 pi,
+						__u64 pos, __u32 nth)
+{
+	struct latt_pattern before = *pat;
+	__u64 o = 0;
+	__u32 j;
+
+	before.prng.state = state;
+	before.i = pi;
+	before.pos = pos;
+	for (j = 0; j <= nth; j++)
+		o = latt_pattern_next(&before);
+	return o;
+}
+
 /**
  * latt_stream_batch() - one batch of a streaming thread's accesses
  * @s: the thread's stream, its counters advanced
@@ -1280,7 +1302,6 @@ static __always_inline void latt_stream_batch(struct latt_stream *s,
 	/* filled before it is read: not zeroed each batch by a kernel with
 	 * CONFIG_INIT_STACK_ALL_ZERO (1 KiB a batch) */
 	char *a[LATT_STREAM_BATCH] __uninitialized;
-	struct latt_pattern before __uninitialized;	/* poison's replay */
 	const __u64 part = s->part, size = s->size;
 	const __u32 na = s->na, cyc = s->na + s->nb;
 	const int seq = pat->kind == LATT_PAT_SEQ, one = !na || !s->nb;
@@ -1321,12 +1342,7 @@ static __always_inline void latt_stream_batch(struct latt_stream *s,
 		r = s->fm(a, n, size, k, na, cyc);
 		if (__builtin_expect(latt_mc(r), 0)) {
 			i = latt_mc_access(r);
-			before = *pat;
-			before.prng.state = state;
-			before.i = pi;
-			before.pos = pos;
-			for (j = 0; j <= i; j++)
-				o = latt_pattern_next(&before);
+			o = latt_stream_replay(pat, state, pi, pos, i);
 			s->mc = 1;
 			s->mc_off = part + o + latt_mc_byte(r) % size;
 			n = i;		/* the ones before it were made */
@@ -1372,12 +1388,8 @@ static __always_inline void latt_stream_batch(struct latt_stream *s,
 				o += (__u64)i * size;
 			} else {
 				i = latt_mc_access(r);
-				before = *pat;
-				before.prng.state = state;
-				before.i = pi;
-				before.pos = pos;
-				for (j = 0; j <= done + i; j++)
-					o = latt_pattern_next(&before);
+				o = latt_stream_replay(pat, state, pi, pos,
+						       done + i);
 			}
 			s->mc = 1;
 			s->mc_off = part + o + latt_mc_byte(r) % size;
