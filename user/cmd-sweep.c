@@ -514,6 +514,12 @@ static int defaults(struct sweep *s)
 	return 0;
 }
 
+/* a point's --traffic-target: NULL for none in the list, or none given */
+static const char *point_traffic(const struct grid_point *p)
+{
+	return p->traffic && strcmp(p->traffic, "none") ? p->traffic : NULL;
+}
+
 /*
  * The options every point shares, after the point's samples and region
  * (point_key()): key_defs[] from KEY_OFFSET on.  The user engine adds
@@ -527,9 +533,7 @@ static void fixed_key(const struct sweep *s, const struct grid_point *p,
 	const struct run_opts *o = &s->base;
 	const struct latt_config *c = &o->cfg;
 	/* a --traffic-target list's is the point's ("none": none) */
-	const char *traffic = p && p->traffic ?
-			      (strcmp(p->traffic, "none") ? p->traffic : NULL) :
-			      o->traffic;
+	const char *traffic = p && p->traffic ? point_traffic(p) : o->traffic;
 	size_t n = 0;
 
 	t[0] = '\0';
@@ -681,11 +685,10 @@ static const char *point_opts(const struct sweep *s,
 		o->cfg.mix_write = p->mix_write;
 	}
 	/* checked while parsing; "none": the traffic shares the target */
-	if (p->traffic && strcmp(p->traffic, "none")) {
-		o->traffic = p->traffic;
-	} else if (p->traffic) {
-		o->traffic = NULL;
-		o->traffic_region = 0;
+	if (p->traffic) {
+		o->traffic = point_traffic(p);
+		if (!o->traffic)
+			o->traffic_region = 0;
 	}
 	if (run_set_option(o, OPT_TARGET, p->target) ||
 	    (!o->th.ncpus && run_set_option(o, OPT_CPU, num)) ||
@@ -732,8 +735,7 @@ static void describe(char *buf, size_t len, const struct sweep *s,
 		n += snprintf(buf + n, len - n, " %s", p->target);
 	if (n > 0 && (size_t)n < len && g->traffics.n > 1)
 		n += snprintf(buf + n, len - n, " traffic on %s",
-			      strcmp(p->traffic, "none") ? p->traffic :
-			      "the target");
+			      point_traffic(p) ? p->traffic : "the target");
 	if (n > 0 && (size_t)n < len && g->repeats > 1)
 		snprintf(buf + n, len - n, " repeat %u/%u", p->repeat,
 			 g->repeats);

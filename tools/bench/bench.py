@@ -693,10 +693,11 @@ def bw_key(pattern, size, mix=None):
     return "%s_%s" % (pattern, size) + ("_mix" + mix if mix else "")
 
 
-def bw_what(x):
-    """A point's words: rand 64 B loads, rand 64 B --mix 2:1."""
-    return "%s %d B %s" % (x["pattern"], x["size"],
-                           "--mix " + x["mix"] if x.get("mix") else "loads")
+def bw_what(x, loads=True):
+    """A point's words: rand 64 B loads (without loads=: rand 64 B),
+    rand 64 B --mix 2:1."""
+    return "%s %d B" % (x["pattern"], x["size"]) + (
+        " --mix " + x["mix"] if x.get("mix") else " loads" if loads else "")
 
 
 def bench_bandwidth(run, a):
@@ -935,9 +936,9 @@ ROWS = {  # benchmark: [(path to the figure, label)]
             ("points.%s.engine_gbps" % k, "%s, %%(threads)d threads, "
              "lattester" % bw_what(x)),
             ("points.%s.loop_gbps" % k, "%s, the same from a plain loop"
-             % bw_what(x).replace(" loads", "")),
+             % bw_what(x, loads=False)),
             ("points.%s.engine_over_loop" % k, "%s, lattester / the loop"
-             % bw_what(x).replace(" loads", "")))],
+             % bw_what(x, loads=False)))],
     "evidence": [
         ("evidence_share", "share of the sampling spent reading it"),
         ("ns_per_sample_on", "sampling time a sample, evidence on"),
